@@ -1,0 +1,1 @@
+//! Binary codec (wire-format.md): strict decoding and canonical encoding. Owned by the codec work.

@@ -1,0 +1,1 @@
+//! Ed25519 signing and verification, single and batch.

@@ -1,0 +1,19 @@
+//! ledger-core: everything about Stardust objects that needs no storage and no Node.
+//!
+//! `model` holds the objects, `codec` their bytes, `json` their API JSON, `ids` the hashes
+//! that name them, `validate` the rules, `pow` the proof of work and `crypto` Ed25519.
+
+pub mod bech32;
+pub mod codec;
+pub mod crypto;
+pub mod error;
+pub mod hash;
+pub mod ids;
+pub mod json;
+pub mod merkle;
+pub mod model;
+pub mod pow;
+pub mod protocol;
+pub mod validate;
+
+pub use error::{Error, Result};

@@ -1,0 +1,76 @@
+//! Proof of work (pow.md): the TIP-12 score and the miner.
+
+pub mod curl_reference;
+pub mod ternary;
+
+use crate::hash::blake2b256;
+
+/// Number of trailing zero trits of the block's PoW hash (pow.md §1 steps 1–6).
+pub fn trailing_zeros(block: &[u8]) -> u32 {
+    assert!(block.len() >= 8, "a block ends with an 8-byte nonce");
+    let split = block.len() - 8;
+    let digest = blake2b256(&block[..split]);
+    let mut input = ternary::b1t6(&digest);
+    input.extend(ternary::b1t6(&block[split..]));
+    input.extend([0, 0, 0]);
+    let hash = curl_reference::curl_p81(&input);
+    hash.iter().rev().take_while(|&&t| t == 0).count() as u32
+}
+
+/// score = 3^z / len(B).
+pub fn score(block: &[u8]) -> f64 {
+    3f64.powi(trailing_zeros(block) as i32) / block.len() as f64
+}
+
+/// Smallest z with 3^z ≥ minPowScore × len (pow.md §6); 0 when the score is off.
+pub fn required_zeros(min_pow_score: u32, block_len: usize) -> u32 {
+    let target = min_pow_score as u128 * block_len as u128;
+    let mut z = 0u32;
+    let mut power = 1u128;
+    while power < target {
+        power *= 3;
+        z += 1;
+    }
+    z
+}
+
+/// The integer form of `score(B) ≥ minPowScore`.
+pub fn meets_min_score(block: &[u8], min_pow_score: u32) -> bool {
+    min_pow_score == 0 || trailing_zeros(block) >= required_zeros(min_pow_score, block.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE_B: &str = "02020000000000000000000000000000000000000000000000000000000000000000c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e191a00000005000000066c65646765720b00000068656c6c6f20776f726c649598000000000000";
+
+    fn with_nonce(hex_block: &str, nonce: u64) -> Vec<u8> {
+        let mut b = hex::decode(hex_block).unwrap();
+        let n = b.len();
+        b[n - 8..].copy_from_slice(&nonce.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn example_b_scores() {
+        let b = hex::decode(EXAMPLE_B).unwrap();
+        assert_eq!(trailing_zeros(&b), 11);
+        assert!((score(&b) - 1703.3365384615386).abs() < 1e-9);
+        assert_eq!(trailing_zeros(&with_nonce(EXAMPLE_B, 0)), 1);
+        assert_eq!(trailing_zeros(&with_nonce(EXAMPLE_B, 39060)), 0);
+        assert!(meets_min_score(&b, 1500));
+        assert!(!meets_min_score(&with_nonce(EXAMPLE_B, 39060), 1500));
+    }
+
+    #[test]
+    fn required_zeros_table() {
+        assert_eq!(required_zeros(1500, 104), 11);
+        assert_eq!(required_zeros(1, 104), 5);
+        assert_eq!(required_zeros(1500, 358), 13);
+        assert_eq!(required_zeros(1500, 78), 11);
+        assert_eq!(required_zeros(1500, 119), 12);
+        assert_eq!(required_zeros(1500, 32768), 17);
+        assert_eq!(required_zeros(0, 300), 0);
+    }
+}
