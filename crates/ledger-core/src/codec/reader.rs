@@ -1,0 +1,127 @@
+//! A bounds-checked cursor over untrusted bytes. Every read says what it was reading (the
+//! JSON path of the field) so that a short or oversized input is reported where it broke.
+
+use crate::error::{Error, Result};
+
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Reader { bytes, pos: 0 }
+    }
+
+    pub fn remaining(&self) -> usize {
+        self.bytes.len() - self.pos
+    }
+
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    pub fn take(&mut self, n: usize, path: &str) -> Result<&'a [u8]> {
+        if n > self.remaining() {
+            return Err(Error::new(
+                "truncated-bytes",
+                path,
+                format!("needs {n} bytes at offset {} but only {} remain", self.pos, self.remaining()),
+            ));
+        }
+        let slice = &self.bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(slice)
+    }
+
+    pub fn array<const N: usize>(&mut self, path: &str) -> Result<[u8; N]> {
+        Ok(self.take(N, path)?.try_into().expect("length checked"))
+    }
+
+    pub fn u8(&mut self, path: &str) -> Result<u8> {
+        Ok(self.take(1, path)?[0])
+    }
+
+    pub fn u16(&mut self, path: &str) -> Result<u16> {
+        Ok(u16::from_le_bytes(self.array(path)?))
+    }
+
+    pub fn u32(&mut self, path: &str) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.array(path)?))
+    }
+
+    pub fn u64(&mut self, path: &str) -> Result<u64> {
+        Ok(u64::from_le_bytes(self.array(path)?))
+    }
+
+    pub fn bool(&mut self, path: &str) -> Result<bool> {
+        match self.u8(path)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            v => Err(Error::new("invalid-bool", path, format!("a boolean must be 0 or 1, got {v}"))),
+        }
+    }
+
+    /// A length-prefixed byte string; the length is checked against what remains before
+    /// anything is copied.
+    pub fn prefixed(&mut self, len: usize, path: &str) -> Result<Vec<u8>> {
+        self.check_len(len, 1, path)?;
+        Ok(self.take(len, path)?.to_vec())
+    }
+
+    pub fn u8_prefixed(&mut self, path: &str) -> Result<Vec<u8>> {
+        let len = self.u8(path)? as usize;
+        self.prefixed(len, path)
+    }
+
+    pub fn u16_prefixed(&mut self, path: &str) -> Result<Vec<u8>> {
+        let len = self.u16(path)? as usize;
+        self.prefixed(len, path)
+    }
+
+    pub fn u32_prefixed(&mut self, path: &str) -> Result<Vec<u8>> {
+        let len = self.u32(path)? as usize;
+        self.prefixed(len, path)
+    }
+
+    /// A list count: each element takes at least `min_element_size` bytes, so a count that
+    /// cannot fit in what remains is rejected before a vector is sized by it.
+    pub fn check_len(&self, count: usize, min_element_size: usize, path: &str) -> Result<()> {
+        if count.saturating_mul(min_element_size) > self.remaining() {
+            return Err(Error::new(
+                "length-prefix-too-large",
+                path,
+                format!(
+                    "declares {count} element(s) of at least {min_element_size} byte(s) but only {} bytes remain",
+                    self.remaining()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn finish(&self, path: &str) -> Result<()> {
+        if self.remaining() != 0 {
+            return Err(Error::new(
+                "trailing-bytes",
+                path,
+                format!("{} unexpected byte(s) after offset {}", self.remaining(), self.pos),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `prefix[index]` in JSON-path notation.
+pub fn at(prefix: &str, index: usize) -> String {
+    format!("{prefix}[{index}]")
+}
+
+/// `prefix.field` in JSON-path notation (no leading dot at the root).
+pub fn field(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}

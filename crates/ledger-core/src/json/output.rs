@@ -1,0 +1,263 @@
+//! Outputs and their parts ↔ JSON (wire-format §7.2–§7.6).
+
+use super::read::*;
+use super::write::*;
+use crate::error::{Error, Result};
+use crate::model::*;
+use serde_json::{json, Map, Value};
+
+pub fn address_from_json(v: &Value, path: &str) -> Result<Address> {
+    let o = object(v, path)?;
+    let kind = field_integer(o, "type", 255, path)?;
+    Ok(match kind {
+        0 => Address::Ed25519(field_fixed_hex(o, "pubKeyHash", path)?),
+        8 => Address::Alias(field_fixed_hex(o, "aliasId", path)?),
+        16 => Address::Nft(field_fixed_hex(o, "nftId", path)?),
+        other => {
+            return Err(Error::new("unknown-address-type", path_of(path, "type"), format!("unknown address type {other}")))
+        }
+    })
+}
+
+pub fn address_to_json(a: &Address) -> Value {
+    match a {
+        Address::Ed25519(h) => json!({"type": 0, "pubKeyHash": hex(h)}),
+        Address::Alias(id) => json!({"type": 8, "aliasId": hex(id)}),
+        Address::Nft(id) => json!({"type": 16, "nftId": hex(id)}),
+    }
+}
+
+fn amount(o: &Obj, key: &str, path: &str) -> Result<u64> {
+    u64_decimal(required(o, key, path)?, &path_of(path, key), "amount-not-decimal", "amount-overflow-u64")
+}
+
+pub fn output_from_json(v: &Value) -> Result<Output> {
+    output_from_json_at(v, "")
+}
+
+pub fn output_from_json_at(v: &Value, path: &str) -> Result<Output> {
+    let o = object(v, path)?;
+    let kind = field_integer(o, "type", 255, path)?;
+    if kind == 2 {
+        return Ok(Output::Treasury { amount: amount(o, "amount", path)? });
+    }
+    if !(3..=6).contains(&kind) {
+        return Err(Error::new("unknown-output-type", path_of(path, "type"), format!("unknown output type {kind}")));
+    }
+    let amount = amount(o, "amount", path)?;
+    let native_tokens = native_tokens_from_json(o, path)?;
+    let unlock_conditions = list(o, "unlockConditions", path, unlock_condition_from_json)?;
+    let features = list(o, "features", path, feature_from_json)?;
+    Ok(match kind {
+        3 => Output::Basic(BasicOutput { amount, native_tokens, unlock_conditions, features }),
+        4 => Output::Alias(AliasOutput {
+            amount,
+            native_tokens,
+            alias_id: field_fixed_hex(o, "aliasId", path)?,
+            state_index: field_integer(o, "stateIndex", u32::MAX as u64, path)? as u32,
+            state_metadata: optional_hex(o, "stateMetadata", path)?,
+            foundry_counter: field_integer(o, "foundryCounter", u32::MAX as u64, path)? as u32,
+            unlock_conditions,
+            features,
+            immutable_features: list(o, "immutableFeatures", path, feature_from_json)?,
+        }),
+        5 => Output::Foundry(FoundryOutput {
+            amount,
+            native_tokens,
+            serial_number: field_integer(o, "serialNumber", u32::MAX as u64, path)? as u32,
+            token_scheme: token_scheme_from_json(required(o, "tokenScheme", path)?, &path_of(path, "tokenScheme"))?,
+            unlock_conditions,
+            features,
+            immutable_features: list(o, "immutableFeatures", path, feature_from_json)?,
+        }),
+        _ => Output::Nft(NftOutput {
+            amount,
+            native_tokens,
+            nft_id: field_fixed_hex(o, "nftId", path)?,
+            unlock_conditions,
+            features,
+            immutable_features: list(o, "immutableFeatures", path, feature_from_json)?,
+        }),
+    })
+}
+
+pub fn output_to_json(output: &Output) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), json!(output.type_code()));
+    m.insert("amount".into(), json!(output.amount().to_string()));
+    if let Output::Treasury { .. } = output {
+        return Value::Object(m);
+    }
+    if !output.native_tokens().is_empty() {
+        m.insert(
+            "nativeTokens".into(),
+            Value::Array(
+                output.native_tokens().iter().map(|t| json!({"id": hex(&t.id), "amount": u256_to_json(&t.amount)})).collect(),
+            ),
+        );
+    }
+    match output {
+        Output::Alias(a) => {
+            m.insert("aliasId".into(), json!(hex(&a.alias_id)));
+            m.insert("stateIndex".into(), json!(a.state_index));
+            if !a.state_metadata.is_empty() {
+                m.insert("stateMetadata".into(), json!(hex(&a.state_metadata)));
+            }
+            m.insert("foundryCounter".into(), json!(a.foundry_counter));
+        }
+        Output::Foundry(f) => {
+            m.insert("serialNumber".into(), json!(f.serial_number));
+            let TokenScheme::Simple { minted_tokens, melted_tokens, maximum_supply } = &f.token_scheme;
+            m.insert(
+                "tokenScheme".into(),
+                json!({
+                    "type": 0,
+                    "mintedTokens": u256_to_json(minted_tokens),
+                    "meltedTokens": u256_to_json(melted_tokens),
+                    "maximumSupply": u256_to_json(maximum_supply),
+                }),
+            );
+        }
+        Output::Nft(n) => {
+            m.insert("nftId".into(), json!(hex(&n.nft_id)));
+        }
+        _ => {}
+    }
+    let ucs = output.unlock_conditions();
+    if !ucs.is_empty() {
+        m.insert("unlockConditions".into(), Value::Array(ucs.iter().map(unlock_condition_to_json).collect()));
+    }
+    if !output.features().is_empty() {
+        m.insert("features".into(), Value::Array(output.features().iter().map(feature_to_json).collect()));
+    }
+    if !output.immutable_features().is_empty() {
+        m.insert(
+            "immutableFeatures".into(),
+            Value::Array(output.immutable_features().iter().map(feature_to_json).collect()),
+        );
+    }
+    Value::Object(m)
+}
+
+fn list<T>(o: &Obj, key: &str, path: &str, each: fn(&Value, &str) -> Result<T>) -> Result<Vec<T>> {
+    let list_path = path_of(path, key);
+    let items = optional_array(o, key, path)?;
+    if items.len() > 255 {
+        return Err(Error::new("number-out-of-range", list_path, "at most 255 entries fit the wire format"));
+    }
+    items.iter().enumerate().map(|(i, v)| each(v, &format!("{list_path}[{i}]"))).collect()
+}
+
+fn native_tokens_from_json(o: &Obj, path: &str) -> Result<Vec<NativeToken>> {
+    list(o, "nativeTokens", path, |v, p| {
+        let t = object(v, p)?;
+        Ok(NativeToken {
+            id: field_fixed_hex(t, "id", p)?,
+            amount: u256(
+                required(t, "amount", p)?,
+                &path_of(p, "amount"),
+                "native-token-amount-not-hex",
+                "native-token-amount-over-uint256",
+            )?,
+        })
+    })
+}
+
+fn token_scheme_from_json(v: &Value, path: &str) -> Result<TokenScheme> {
+    let o = object(v, path)?;
+    let kind = field_integer(o, "type", 255, path)?;
+    if kind != 0 {
+        return Err(Error::new(
+            "unknown-token-scheme-type",
+            path_of(path, "type"),
+            format!("unknown token scheme type {kind}"),
+        ));
+    }
+    let value = |key: &str| {
+        u256(required(o, key, path)?, &path_of(path, key), "token-amount-not-hex", "token-amount-over-uint256")
+    };
+    Ok(TokenScheme::Simple {
+        minted_tokens: value("mintedTokens")?,
+        melted_tokens: value("meltedTokens")?,
+        maximum_supply: value("maximumSupply")?,
+    })
+}
+
+fn unlock_condition_from_json(v: &Value, path: &str) -> Result<UnlockCondition> {
+    let o = object(v, path)?;
+    let kind = field_integer(o, "type", 255, path)?;
+    let addr = |key: &str| address_from_json(required(o, key, path)?, &path_of(path, key));
+    let unix_time = || Ok::<u32, Error>(field_integer(o, "unixTime", u32::MAX as u64, path)? as u32);
+    Ok(match kind {
+        0 => UnlockCondition::Address(addr("address")?),
+        1 => {
+            // `amount` (Hornet, iota-sdk) or TIP-25's `returnAmount` (D15).
+            let key = if optional(o, "amount").is_some() { "amount" } else { "returnAmount" };
+            UnlockCondition::StorageDepositReturn { return_address: addr("returnAddress")?, amount: amount(o, key, path)? }
+        }
+        2 => UnlockCondition::Timelock { unix_time: unix_time()? },
+        3 => UnlockCondition::Expiration { return_address: addr("returnAddress")?, unix_time: unix_time()? },
+        4 => UnlockCondition::StateControllerAddress(addr("address")?),
+        5 => UnlockCondition::GovernorAddress(addr("address")?),
+        6 => UnlockCondition::ImmutableAliasAddress(addr("address")?),
+        other => {
+            return Err(Error::new(
+                "unknown-unlock-condition-type",
+                path_of(path, "type"),
+                format!("unknown unlock condition type {other}"),
+            ))
+        }
+    })
+}
+
+fn unlock_condition_to_json(uc: &UnlockCondition) -> Value {
+    match uc {
+        UnlockCondition::Address(a) => json!({"type": 0, "address": address_to_json(a)}),
+        UnlockCondition::StorageDepositReturn { return_address, amount } => {
+            json!({"type": 1, "returnAddress": address_to_json(return_address), "amount": amount.to_string()})
+        }
+        UnlockCondition::Timelock { unix_time } => json!({"type": 2, "unixTime": unix_time}),
+        UnlockCondition::Expiration { return_address, unix_time } => {
+            json!({"type": 3, "returnAddress": address_to_json(return_address), "unixTime": unix_time})
+        }
+        UnlockCondition::StateControllerAddress(a) => json!({"type": 4, "address": address_to_json(a)}),
+        UnlockCondition::GovernorAddress(a) => json!({"type": 5, "address": address_to_json(a)}),
+        UnlockCondition::ImmutableAliasAddress(a) => json!({"type": 6, "address": address_to_json(a)}),
+    }
+}
+
+fn feature_from_json(v: &Value, path: &str) -> Result<Feature> {
+    let o = object(v, path)?;
+    let kind = field_integer(o, "type", 255, path)?;
+    Ok(match kind {
+        0 => Feature::Sender(address_from_json(required(o, "address", path)?, &path_of(path, "address"))?),
+        1 => Feature::Issuer(address_from_json(required(o, "address", path)?, &path_of(path, "address"))?),
+        2 => Feature::Metadata(bounded_hex(o, "data", path, u16::MAX as usize)?),
+        3 => Feature::Tag(bounded_hex(o, "tag", path, u8::MAX as usize)?),
+        other => {
+            return Err(Error::new("unknown-feature-type", path_of(path, "type"), format!("unknown feature type {other}")))
+        }
+    })
+}
+
+/// A byte string whose wire length prefix has a maximum (u8/u16).
+pub fn bounded_hex(o: &Obj, key: &str, path: &str, max: usize) -> Result<Vec<u8>> {
+    let bytes = optional_hex(o, key, path)?;
+    if bytes.len() > max {
+        return Err(Error::new(
+            "length-prefix-too-large",
+            path_of(path, key),
+            format!("{} bytes do not fit a length prefix of at most {max}", bytes.len()),
+        ));
+    }
+    Ok(bytes)
+}
+
+fn feature_to_json(f: &Feature) -> Value {
+    match f {
+        Feature::Sender(a) => json!({"type": 0, "address": address_to_json(a)}),
+        Feature::Issuer(a) => json!({"type": 1, "address": address_to_json(a)}),
+        Feature::Metadata(d) => json!({"type": 2, "data": hex(d)}),
+        Feature::Tag(t) => json!({"type": 3, "tag": hex(t)}),
+    }
+}

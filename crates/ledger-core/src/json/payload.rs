@@ -1,0 +1,323 @@
+//! Payloads ↔ JSON (wire-format §6–§8).
+
+use super::output::{address_from_json, address_to_json, bounded_hex, output_from_json_at, output_to_json};
+use super::read::*;
+use super::write::*;
+use crate::error::{Error, Result};
+use crate::model::*;
+use serde_json::{json, Map, Value};
+
+pub fn payload_from_json(v: &Value, path: &str) -> Result<Payload> {
+    let o = object(v, path)?;
+    let kind = field_integer(o, "type", u32::MAX as u64, path)?;
+    Ok(match kind {
+        4 => Payload::TreasuryTransaction(treasury_transaction_from_json(o, path)?),
+        5 => Payload::TaggedData(TaggedData {
+            tag: bounded_hex(o, "tag", path, u8::MAX as usize)?,
+            data: optional_hex(o, "data", path)?,
+        }),
+        6 => Payload::Transaction(Box::new(transaction_from_json(o, path)?)),
+        7 => Payload::Milestone(Box::new(milestone_from_json(o, path)?)),
+        other => {
+            return Err(Error::new("unknown-payload-type", path_of(path, "type"), format!("unknown payload type {other}")))
+        }
+    })
+}
+
+pub fn payload_to_json(p: &Payload) -> Value {
+    match p {
+        Payload::TreasuryTransaction(t) => treasury_transaction_to_json(t),
+        Payload::TaggedData(t) => {
+            let mut m = Map::new();
+            m.insert("type".into(), json!(5));
+            if !t.tag.is_empty() {
+                m.insert("tag".into(), json!(hex(&t.tag)));
+            }
+            if !t.data.is_empty() {
+                m.insert("data".into(), json!(hex(&t.data)));
+            }
+            Value::Object(m)
+        }
+        Payload::Transaction(tx) => transaction_to_json(tx),
+        Payload::Milestone(ms) => milestone_to_json(ms),
+    }
+}
+
+fn transaction_from_json(o: &Obj, path: &str) -> Result<TransactionPayload> {
+    let essence_path = path_of(path, "essence");
+    let e = object(required(o, "essence", path)?, &essence_path)?;
+    let essence_type = field_integer(e, "type", 255, &essence_path)?;
+    if essence_type != 1 {
+        return Err(Error::new(
+            "unknown-essence-type",
+            path_of(&essence_path, "type"),
+            format!("unknown transaction essence type {essence_type}"),
+        ));
+    }
+    let network_id = u64_decimal(
+        required(e, "networkId", &essence_path)?,
+        &path_of(&essence_path, "networkId"),
+        "network-id-not-decimal",
+        "network-id-not-decimal",
+    )?;
+    let inputs_path = path_of(&essence_path, "inputs");
+    let inputs = capped(array(required(e, "inputs", &essence_path)?, &inputs_path)?, u16::MAX as usize, &inputs_path)?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| input_from_json(v, &format!("{inputs_path}[{i}]")))
+        .collect::<Result<Vec<_>>>()?;
+    let inputs_commitment = field_fixed_hex(e, "inputsCommitment", &essence_path)?;
+    let outputs_path = path_of(&essence_path, "outputs");
+    let outputs = capped(array(required(e, "outputs", &essence_path)?, &outputs_path)?, u16::MAX as usize, &outputs_path)?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| output_from_json_at(v, &format!("{outputs_path}[{i}]")))
+        .collect::<Result<Vec<_>>>()?;
+    let payload = match optional(e, "payload") {
+        None => None,
+        Some(v) => Some(payload_from_json(v, &path_of(&essence_path, "payload"))?),
+    };
+    let unlocks_path = path_of(path, "unlocks");
+    let unlocks = capped(array(required(o, "unlocks", path)?, &unlocks_path)?, u16::MAX as usize, &unlocks_path)?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| unlock_from_json(v, &format!("{unlocks_path}[{i}]")))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(TransactionPayload { essence: RegularEssence { network_id, inputs, inputs_commitment, outputs, payload }, unlocks })
+}
+
+fn capped<'a>(items: &'a [Value], max: usize, path: &str) -> Result<&'a [Value]> {
+    if items.len() > max {
+        return Err(Error::new("number-out-of-range", path, format!("at most {max} entries fit the wire format")));
+    }
+    Ok(items)
+}
+
+fn transaction_to_json(tx: &TransactionPayload) -> Value {
+    let e = &tx.essence;
+    let mut essence = Map::new();
+    essence.insert("type".into(), json!(1));
+    essence.insert("networkId".into(), json!(e.network_id.to_string()));
+    essence.insert("inputs".into(), Value::Array(e.inputs.iter().map(input_to_json).collect()));
+    essence.insert("inputsCommitment".into(), json!(hex(&e.inputs_commitment)));
+    essence.insert("outputs".into(), Value::Array(e.outputs.iter().map(output_to_json).collect()));
+    if let Some(p) = &e.payload {
+        essence.insert("payload".into(), payload_to_json(p));
+    }
+    json!({
+        "type": 6,
+        "essence": Value::Object(essence),
+        "unlocks": Value::Array(tx.unlocks.iter().map(unlock_to_json).collect()),
+    })
+}
+
+fn input_from_json(v: &Value, path: &str) -> Result<Input> {
+    let o = object(v, path)?;
+    let kind = field_integer(o, "type", 255, path)?;
+    match kind {
+        0 => Ok(Input::Utxo {
+            transaction_id: field_fixed_hex(o, "transactionId", path)?,
+            output_index: field_integer(o, "transactionOutputIndex", u16::MAX as u64, path)? as u16,
+        }),
+        1 => Ok(Input::Treasury { milestone_id: field_fixed_hex(o, "milestoneId", path)? }),
+        other => Err(Error::new("unknown-input-type", path_of(path, "type"), format!("unknown input type {other}"))),
+    }
+}
+
+fn input_to_json(i: &Input) -> Value {
+    match i {
+        Input::Utxo { transaction_id, output_index } => {
+            json!({"type": 0, "transactionId": hex(transaction_id), "transactionOutputIndex": output_index})
+        }
+        Input::Treasury { milestone_id } => json!({"type": 1, "milestoneId": hex(milestone_id)}),
+    }
+}
+
+fn signature_from_json(v: &Value, path: &str) -> Result<Ed25519Signature> {
+    let o = object(v, path)?;
+    let kind = field_integer(o, "type", 255, path)?;
+    if kind != 0 {
+        return Err(Error::new("unknown-signature-type", path_of(path, "type"), format!("unknown signature type {kind}")));
+    }
+    Ok(Ed25519Signature {
+        public_key: field_fixed_hex(o, "publicKey", path)?,
+        signature: field_fixed_hex(o, "signature", path)?,
+    })
+}
+
+fn signature_to_json(s: &Ed25519Signature) -> Value {
+    json!({"type": 0, "publicKey": hex(&s.public_key), "signature": hex(&s.signature)})
+}
+
+fn unlock_from_json(v: &Value, path: &str) -> Result<Unlock> {
+    let o = object(v, path)?;
+    let kind = field_integer(o, "type", 255, path)?;
+    let reference = || Ok::<u16, Error>(field_integer(o, "reference", u16::MAX as u64, path)? as u16);
+    Ok(match kind {
+        0 => Unlock::Signature(signature_from_json(required(o, "signature", path)?, &path_of(path, "signature"))?),
+        1 => Unlock::Reference(reference()?),
+        2 => Unlock::Alias(reference()?),
+        3 => Unlock::Nft(reference()?),
+        other => {
+            return Err(Error::new("unknown-unlock-type", path_of(path, "type"), format!("unknown unlock type {other}")))
+        }
+    })
+}
+
+fn unlock_to_json(u: &Unlock) -> Value {
+    match u {
+        Unlock::Signature(s) => json!({"type": 0, "signature": signature_to_json(s)}),
+        Unlock::Reference(r) => json!({"type": 1, "reference": r}),
+        Unlock::Alias(r) => json!({"type": 2, "reference": r}),
+        Unlock::Nft(r) => json!({"type": 3, "reference": r}),
+    }
+}
+
+fn treasury_transaction_from_json(o: &Obj, path: &str) -> Result<TreasuryTransaction> {
+    let input_path = path_of(path, "input");
+    let output_path = path_of(path, "output");
+    Ok(TreasuryTransaction {
+        input: input_from_json(required(o, "input", path)?, &input_path)?,
+        output: output_from_json_at(required(o, "output", path)?, &output_path)?,
+    })
+}
+
+fn treasury_transaction_to_json(t: &TreasuryTransaction) -> Value {
+    json!({"type": 4, "input": input_to_json(&t.input), "output": output_to_json(&t.output)})
+}
+
+pub fn milestone_from_json(o: &Obj, path: &str) -> Result<MilestonePayload> {
+    let ids = |key: &str| -> Result<Vec<Id32>> {
+        let p = path_of(path, key);
+        capped(array(required(o, key, path)?, &p)?, 255, &p)?
+            .iter()
+            .enumerate()
+            .map(|(i, v)| fixed_hex(v, &format!("{p}[{i}]")))
+            .collect()
+    };
+    let options_path = path_of(path, "options");
+    let options = capped(optional_array(o, "options", path)?, 255, &options_path)?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| option_from_json(v, &format!("{options_path}[{i}]")))
+        .collect::<Result<Vec<_>>>()?;
+    let signatures_path = path_of(path, "signatures");
+    let signatures = capped(optional_array(o, "signatures", path)?, 255, &signatures_path)?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| signature_from_json(v, &format!("{signatures_path}[{i}]")))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(MilestonePayload {
+        index: field_integer(o, "index", u32::MAX as u64, path)? as u32,
+        timestamp: field_integer(o, "timestamp", u32::MAX as u64, path)? as u32,
+        protocol_version: field_integer(o, "protocolVersion", 255, path)? as u8,
+        previous_milestone_id: field_fixed_hex(o, "previousMilestoneId", path)?,
+        parents: ids("parents")?,
+        inclusion_merkle_root: field_fixed_hex(o, "inclusionMerkleRoot", path)?,
+        applied_merkle_root: field_fixed_hex(o, "appliedMerkleRoot", path)?,
+        metadata: bounded_hex(o, "metadata", path, u16::MAX as usize)?,
+        options,
+        signatures,
+    })
+}
+
+pub fn milestone_to_json(m: &MilestonePayload) -> Value {
+    let mut o = Map::new();
+    o.insert("type".into(), json!(7));
+    o.insert("index".into(), json!(m.index));
+    o.insert("timestamp".into(), json!(m.timestamp));
+    o.insert("protocolVersion".into(), json!(m.protocol_version));
+    o.insert("previousMilestoneId".into(), json!(hex(&m.previous_milestone_id)));
+    o.insert("parents".into(), Value::Array(m.parents.iter().map(|p| json!(hex(p))).collect()));
+    o.insert("inclusionMerkleRoot".into(), json!(hex(&m.inclusion_merkle_root)));
+    o.insert("appliedMerkleRoot".into(), json!(hex(&m.applied_merkle_root)));
+    if !m.metadata.is_empty() {
+        o.insert("metadata".into(), json!(hex(&m.metadata)));
+    }
+    if !m.options.is_empty() {
+        o.insert("options".into(), Value::Array(m.options.iter().map(option_to_json).collect()));
+    }
+    o.insert("signatures".into(), Value::Array(m.signatures.iter().map(signature_to_json).collect()));
+    Value::Object(o)
+}
+
+fn option_from_json(v: &Value, path: &str) -> Result<MilestoneOption> {
+    let o = object(v, path)?;
+    let kind = field_integer(o, "type", 255, path)?;
+    match kind {
+        0 => {
+            let funds_path = path_of(path, "funds");
+            let funds = capped(array(required(o, "funds", path)?, &funds_path)?, u16::MAX as usize, &funds_path)?
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let p = format!("{funds_path}[{i}]");
+                    let f = object(v, &p)?;
+                    Ok(MigratedFundsEntry {
+                        tail_transaction_hash: field_fixed_hex(f, "tailTransactionHash", &p)?,
+                        address: address_from_json(required(f, "address", &p)?, &path_of(&p, "address"))?,
+                        deposit: u64_decimal(
+                            required(f, "deposit", &p)?,
+                            &path_of(&p, "deposit"),
+                            "amount-not-decimal",
+                            "amount-overflow-u64",
+                        )?,
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let last = match required(o, "final", path)? {
+                Value::Bool(b) => *b,
+                _ => return Err(Error::new("invalid-type", path_of(path, "final"), "expected true or false")),
+            };
+            let tx_path = path_of(path, "transaction");
+            let transaction = match payload_from_json(required(o, "transaction", path)?, &tx_path)? {
+                Payload::TreasuryTransaction(t) => t,
+                other => {
+                    return Err(Error::new(
+                        "payload-not-allowed-in-receipt",
+                        path_of(&tx_path, "type"),
+                        format!("a receipt carries a treasury transaction (type 4), not type {}", other.type_code()),
+                    ))
+                }
+            };
+            Ok(MilestoneOption::Receipt(ReceiptOption {
+                migrated_at: field_integer(o, "migratedAt", u32::MAX as u64, path)? as u32,
+                last,
+                funds,
+                transaction,
+            }))
+        }
+        1 => Ok(MilestoneOption::ProtocolParameters {
+            target_milestone_index: field_integer(o, "targetMilestoneIndex", u32::MAX as u64, path)? as u32,
+            protocol_version: field_integer(o, "protocolVersion", 255, path)? as u8,
+            params: bounded_hex(o, "params", path, u16::MAX as usize)?,
+        }),
+        other => Err(Error::new(
+            "unknown-milestone-option-type",
+            path_of(path, "type"),
+            format!("unknown milestone option type {other}"),
+        )),
+    }
+}
+
+fn option_to_json(option: &MilestoneOption) -> Value {
+    match option {
+        MilestoneOption::Receipt(r) => json!({
+            "type": 0,
+            "migratedAt": r.migrated_at,
+            "final": r.last,
+            "funds": r.funds.iter().map(|f| json!({
+                "tailTransactionHash": hex(&f.tail_transaction_hash),
+                "address": address_to_json(&f.address),
+                "deposit": f.deposit.to_string(),
+            })).collect::<Vec<_>>(),
+            "transaction": treasury_transaction_to_json(&r.transaction),
+        }),
+        MilestoneOption::ProtocolParameters { target_milestone_index, protocol_version, params } => json!({
+            "type": 1,
+            "targetMilestoneIndex": target_milestone_index,
+            "protocolVersion": protocol_version,
+            "params": hex(params),
+        }),
+    }
+}
