@@ -89,3 +89,33 @@ fn milestones_and_outputs_round_trip() {
         assert_eq!(codec::output_len(&o), bytes.len(), "{name}");
     }
 }
+
+#[test]
+fn outputs_have_their_ids_deposits_and_chain_ids() {
+    use ledger_core::protocol::RentStructure;
+    use ledger_core::validate::deposit::min_deposit;
+    let rent = |cost| RentStructure { v_byte_cost: cost, v_byte_factor_data: 1, v_byte_factor_key: 10 };
+    for r in records("outputs.jsonl") {
+        let name = r["name"].as_str().unwrap();
+        let o = codec::decode_output(&hex_of(&r["bytes"])).unwrap();
+        let extra = &r["extra"];
+        let tx: [u8; 32] = hex_of(&extra["transactionId"]).try_into().unwrap();
+        let oid = ids::output_id(&tx, extra["outputIndex"].as_u64().unwrap() as u16);
+        assert_eq!(id_hex(&oid), r["id"], "{name}");
+        assert_eq!(min_deposit(&o, &rent(100)).to_string(), extra["storageDeposit"]["rent100"], "{name}");
+        assert_eq!(min_deposit(&o, &rent(500)).to_string(), extra["storageDeposit"]["rent500"], "{name}");
+        if let Some(alias) = extra.get("aliasId") {
+            assert_eq!(&id_hex(&ids::alias_id_from_output_id(&oid)), alias, "{name}");
+        }
+        if let Some(nft) = extra.get("nftId") {
+            assert_eq!(&id_hex(&ids::nft_id_from_output_id(&oid)), nft, "{name}");
+        }
+        if let (Some(fid), ledger_core::model::Output::Foundry(f)) = (extra.get("foundryId"), &o) {
+            let alias = f.unlock_conditions.iter().find_map(|uc| match uc {
+                ledger_core::model::UnlockCondition::ImmutableAliasAddress(a) => Some(*a.id()),
+                _ => None,
+            });
+            assert_eq!(&id_hex(&ids::foundry_id(&alias.unwrap(), f.serial_number, 0)), fid, "{name}");
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Milestone payload rules that need no ledger state (validation.md §7): structure,
+//! options, receipts and signature ordering. Equality with the block's parents, index
+//! continuity, roots and signature validity against the coordinator keys are the ledger's
+//! checks: the reference client library accepts milestone payloads whose parents differ
+//! from their block's, and so do the conformance vectors.
+
+use crate::error::{Error, Result};
+use crate::model::*;
+
+pub const MAX_METADATA_LENGTH: usize = 8192;
+pub const MIN_MIGRATED_FUNDS_DEPOSIT: u64 = 1_000_000;
+pub const MAX_RECEIPT_FUNDS: usize = 128;
+
+pub fn validate_milestone(m: &MilestonePayload, path: &str) -> Result<()> {
+    if m.metadata.len() > MAX_METADATA_LENGTH {
+        return Err(Error::new("metadata-too-long", format!("{path}.metadata"), "milestone metadata is at most 8192 bytes"));
+    }
+    let options_path = format!("{path}.options");
+    let kind = |o: &MilestoneOption| match o {
+        MilestoneOption::Receipt(_) => 0u8,
+        MilestoneOption::ProtocolParameters { .. } => 1,
+    };
+    for i in 1..m.options.len() {
+        if kind(&m.options[i - 1]) >= kind(&m.options[i]) {
+            return Err(Error::new(
+                "milestone-options-duplicate",
+                format!("{options_path}[{i}].type"),
+                "milestone options must be unique and ascending by type",
+            ));
+        }
+    }
+    for (i, option) in m.options.iter().enumerate() {
+        let at = format!("{options_path}[{i}]");
+        match option {
+            MilestoneOption::Receipt(r) => receipt(r, &at)?,
+            // The target index window (index < target ≤ index + 30) depends on the milestone
+            // being applied and is checked there; the reference library does not check it.
+            MilestoneOption::ProtocolParameters { params, .. } => {
+                if params.len() > MAX_METADATA_LENGTH {
+                    return Err(Error::new("params-too-long", format!("{at}.params"), "parameters are at most 8192 bytes"));
+                }
+            }
+        }
+    }
+    let sig_path = format!("{path}.signatures");
+    if m.signatures.is_empty() {
+        return Err(Error::new("milestone-no-signatures", sig_path, "a milestone needs at least one signature"));
+    }
+    for i in 1..m.signatures.len() {
+        if m.signatures[i - 1].public_key >= m.signatures[i].public_key {
+            return Err(Error::new(
+                "milestone-signatures-unsorted",
+                format!("{sig_path}[{i}].publicKey"),
+                "signatures must be unique and ascending by public key",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn receipt(r: &ReceiptOption, path: &str) -> Result<()> {
+    let funds_path = format!("{path}.funds");
+    if r.funds.is_empty() || r.funds.len() > MAX_RECEIPT_FUNDS {
+        return Err(Error::new(
+            "receipt-funds-count",
+            funds_path,
+            format!("{} entries, a receipt has 1 to {MAX_RECEIPT_FUNDS}", r.funds.len()),
+        ));
+    }
+    for (i, entry) in r.funds.iter().enumerate() {
+        let at = format!("{funds_path}[{i}]");
+        if i > 0 && r.funds[i - 1].tail_transaction_hash >= entry.tail_transaction_hash {
+            return Err(Error::new(
+                "receipt-funds-unsorted",
+                format!("{at}.tailTransactionHash"),
+                "entries must be unique and ascending by tail transaction hash",
+            ));
+        }
+        // 243 trits in t5b1: each byte is a signed value of five trits, -121..=121.
+        if entry.tail_transaction_hash.iter().any(|&b| (b as i8).unsigned_abs() > 121) {
+            return Err(Error::new(
+                "invalid-tail-transaction-hash",
+                format!("{at}.tailTransactionHash"),
+                "not a valid t5b1-encoded ternary hash",
+            ));
+        }
+        if !matches!(entry.address, Address::Ed25519(_)) {
+            return Err(Error::new("migrated-funds-address-not-ed25519", format!("{at}.address"), "migrated funds go to an Ed25519 address"));
+        }
+        if entry.deposit < MIN_MIGRATED_FUNDS_DEPOSIT {
+            return Err(Error::new(
+                "migrated-funds-below-minimum",
+                format!("{at}.deposit"),
+                format!("{} is below the minimum migrated deposit {MIN_MIGRATED_FUNDS_DEPOSIT}", entry.deposit),
+            ));
+        }
+    }
+    let tx_path = format!("{path}.transaction");
+    if !matches!(r.transaction.input, Input::Treasury { .. }) {
+        return Err(Error::new("invalid-treasury-transaction", format!("{tx_path}.input"), "a treasury transaction spends a treasury input"));
+    }
+    if !matches!(r.transaction.output, Output::Treasury { .. }) {
+        return Err(Error::new("invalid-treasury-transaction", format!("{tx_path}.output"), "a treasury transaction creates a treasury output"));
+    }
+    Ok(())
+}

@@ -1,0 +1,1 @@
+//! Semantic validation of a transaction (validation.md §8–§9).
