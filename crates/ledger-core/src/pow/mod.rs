@@ -1,7 +1,14 @@
 //! Proof of work (pow.md): the TIP-12 score and the miner.
 
+pub mod bitsliced;
 pub mod curl_reference;
+pub mod engines;
+pub mod miner;
+mod search;
 pub mod ternary;
+
+pub use engines::Engine;
+pub use miner::{default_threads, hash_rate, mine, MineResult};
 
 use crate::hash::blake2b256;
 
@@ -61,6 +68,37 @@ mod tests {
         assert_eq!(trailing_zeros(&with_nonce(EXAMPLE_B, 39060)), 0);
         assert!(meets_min_score(&b, 1500));
         assert!(!meets_min_score(&with_nonce(EXAMPLE_B, 39060), 1500));
+    }
+
+    #[test]
+    fn every_engine_mines_nonces_the_reference_accepts() {
+        use std::sync::atomic::AtomicBool;
+        let never = AtomicBool::new(false);
+        for engine in Engine::available() {
+            for (len, min_score) in [(104usize, 100u32), (300, 50), (1000, 10)] {
+                let mut block = vec![0x5au8; len];
+                block[0] = 2;
+                let found = miner::mine_zeros(&block[..len - 8], required_zeros(min_score, len), 2, &never, engine)
+                    .expect("not cancelled");
+                block[len - 8..].copy_from_slice(&found.nonce.to_le_bytes());
+                assert!(meets_min_score(&block, min_score), "{engine:?} len {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn example_b_nonce_is_found_at_1500() {
+        use std::sync::atomic::AtomicBool;
+        let b = hex::decode(EXAMPLE_B).unwrap();
+        let found = mine(&b, 1500, 2, &AtomicBool::new(false)).unwrap();
+        assert!(meets_min_score(&with_nonce(EXAMPLE_B, found.nonce), 1500));
+    }
+
+    #[test]
+    fn cancelling_stops_the_miner() {
+        use std::sync::atomic::AtomicBool;
+        let cancel = AtomicBool::new(true);
+        assert_eq!(mine(&[2u8; 300], u32::MAX, 2, &cancel), None);
     }
 
     #[test]
