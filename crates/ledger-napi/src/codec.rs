@@ -1,1 +1,147 @@
-//! napi binding: codec
+//! Codec and identifiers: JSON text ↔ bytes, ids of blocks, transactions, milestones and
+//! outputs. JSON crosses the boundary as text: `JSON.parse` in JavaScript is faster than
+//! building the object through napi calls.
+
+use crate::errors::{invalid_argument, to_napi, Result};
+use ledger_core::model::{Block, Payload};
+use ledger_core::{codec, ids, json};
+use napi::bindgen_prelude::{Buffer, Either};
+use napi_derive::napi;
+
+fn hex(id: &[u8]) -> String {
+    json::hex(id)
+}
+
+fn parse(text: &str) -> Result<serde_json::Value> {
+    json::parse(text).map_err(to_napi)
+}
+
+pub fn block_from_json_text(text: &str) -> Result<Block> {
+    json::block_from_json(&parse(text)?).map_err(to_napi)
+}
+
+#[napi]
+pub fn encode_block_json(json_text: String) -> Result<Buffer> {
+    Ok(codec::encode_block(&block_from_json_text(&json_text)?).into())
+}
+
+#[napi]
+pub fn decode_block_to_json(bytes: Buffer) -> Result<String> {
+    let block = codec::decode_block(&bytes).map_err(to_napi)?;
+    Ok(json::block_to_json(&block).to_string())
+}
+
+#[napi]
+pub fn block_id_of_bytes(bytes: Buffer) -> String {
+    hex(&ids::block_id(&bytes))
+}
+
+#[napi]
+pub fn block_id_of_json(json_text: String) -> Result<String> {
+    let bytes = codec::encode_block(&block_from_json_text(&json_text)?);
+    Ok(hex(&ids::block_id(&bytes)))
+}
+
+/// A block or a bare payload, given as bytes or JSON text.
+fn payload_of(input: Either<Buffer, String>) -> Result<Payload> {
+    match input {
+        Either::A(bytes) => {
+            if bytes.first() == Some(&ledger_core::model::PROTOCOL_VERSION) {
+                let block = codec::decode_block(&bytes).map_err(to_napi)?;
+                block.payload.ok_or_else(|| invalid_argument("payload", "the block has no payload"))
+            } else {
+                codec::decode_payload(&bytes).map_err(to_napi)
+            }
+        }
+        Either::B(text) => {
+            let value = parse(&text)?;
+            // Payloads carry a `type`; a block has none (a milestone payload also has a
+            // `protocolVersion`, so that key cannot tell them apart).
+            if value.get("type").is_none() {
+                let block = json::block_from_json(&value).map_err(to_napi)?;
+                block.payload.ok_or_else(|| invalid_argument("payload", "the block has no payload"))
+            } else {
+                json::payload_from_json(&value, "").map_err(to_napi)
+            }
+        }
+    }
+}
+
+#[napi]
+pub fn transaction_id_of(input: Either<Buffer, String>) -> Result<String> {
+    match payload_of(input)? {
+        Payload::Transaction(tx) => Ok(hex(&ids::transaction_id(&tx))),
+        _ => Err(invalid_argument("payload.type", "not a transaction payload")),
+    }
+}
+
+#[napi]
+pub fn essence_hash_of(input: Either<Buffer, String>) -> Result<String> {
+    match payload_of(input)? {
+        Payload::Transaction(tx) => Ok(hex(&ids::essence_hash(&tx.essence))),
+        _ => Err(invalid_argument("payload.type", "not a transaction payload")),
+    }
+}
+
+#[napi]
+pub fn milestone_id_of(input: Either<Buffer, String>) -> Result<String> {
+    match payload_of(input)? {
+        Payload::Milestone(m) => Ok(hex(&ids::milestone_id(&m))),
+        _ => Err(invalid_argument("payload.type", "not a milestone payload")),
+    }
+}
+
+/// Inputs commitment of the consumed outputs, given as a JSON array of outputs.
+#[napi]
+pub fn inputs_commitment_of(outputs_json: String) -> Result<String> {
+    let value = parse(&outputs_json)?;
+    let list = value.as_array().ok_or_else(|| invalid_argument("", "expected a JSON array of outputs"))?;
+    let outputs = list
+        .iter()
+        .enumerate()
+        .map(|(i, o)| json::output_from_json_at(o, &format!("[{i}]")).map_err(to_napi))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(hex(&ids::inputs_commitment(&outputs.iter().collect::<Vec<_>>())))
+}
+
+fn id32(text: &str, path: &str) -> Result<[u8; 32]> {
+    let bytes = hex::decode(text.strip_prefix("0x").unwrap_or("-"))
+        .map_err(|_| invalid_argument(path, "expected 0x followed by 64 hex digits"))?;
+    bytes.try_into().map_err(|_| invalid_argument(path, "expected 32 bytes"))
+}
+
+#[napi]
+pub fn output_id_of(transaction_id: String, index: u32) -> Result<String> {
+    let tx = id32(&transaction_id, "transactionId")?;
+    let index = u16::try_from(index).map_err(|_| invalid_argument("index", "an output index fits 16 bits"))?;
+    Ok(hex(&ids::output_id(&tx, index)))
+}
+
+#[napi]
+pub fn network_id_of(name: String) -> String {
+    ledger_core::protocol::network_id(&name).to_string()
+}
+
+#[napi]
+pub fn encode_output_json(json_text: String) -> Result<Buffer> {
+    let output = json::output_from_json(&parse(&json_text)?).map_err(to_napi)?;
+    Ok(codec::encode_output(&output).into())
+}
+
+#[napi]
+pub fn decode_output_to_json(bytes: Buffer) -> Result<String> {
+    let output = codec::decode_output(&bytes).map_err(to_napi)?;
+    Ok(json::output_to_json(&output).to_string())
+}
+
+#[napi]
+pub fn encode_payload_json(json_text: String) -> Result<Buffer> {
+    let payload = json::payload_from_json(&parse(&json_text)?, "").map_err(to_napi)?;
+    Ok(codec::encode_payload(&payload).into())
+}
+
+#[napi]
+pub fn decode_payload_to_json(bytes: Buffer) -> Result<String> {
+    let payload = codec::decode_payload(&bytes).map_err(to_napi)?;
+    Ok(json::payload_to_json(&payload).to_string())
+}

@@ -1,1 +1,1 @@
-//! napi binding: store
+//! The store binding arrives with the RocksDB store (crates/ledger-store).

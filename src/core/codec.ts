@@ -1,0 +1,37 @@
+// Blocks, payloads and outputs between their API JSON and their wire bytes.
+
+import native from '../native';
+import { bytesOrJson, toBuffer, toJsonText } from './bytes';
+import { fromNative } from './errors';
+import type { BlockJson, BlockInput, OutputJson, PayloadJson } from './types';
+
+export function encodeBlock(json: BlockJson | string): Buffer {
+  return fromNative(() => native.encodeBlockJson(toJsonText(json)));
+}
+
+export function decodeBlock(bytes: Uint8Array): BlockJson {
+  return JSON.parse(fromNative(() => native.decodeBlockToJson(toBuffer(bytes))));
+}
+
+export function encodePayload(json: PayloadJson | string): Buffer {
+  return fromNative(() => native.encodePayloadJson(toJsonText(json)));
+}
+
+export function decodePayload(bytes: Uint8Array): PayloadJson {
+  return JSON.parse(fromNative(() => native.decodePayloadToJson(toBuffer(bytes))));
+}
+
+export function encodeOutput(json: OutputJson | string): Buffer {
+  return fromNative(() => native.encodeOutputJson(toJsonText(json)));
+}
+
+export function decodeOutput(bytes: Uint8Array): OutputJson {
+  return JSON.parse(fromNative(() => native.decodeOutputToJson(toBuffer(bytes))));
+}
+
+/** Serialized bytes of a block given in any accepted form. */
+export function blockBytes(input: BlockInput): Buffer {
+  return input instanceof Uint8Array ? toBuffer(input) : encodeBlock(input);
+}
+
+export { bytesOrJson };

@@ -1,0 +1,41 @@
+// Identifiers (wire-format.md §4), all as 0x-hex except the network id (decimal string).
+
+import native from '../native';
+import { bytesOrJson, toBuffer, toJsonText } from './bytes';
+import { fromNative } from './errors';
+import type { BlockInput, OutputJson, PayloadJson } from './types';
+
+export function blockId(input: BlockInput): string {
+  return input instanceof Uint8Array
+    ? native.blockIdOfBytes(toBuffer(input))
+    : fromNative(() => native.blockIdOfJson(toJsonText(input)));
+}
+
+/** Of a block carrying a transaction, or of the transaction payload itself. */
+export function transactionId(input: BlockInput | PayloadJson): string {
+  return fromNative(() => native.transactionIdOf(bytesOrJson(input)));
+}
+
+/** The message every signature unlock of the transaction signs. */
+export function essenceHash(input: BlockInput | PayloadJson): string {
+  return fromNative(() => native.essenceHashOf(bytesOrJson(input)));
+}
+
+/** Of a block carrying a milestone, or of the milestone payload itself. */
+export function milestoneId(input: BlockInput | PayloadJson): string {
+  return fromNative(() => native.milestoneIdOf(bytesOrJson(input)));
+}
+
+/** Inputs commitment over the consumed outputs, in input order. */
+export function inputsCommitment(outputs: OutputJson[]): string {
+  return fromNative(() => native.inputsCommitmentOf(JSON.stringify(outputs)));
+}
+
+export function outputId(transactionId: string, index: number): string {
+  return fromNative(() => native.outputIdOf(transactionId, index));
+}
+
+/** Network id of a published network name, as a decimal string (D4). */
+export function networkId(name: string): string {
+  return native.networkIdOf(name);
+}

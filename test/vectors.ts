@@ -1,0 +1,31 @@
+// Loading the shared conformance vectors (../shared/vectors, beside the checkout).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ProtocolJson } from '../src/core/types';
+
+export const VECTORS = join(__dirname, '..', '..', 'shared', 'vectors');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Record = any;
+
+export function records(file: string): Record[] {
+  return readFileSync(join(VECTORS, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
+
+export const bytesOf = (hex: string) => Buffer.from(hex.slice(2), 'hex');
+
+/** The parameter table of vectors/README.md, PoW check off so it masks no reason. */
+export function protocolOf(network: string): ProtocolJson {
+  return {
+    version: 2,
+    networkName: network,
+    bech32Hrp: 'tst',
+    minPowScore: 0,
+    belowMaxDepth: 15,
+    rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 },
+    tokenSupply: network === 'iota-mainnet' ? '4600000000000000' : '1813620509061365',
+  };
+}
