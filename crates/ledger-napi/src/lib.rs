@@ -1,9 +1,8 @@
 //! The Node binding: thin wrappers that move bytes and strings across napi and call into
-//! ledger-core and ledger-store. No protocol logic lives here.
+//! ledger-core. No protocol logic lives here.
 
 mod codec;
 mod crypto;
 mod errors;
 mod pow;
-mod store;
 mod validate;

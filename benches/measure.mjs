@@ -1,0 +1,32 @@
+// Tiny measurement helpers shared by the benchmarks: repeat a function for a time window
+// and report operations per second; format tables.
+
+export function rate(fn, { ms = 1000, batch = 1 } = {}) {
+  for (let i = 0; i < 50; i++) fn(); // warm up
+  let ops = 0;
+  const start = process.hrtime.bigint();
+  const limit = start + BigInt(ms) * 1_000_000n;
+  let now = start;
+  while (now < limit) {
+    for (let i = 0; i < batch; i++) fn();
+    ops += batch;
+    now = process.hrtime.bigint();
+  }
+  return (ops * 1e9) / Number(now - start);
+}
+
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+export function table(headers, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  console.log(line(headers));
+  console.log(line(headers.map(() => '---')));
+  for (const r of rows) console.log(line(r));
+  console.log();
+}
+
+export const fmt = (n, digits = 0) =>
+  n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(digits);

@@ -1,1 +1,0 @@
-//! The store binding arrives with the RocksDB store (crates/ledger-store).
