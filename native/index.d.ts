@@ -78,6 +78,9 @@ export interface PowInfo {
 
 export declare function powScore(bytes: Buffer): number
 
+/** Scores of many serialized blocks, computed together (128 blocks a bit-sliced pass). */
+export declare function powScoreMany(blocks: Array<Buffer>): Array<number>
+
 export declare function powTrailingZeros(bytes: Buffer): number
 
 /** Minimum storage deposit of an output (decimal string). */

@@ -858,6 +858,7 @@ module.exports.outputIdOf = nativeBinding.outputIdOf
 module.exports.powHashRate = nativeBinding.powHashRate
 module.exports.powInfo = nativeBinding.powInfo
 module.exports.powScore = nativeBinding.powScore
+module.exports.powScoreMany = nativeBinding.powScoreMany
 module.exports.powTrailingZeros = nativeBinding.powTrailingZeros
 module.exports.storageDepositOf = nativeBinding.storageDepositOf
 module.exports.transactionIdOf = nativeBinding.transactionIdOf

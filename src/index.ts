@@ -5,7 +5,7 @@ export { LedgerError } from './core/errors';
 export { encodeBlock, decodeBlock, encodePayload, decodePayload, encodeOutput, decodeOutput } from './core/codec';
 export { blockId, transactionId, essenceHash, milestoneId, inputsCommitment, outputId, networkId } from './core/ids';
 export { validateBlock, storageDeposit } from './core/validate';
-export { powScore, mine, powInfo, powHashRate } from './core/pow';
+export { powScore, powScores, mine, powInfo, powHashRate } from './core/pow';
 export type { MineOptions, MineResult } from './core/pow';
 export { publicKey, sign, verify, verifyBatch, ed25519Address } from './core/crypto';
 export type * from './core/types';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBlock, LedgerError, mine, powScore, validateBlock } from '../src/index';
+import { encodeBlock, LedgerError, mine, powScore, powScores, validateBlock } from '../src/index';
 
 const EXAMPLE_B =
   '02020000000000000000000000000000000000000000000000000000000000000000c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e191a00000005000000066c65646765720b00000068656c6c6f20776f726c649598000000000000';
@@ -16,6 +16,11 @@ describe('PoW score (pow.md §5)', () => {
     expect(powScore(withNonce(EXAMPLE_B, 0n))).toBeCloseTo(3 / 104, 9);
     expect(powScore(withNonce(EXAMPLE_B, 39060n))).toBeCloseTo(1 / 104, 9);
     expect(EXAMPLE_C_BLOCK_ID).toMatch(/^0x/);
+  });
+
+  it('batched scores equal single scores', () => {
+    const blocks = Array.from({ length: 300 }, (_, i) => withNonce(EXAMPLE_B, BigInt(39000 + i)));
+    expect(powScores(blocks)).toEqual(blocks.map((b) => powScore(b)));
   });
 
   it('validateBlock enforces minPowScore last', () => {

@@ -22,6 +22,16 @@ pub fn pow_trailing_zeros(bytes: Buffer) -> Result<u32> {
     Ok(pow::trailing_zeros(&bytes))
 }
 
+/// Scores of many serialized blocks, computed together (128 blocks a bit-sliced pass).
+#[napi]
+pub fn pow_score_many(blocks: Vec<Buffer>) -> Result<Vec<f64>> {
+    for b in &blocks {
+        check_len(b)?;
+    }
+    let refs: Vec<&[u8]> = blocks.iter().map(|b| &b[..]).collect();
+    Ok(pow::scores_many(&refs))
+}
+
 fn check_len(bytes: &[u8]) -> Result<()> {
     if bytes.len() < 8 {
         return Err(invalid_argument("", "a block has at least 8 bytes (its nonce)"));

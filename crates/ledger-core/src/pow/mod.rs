@@ -1,5 +1,6 @@
 //! Proof of work (pow.md): the TIP-12 score and the miner.
 
+mod batch_score;
 pub mod bitsliced;
 pub mod curl_reference;
 pub mod engines;
@@ -7,6 +8,7 @@ pub mod miner;
 mod search;
 pub mod ternary;
 
+pub use batch_score::trailing_zeros_many;
 pub use engines::Engine;
 pub use miner::{default_threads, hash_rate, mine, MineResult};
 
@@ -22,6 +24,15 @@ pub fn trailing_zeros(block: &[u8]) -> u32 {
     input.extend([0, 0, 0]);
     let hash = curl_reference::curl_p81(&input);
     hash.iter().rev().take_while(|&&t| t == 0).count() as u32
+}
+
+/// Scores of many blocks at once (bit-sliced, 128 blocks a pass).
+pub fn scores_many(blocks: &[&[u8]]) -> Vec<f64> {
+    trailing_zeros_many(blocks)
+        .into_iter()
+        .zip(blocks)
+        .map(|(z, b)| 3f64.powi(z as i32) / b.len() as f64)
+        .collect()
 }
 
 /// score = 3^z / len(B).
