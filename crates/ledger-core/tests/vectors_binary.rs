@@ -1,21 +1,11 @@
 //! Every valid vector decodes and re-encodes to the same bytes, with the same ids.
 
+mod common;
+use common::*;
+
 use ledger_core::{codec, ids, model::Payload};
-use serde_json::Value;
 
-fn records(file: &str) -> Vec<Value> {
-    let path = format!("{}/../../../shared/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
-fn hex_of(v: &Value) -> Vec<u8> {
-    hex::decode(v.as_str().unwrap().trim_start_matches("0x")).unwrap()
-}
 
 fn id_hex(id: &[u8]) -> String {
     format!("0x{}", hex::encode(id))

@@ -1,19 +1,13 @@
 //! Every invalid vector is rejected with exactly its named reason; every valid block passes
 //! the rules of its own network.
 
+mod common;
+use common::*;
+
 use ledger_core::protocol::{ProtocolParameters, RentStructure};
 use ledger_core::{codec, json, model::Payload, validate};
 use serde_json::Value;
 
-fn records(file: &str) -> Vec<Value> {
-    let path = format!("{}/../../../shared/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 /// The parameter table of vectors/README.md, with the PoW check off so it masks nothing.
 fn params(network: &str) -> ProtocolParameters {

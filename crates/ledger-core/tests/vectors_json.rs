@@ -1,22 +1,12 @@
 //! Every valid vector's JSON reads to the same bytes, and the bytes write back to exactly
 //! the record's JSON (canonical form).
 
+mod common;
+use common::*;
+
 use ledger_core::{codec, json};
-use serde_json::Value;
 
-fn records(file: &str) -> Vec<Value> {
-    let path = format!("{}/../../../shared/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
-fn hex_of(v: &Value) -> Vec<u8> {
-    hex::decode(v.as_str().unwrap().trim_start_matches("0x")).unwrap()
-}
 
 #[test]
 fn blocks_json_to_bytes_and_back() {
