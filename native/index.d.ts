@@ -15,6 +15,17 @@ export declare class MiningJob {
   cancel(): void
 }
 
+/** The HRP and the address JSON object of a bech32 address. */
+export interface Bech32Address {
+  hrp: string
+  addressJson: string
+}
+
+export declare function bech32Decode(text: string): Bech32Address
+
+/** Bech32 form of an address given as its JSON object. */
+export declare function bech32Encode(hrp: string, addressJson: string): string
+
 export declare function blockIdOfBytes(bytes: Buffer): string
 
 export declare function blockIdOfJson(jsonText: string): string
@@ -46,6 +57,9 @@ export declare function essenceHashOf(input: Buffer | string): string
 
 /** Inputs commitment of the consumed outputs, given as a JSON array of outputs. */
 export declare function inputsCommitmentOf(outputsJson: string): string
+
+/** TIP-4 merkle root of block ids (0x-hex), as milestones carry it. */
+export declare function merkleRootOf(ids: Array<string>): string
 
 export declare function milestoneIdOf(input: Buffer | string): string
 

@@ -836,6 +836,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.MiningJob = nativeBinding.MiningJob
+module.exports.bech32Decode = nativeBinding.bech32Decode
+module.exports.bech32Encode = nativeBinding.bech32Encode
 module.exports.blockIdOfBytes = nativeBinding.blockIdOfBytes
 module.exports.blockIdOfJson = nativeBinding.blockIdOfJson
 module.exports.decodeBlockToJson = nativeBinding.decodeBlockToJson
@@ -851,6 +853,7 @@ module.exports.encodeOutputJson = nativeBinding.encodeOutputJson
 module.exports.encodePayloadJson = nativeBinding.encodePayloadJson
 module.exports.essenceHashOf = nativeBinding.essenceHashOf
 module.exports.inputsCommitmentOf = nativeBinding.inputsCommitmentOf
+module.exports.merkleRootOf = nativeBinding.merkleRootOf
 module.exports.milestoneIdOf = nativeBinding.milestoneIdOf
 module.exports.mineNonce = nativeBinding.mineNonce
 module.exports.networkIdOf = nativeBinding.networkIdOf

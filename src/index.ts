@@ -3,7 +3,7 @@
 
 export { LedgerError } from './core/errors';
 export { encodeBlock, decodeBlock, encodePayload, decodePayload, encodeOutput, decodeOutput } from './core/codec';
-export { blockId, transactionId, essenceHash, milestoneId, inputsCommitment, outputId, networkId } from './core/ids';
+export { blockId, transactionId, essenceHash, milestoneId, inputsCommitment, outputId, networkId, merkleRoot, bech32Encode, bech32Decode } from './core/ids';
 export { validateBlock, storageDeposit } from './core/validate';
 export { powScore, powScores, mine, powInfo, powHashRate } from './core/pow';
 export type { MineOptions, MineResult } from './core/pow';

@@ -39,3 +39,23 @@ export function outputId(transactionId: string, index: number): string {
 export function networkId(name: string): string {
   return native.networkIdOf(name);
 }
+
+/** TIP-4 merkle root over block ids (milestone inclusion and applied roots). */
+export function merkleRoot(blockIds: string[]): string {
+  return fromNative(() => native.merkleRootOf(blockIds));
+}
+
+export interface AddressJson {
+  type: number;
+  [key: string]: unknown;
+}
+
+/** BIP-173 bech32 form of an address, e.g. `tst1qq…`. */
+export function bech32Encode(hrp: string, address: AddressJson): string {
+  return fromNative(() => native.bech32Encode(hrp, JSON.stringify(address)));
+}
+
+export function bech32Decode(text: string): { hrp: string; address: AddressJson } {
+  const { hrp, addressJson } = fromNative(() => native.bech32Decode(text));
+  return { hrp, address: JSON.parse(addressJson) };
+}

@@ -145,3 +145,30 @@ pub fn decode_payload_to_json(bytes: Buffer) -> Result<String> {
     let payload = codec::decode_payload(&bytes).map_err(to_napi)?;
     Ok(json::payload_to_json(&payload).to_string())
 }
+
+/// TIP-4 merkle root of block ids (0x-hex), as milestones carry it.
+#[napi]
+pub fn merkle_root_of(ids: Vec<String>) -> Result<String> {
+    let ids = ids.iter().enumerate().map(|(i, id)| id32(id, &format!("[{i}]"))).collect::<Result<Vec<_>>>()?;
+    Ok(hex(&ledger_core::merkle::merkle_root(&ids)))
+}
+
+/// Bech32 form of an address given as its JSON object.
+#[napi]
+pub fn bech32_encode(hrp: String, address_json: String) -> Result<String> {
+    let address = json::address_from_json(&parse(&address_json)?, "").map_err(to_napi)?;
+    Ok(ledger_core::bech32::encode_address(&hrp, &address))
+}
+
+/// The HRP and the address JSON object of a bech32 address.
+#[napi(object)]
+pub struct Bech32Address {
+    pub hrp: String,
+    pub address_json: String,
+}
+
+#[napi]
+pub fn bech32_decode(text: String) -> Result<Bech32Address> {
+    let (hrp, address) = ledger_core::bech32::decode_address(&text).map_err(to_napi)?;
+    Ok(Bech32Address { hrp, address_json: json::address_to_json(&address).to_string() })
+}

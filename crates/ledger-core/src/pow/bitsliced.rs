@@ -88,16 +88,18 @@ fn f<const N: usize>(a_lo: &Word<N>, a_hi: &Word<N>, b_lo: &Word<N>, b_hi: &Word
     (lo, hi)
 }
 
-/// One full round from `src` into `dst`.
+/// One full round from `src` into `dst`. Consecutive positions of the walk share a
+/// trit (b of step i is a of step i+1), so each source trit is loaded once.
 #[inline(always)]
 fn round<const N: usize>(src: &State<N>, dst: &mut State<N>) {
-    let mut a = WALK[0] as usize;
+    let (mut a_lo, mut a_hi) = (src.lo[0], src.hi[0]);
     for i in 0..STATE_LEN {
         let b = WALK[i + 1] as usize;
-        let (lo, hi) = f(&src.lo[a], &src.hi[a], &src.lo[b], &src.hi[b]);
+        let (b_lo, b_hi) = (src.lo[b], src.hi[b]);
+        let (lo, hi) = f(&a_lo, &a_hi, &b_lo, &b_hi);
         dst.lo[i] = lo;
         dst.hi[i] = hi;
-        a = b;
+        (a_lo, a_hi) = (b_lo, b_hi);
     }
 }
 

@@ -1,5 +1,7 @@
 //! Proof of work (pow.md): the TIP-12 score and the miner.
 
+mod avx2;
+mod avx512;
 mod batch_score;
 pub mod bitsliced;
 pub mod curl_reference;

@@ -22,6 +22,15 @@ const NONCE_AT: usize = 192;
 
 #[inline(always)]
 pub fn search<const N: usize>(job: &SearchJob) -> Option<u64> {
+    search_with::<N>(job, |state, scratch, keep_from| transform(state, scratch, keep_from))
+}
+
+/// The search loop around any implementation of the 81-round transform.
+#[inline(always)]
+pub fn search_with<const N: usize>(
+    job: &SearchJob,
+    mut transform: impl FnMut(&mut State<N>, &mut State<N>, usize),
+) -> Option<u64> {
     let lanes = 64 * N as u64;
     let zeros = job.target_zeros as usize;
     let mut template = State::<N>::zero();

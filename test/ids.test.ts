@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { bech32Decode, bech32Encode, LedgerError, merkleRoot } from '../src/index';
+
+describe('merkle root and bech32', () => {
+  it('reproduces the roots of milestone 2 (ledger.md §7.4)', () => {
+    const order = [
+      '0xc2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e19',
+      '0x344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56',
+      '0x04d316e4a2edb85e074a9ba99191c562a9e8bbc90f994fd7261c1c87946bcea8',
+    ];
+    expect(merkleRoot(order)).toBe('0x8db96a1982d2ea4049100176b9cff70bb72ae9c050cb8ff5a3ac43a224a4b6b7');
+    expect(merkleRoot(order.slice(2))).toBe('0x8351e69a1eb3d3d2a3acf2c22f695f5bdef2028fe1be120e383c6b79bb71ad47');
+  });
+
+  it('encodes and decodes the dev genesis address', () => {
+    const address = { type: 0, pubKeyHash: '0x10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d' };
+    const text = 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc';
+    expect(bech32Encode('tst', address)).toBe(text);
+    expect(bech32Decode(text)).toEqual({ hrp: 'tst', address });
+    expect(() => bech32Decode(text.replace('qq', 'qp'))).toThrowError(LedgerError);
+  });
+});
