@@ -12,6 +12,7 @@ pub mod ids;
 pub mod json;
 pub mod merkle;
 pub mod model;
+mod path;
 pub mod pow;
 pub mod protocol;
 pub mod validate;

@@ -33,6 +33,10 @@ pub fn encode_block(block: &Block) -> Vec<u8> {
 }
 
 pub fn decode_block(bytes: &[u8]) -> Result<Block> {
+    crate::path::precise(|| decode_block_at(bytes))
+}
+
+fn decode_block_at(bytes: &[u8]) -> Result<Block> {
     if bytes.len() > MAX_BLOCK_LENGTH {
         return Err(Error::new(
             "block-too-large",
@@ -62,6 +66,10 @@ pub fn encode_payload(p: &Payload) -> Vec<u8> {
 }
 
 pub fn decode_payload(bytes: &[u8]) -> Result<Payload> {
+    crate::path::precise(|| decode_payload_at(bytes))
+}
+
+fn decode_payload_at(bytes: &[u8]) -> Result<Payload> {
     if bytes.len() > MAX_BLOCK_LENGTH {
         return Err(Error::new("block-too-large", "", "a payload cannot exceed the block size limit"));
     }
@@ -88,6 +96,10 @@ pub fn output_len(o: &Output) -> usize {
 }
 
 pub fn decode_output(bytes: &[u8]) -> Result<Output> {
+    crate::path::precise(|| decode_output_at(bytes))
+}
+
+fn decode_output_at(bytes: &[u8]) -> Result<Output> {
     if bytes.len() > MAX_BLOCK_LENGTH {
         return Err(Error::new("block-too-large", "", "an output cannot exceed the block size limit"));
     }

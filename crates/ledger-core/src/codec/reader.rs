@@ -112,16 +112,4 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// `prefix[index]` in JSON-path notation.
-pub fn at(prefix: &str, index: usize) -> String {
-    format!("{prefix}[{index}]")
-}
-
-/// `prefix.field` in JSON-path notation (no leading dot at the root).
-pub fn field(prefix: &str, name: &str) -> String {
-    if prefix.is_empty() {
-        name.to_string()
-    } else {
-        format!("{prefix}.{name}")
-    }
-}
+pub use crate::path::{index as at, key as field};

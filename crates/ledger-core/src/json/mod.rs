@@ -16,6 +16,10 @@ use read::*;
 use serde_json::{json, Map, Value};
 
 pub fn block_from_json(v: &Value) -> Result<Block> {
+    crate::path::precise(|| block_from_json_at(v))
+}
+
+fn block_from_json_at(v: &Value) -> Result<Block> {
     let o = object(v, "")?;
     let protocol_version = field_integer(o, "protocolVersion", 255, "")? as u8;
     let parents_json = optional_array(o, "parents", "")?;
@@ -25,7 +29,7 @@ pub fn block_from_json(v: &Value) -> Result<Block> {
     let parents = parents_json
         .iter()
         .enumerate()
-        .map(|(i, p)| fixed_hex(p, &format!("parents[{i}]")))
+        .map(|(i, p)| fixed_hex(p, &path_at("parents", i)))
         .collect::<Result<Vec<_>>>()?;
     let payload = match optional(o, "payload") {
         None => None,

@@ -7,6 +7,10 @@ use crate::model::*;
 use serde_json::{json, Map, Value};
 
 pub fn address_from_json(v: &Value, path: &str) -> Result<Address> {
+    crate::path::precise(|| address_from_json_at(v, path))
+}
+
+fn address_from_json_at(v: &Value, path: &str) -> Result<Address> {
     let o = object(v, path)?;
     let kind = field_integer(o, "type", 255, path)?;
     Ok(match kind {
@@ -32,7 +36,7 @@ fn amount(o: &Obj, key: &str, path: &str) -> Result<u64> {
 }
 
 pub fn output_from_json(v: &Value) -> Result<Output> {
-    output_from_json_at(v, "")
+    crate::path::precise(|| output_from_json_at(v, ""))
 }
 
 pub fn output_from_json_at(v: &Value, path: &str) -> Result<Output> {
@@ -145,7 +149,7 @@ fn list<T>(o: &Obj, key: &str, path: &str, each: fn(&Value, &str) -> Result<T>) 
     if items.len() > 255 {
         return Err(Error::new("number-out-of-range", list_path, "at most 255 entries fit the wire format"));
     }
-    items.iter().enumerate().map(|(i, v)| each(v, &format!("{list_path}[{i}]"))).collect()
+    items.iter().enumerate().map(|(i, v)| each(v, &path_at(&list_path, i))).collect()
 }
 
 fn native_tokens_from_json(o: &Obj, path: &str) -> Result<Vec<NativeToken>> {

@@ -8,6 +8,10 @@ use crate::model::*;
 use serde_json::{json, Map, Value};
 
 pub fn payload_from_json(v: &Value, path: &str) -> Result<Payload> {
+    crate::path::precise(|| payload_from_json_at(v, path))
+}
+
+fn payload_from_json_at(v: &Value, path: &str) -> Result<Payload> {
     let o = object(v, path)?;
     let kind = field_integer(o, "type", u32::MAX as u64, path)?;
     Ok(match kind {
@@ -64,14 +68,14 @@ fn transaction_from_json(o: &Obj, path: &str) -> Result<TransactionPayload> {
     let inputs = capped(array(required(e, "inputs", &essence_path)?, &inputs_path)?, u16::MAX as usize, &inputs_path)?
         .iter()
         .enumerate()
-        .map(|(i, v)| input_from_json(v, &format!("{inputs_path}[{i}]")))
+        .map(|(i, v)| input_from_json(v, &path_at(&inputs_path, i)))
         .collect::<Result<Vec<_>>>()?;
     let inputs_commitment = field_fixed_hex(e, "inputsCommitment", &essence_path)?;
     let outputs_path = path_of(&essence_path, "outputs");
     let outputs = capped(array(required(e, "outputs", &essence_path)?, &outputs_path)?, u16::MAX as usize, &outputs_path)?
         .iter()
         .enumerate()
-        .map(|(i, v)| output_from_json_at(v, &format!("{outputs_path}[{i}]")))
+        .map(|(i, v)| output_from_json_at(v, &path_at(&outputs_path, i)))
         .collect::<Result<Vec<_>>>()?;
     let payload = match optional(e, "payload") {
         None => None,
@@ -81,7 +85,7 @@ fn transaction_from_json(o: &Obj, path: &str) -> Result<TransactionPayload> {
     let unlocks = capped(array(required(o, "unlocks", path)?, &unlocks_path)?, u16::MAX as usize, &unlocks_path)?
         .iter()
         .enumerate()
-        .map(|(i, v)| unlock_from_json(v, &format!("{unlocks_path}[{i}]")))
+        .map(|(i, v)| unlock_from_json(v, &path_at(&unlocks_path, i)))
         .collect::<Result<Vec<_>>>()?;
     Ok(TransactionPayload { essence: RegularEssence { network_id, inputs, inputs_commitment, outputs, payload }, unlocks })
 }
@@ -187,25 +191,29 @@ fn treasury_transaction_to_json(t: &TreasuryTransaction) -> Value {
 }
 
 pub fn milestone_from_json(o: &Obj, path: &str) -> Result<MilestonePayload> {
+    crate::path::precise(|| milestone_from_json_at(o, path))
+}
+
+fn milestone_from_json_at(o: &Obj, path: &str) -> Result<MilestonePayload> {
     let ids = |key: &str| -> Result<Vec<Id32>> {
         let p = path_of(path, key);
         capped(array(required(o, key, path)?, &p)?, 255, &p)?
             .iter()
             .enumerate()
-            .map(|(i, v)| fixed_hex(v, &format!("{p}[{i}]")))
+            .map(|(i, v)| fixed_hex(v, &path_at(&p, i)))
             .collect()
     };
     let options_path = path_of(path, "options");
     let options = capped(optional_array(o, "options", path)?, 255, &options_path)?
         .iter()
         .enumerate()
-        .map(|(i, v)| option_from_json(v, &format!("{options_path}[{i}]")))
+        .map(|(i, v)| option_from_json(v, &path_at(&options_path, i)))
         .collect::<Result<Vec<_>>>()?;
     let signatures_path = path_of(path, "signatures");
     let signatures = capped(optional_array(o, "signatures", path)?, 255, &signatures_path)?
         .iter()
         .enumerate()
-        .map(|(i, v)| signature_from_json(v, &format!("{signatures_path}[{i}]")))
+        .map(|(i, v)| signature_from_json(v, &path_at(&signatures_path, i)))
         .collect::<Result<Vec<_>>>()?;
     Ok(MilestonePayload {
         index: field_integer(o, "index", u32::MAX as u64, path)? as u32,
@@ -251,7 +259,7 @@ fn option_from_json(v: &Value, path: &str) -> Result<MilestoneOption> {
                 .iter()
                 .enumerate()
                 .map(|(i, v)| {
-                    let p = format!("{funds_path}[{i}]");
+                    let p = path_at(&funds_path, i);
                     let f = object(v, &p)?;
                     Ok(MigratedFundsEntry {
                         tail_transaction_hash: field_fixed_hex(f, "tailTransactionHash", &p)?,

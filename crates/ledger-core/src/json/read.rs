@@ -6,13 +6,7 @@ use serde_json::{Map, Value};
 
 pub type Obj = Map<String, Value>;
 
-pub fn path_of(prefix: &str, key: &str) -> String {
-    if prefix.is_empty() {
-        key.to_string()
-    } else {
-        format!("{prefix}.{key}")
-    }
-}
+pub use crate::path::{index as path_at, key as path_of};
 
 pub fn object<'a>(v: &'a Value, path: &str) -> Result<&'a Obj> {
     v.as_object().ok_or_else(|| Error::new("invalid-type", path, "expected a JSON object"))

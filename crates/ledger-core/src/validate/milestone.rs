@@ -12,10 +12,14 @@ pub const MIN_MIGRATED_FUNDS_DEPOSIT: u64 = 1_000_000;
 pub const MAX_RECEIPT_FUNDS: usize = 128;
 
 pub fn validate_milestone(m: &MilestonePayload, path: &str) -> Result<()> {
+    crate::path::precise(|| validate_milestone_at(m, path))
+}
+
+fn validate_milestone_at(m: &MilestonePayload, path: &str) -> Result<()> {
     if m.metadata.len() > MAX_METADATA_LENGTH {
         return Err(Error::new("metadata-too-long", format!("{path}.metadata"), "milestone metadata is at most 8192 bytes"));
     }
-    let options_path = format!("{path}.options");
+    let options_path = crate::path::key(path, "options");
     let kind = |o: &MilestoneOption| match o {
         MilestoneOption::Receipt(_) => 0u8,
         MilestoneOption::ProtocolParameters { .. } => 1,
@@ -30,7 +34,7 @@ pub fn validate_milestone(m: &MilestonePayload, path: &str) -> Result<()> {
         }
     }
     for (i, option) in m.options.iter().enumerate() {
-        let at = format!("{options_path}[{i}]");
+        let at = crate::path::index(&options_path, i);
         match option {
             MilestoneOption::Receipt(r) => receipt(r, &at)?,
             // The target index window (index < target ≤ index + 30) depends on the milestone
@@ -42,7 +46,7 @@ pub fn validate_milestone(m: &MilestonePayload, path: &str) -> Result<()> {
             }
         }
     }
-    let sig_path = format!("{path}.signatures");
+    let sig_path = crate::path::key(path, "signatures");
     if m.signatures.is_empty() {
         return Err(Error::new("milestone-no-signatures", sig_path, "a milestone needs at least one signature"));
     }
@@ -59,7 +63,7 @@ pub fn validate_milestone(m: &MilestonePayload, path: &str) -> Result<()> {
 }
 
 fn receipt(r: &ReceiptOption, path: &str) -> Result<()> {
-    let funds_path = format!("{path}.funds");
+    let funds_path = crate::path::key(path, "funds");
     if r.funds.is_empty() || r.funds.len() > MAX_RECEIPT_FUNDS {
         return Err(Error::new(
             "receipt-funds-count",
@@ -68,7 +72,7 @@ fn receipt(r: &ReceiptOption, path: &str) -> Result<()> {
         ));
     }
     for (i, entry) in r.funds.iter().enumerate() {
-        let at = format!("{funds_path}[{i}]");
+        let at = crate::path::index(&funds_path, i);
         if i > 0 && r.funds[i - 1].tail_transaction_hash >= entry.tail_transaction_hash {
             return Err(Error::new(
                 "receipt-funds-unsorted",
@@ -95,7 +99,7 @@ fn receipt(r: &ReceiptOption, path: &str) -> Result<()> {
             ));
         }
     }
-    let tx_path = format!("{path}.transaction");
+    let tx_path = crate::path::key(path, "transaction");
     if !matches!(r.transaction.input, Input::Treasury { .. }) {
         return Err(Error::new("invalid-treasury-transaction", format!("{tx_path}.input"), "a treasury transaction spends a treasury input"));
     }

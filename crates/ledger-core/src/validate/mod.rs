@@ -28,6 +28,10 @@ pub const MAX_PARENTS: usize = 8;
 /// checked last, so a block that breaks a rule is reported for that rule; milestone
 /// blocks are exempt from the score.
 pub fn validate_block(block: &Block, bytes: &[u8], params: &ProtocolParameters) -> Result<()> {
+    crate::path::precise(|| validate_block_at(block, bytes, params))
+}
+
+fn validate_block_at(block: &Block, bytes: &[u8], params: &ProtocolParameters) -> Result<()> {
     if bytes.len() > MAX_BLOCK_LENGTH {
         return Err(Error::new(
             "block-too-large",
@@ -88,7 +92,7 @@ pub fn validate_parents(parents: &[Id32], path: &str) -> Result<()> {
         return Err(Error::new("parents-too-many", path, format!("{} parents, at most {MAX_PARENTS}", parents.len())));
     }
     for i in 1..parents.len() {
-        output::strictly_after(&parents[i - 1], &parents[i], "parents", &format!("{path}[{i}]"))?;
+        output::strictly_after(&parents[i - 1], &parents[i], "parents", &crate::path::index(path, i))?;
     }
     Ok(())
 }

@@ -13,7 +13,11 @@ pub const MAX_TAG_LENGTH: usize = 64;
 
 /// `path` is the output's own path, e.g. `payload.essence.outputs[2]`.
 pub fn validate_output(output: &Output, params: &ProtocolParameters, path: &str) -> Result<()> {
-    let p = |field: &str| format!("{path}.{field}");
+    crate::path::precise(|| validate_output_at(output, params, path))
+}
+
+fn validate_output_at(output: &Output, params: &ProtocolParameters, path: &str) -> Result<()> {
+    let p = |field: &str| crate::path::key(path, field);
     let amount = output.amount();
     if amount == 0 {
         return Err(Error::new("output-amount-zero", p("amount"), "an output must hold a positive amount"));
@@ -97,7 +101,7 @@ fn reason(what: &'static str, duplicate: bool) -> &'static str {
 fn unlock_conditions(output: &Output, allowed: &[u8], params: &ProtocolParameters, path: &str) -> Result<()> {
     let list = output.unlock_conditions();
     for (i, uc) in list.iter().enumerate() {
-        let at = format!("{path}[{i}]");
+        let at = crate::path::index(&path, i);
         let kind = uc.type_code();
         if !allowed.contains(&kind) {
             return Err(Error::new(
@@ -167,7 +171,7 @@ fn unlock_conditions(output: &Output, allowed: &[u8], params: &ProtocolParameter
 
 fn features(list: &[Feature], allowed: &[u8], path: &str) -> Result<()> {
     for (i, f) in list.iter().enumerate() {
-        let at = format!("{path}[{i}]");
+        let at = crate::path::index(&path, i);
         let kind = f.type_code();
         if !allowed.contains(&kind) {
             return Err(Error::new("feature-not-allowed", format!("{at}.type"), format!("feature type {kind} is not allowed here")));

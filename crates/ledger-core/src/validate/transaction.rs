@@ -12,8 +12,12 @@ pub const MAX_OUTPUTS: usize = 128;
 
 /// `path` is the transaction payload's own path (`payload` inside a block).
 pub fn validate_transaction(tx: &TransactionPayload, params: &ProtocolParameters, path: &str) -> Result<()> {
+    crate::path::precise(|| validate_transaction_at(tx, params, path))
+}
+
+fn validate_transaction_at(tx: &TransactionPayload, params: &ProtocolParameters, path: &str) -> Result<()> {
     let e = &tx.essence;
-    let ep = format!("{path}.essence");
+    let ep = crate::path::key(path, "essence");
     let expected = params.network_id();
     if e.network_id != expected {
         return Err(Error::new(
@@ -22,8 +26,8 @@ pub fn validate_transaction(tx: &TransactionPayload, params: &ProtocolParameters
             format!("network id {} is not this network's {expected} ({})", e.network_id, params.network_name),
         ));
     }
-    inputs(&e.inputs, &format!("{ep}.inputs"))?;
-    outputs(&e.outputs, params, &format!("{ep}.outputs"))?;
+    inputs(&e.inputs, &crate::path::key(&ep, "inputs"))?;
+    outputs(&e.outputs, params, &crate::path::key(&ep, "outputs"))?;
     match &e.payload {
         None => {}
         Some(Payload::TaggedData(t)) => {
@@ -44,7 +48,7 @@ pub fn validate_transaction(tx: &TransactionPayload, params: &ProtocolParameters
             return Err(Error::new(code, format!("{ep}.payload.type"), format!("{what} cannot be embedded in a transaction")));
         }
     }
-    unlocks(&tx.unlocks, e.inputs.len(), &format!("{path}.unlocks"))
+    unlocks(&tx.unlocks, e.inputs.len(), &crate::path::key(path, "unlocks"))
 }
 
 fn inputs(list: &[Input], path: &str) -> Result<()> {
@@ -92,7 +96,7 @@ fn outputs(list: &[Output], params: &ProtocolParameters, path: &str) -> Result<(
     let mut tokens = HashSet::new();
     let mut chains = HashSet::new();
     for (i, output) in list.iter().enumerate() {
-        let at = format!("{path}[{i}]");
+        let at = crate::path::index(&path, i);
         if let Output::Treasury { .. } = output {
             return Err(Error::new(
                 "treasury-output-in-transaction",
@@ -155,7 +159,7 @@ fn unlocks(list: &[Unlock], input_count: usize, path: &str) -> Result<()> {
     }
     let mut signatures = HashSet::new();
     for (i, unlock) in list.iter().enumerate() {
-        let at = format!("{path}[{i}]");
+        let at = crate::path::index(&path, i);
         match unlock {
             Unlock::Signature(s) => {
                 if !signatures.insert((s.public_key, s.signature)) {
