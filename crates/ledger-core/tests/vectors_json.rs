@@ -5,6 +5,7 @@ mod common;
 use common::*;
 
 use ledger_core::{codec, json};
+use serde_json::Value;
 
 
 
@@ -76,5 +77,24 @@ fn malformed_json_values_name_reason_and_path() {
     for (text, code, path) in cases {
         let e = json::block_from_json(&serde_json::from_str(text).unwrap()).unwrap_err();
         assert_eq!((e.code, e.path.as_str()), (code, path), "{text}");
+    }
+}
+
+#[test]
+fn text_writer_equals_the_value_form_on_every_vector() {
+    use ledger_core::json::text;
+    // Equal as JSON values: key order is the spec tables' (the vectors put a milestone's
+    // `metadata` after `options`; parsers must not rely on key order, wire-format §2).
+    for r in records("valid.jsonl").iter().filter(|r| r["kind"] == "block") {
+        let block = json::block_from_json(&r["json"]).unwrap();
+        let written: Value = serde_json::from_str(&text::block(&block)).unwrap();
+        assert_eq!(written, r["json"], "{}", r["name"]);
+    }
+    let mut outputs = records("outputs.jsonl");
+    outputs.extend(records("valid.jsonl").into_iter().filter(|r| r["kind"] == "output"));
+    for r in outputs {
+        let o = json::output_from_json(&r["json"]).unwrap();
+        let written: Value = serde_json::from_str(&text::output(&o)).unwrap();
+        assert_eq!(written, r["json"], "{}", r["name"]);
     }
 }

@@ -28,7 +28,7 @@ pub fn encode_block_json(json_text: String) -> Result<Buffer> {
 #[napi]
 pub fn decode_block_to_json(bytes: Buffer) -> Result<String> {
     let block = codec::decode_block(&bytes).map_err(to_napi)?;
-    Ok(json::block_to_json(&block).to_string())
+    Ok(json::text::block(&block))
 }
 
 #[napi]
@@ -131,7 +131,7 @@ pub fn encode_output_json(json_text: String) -> Result<Buffer> {
 #[napi]
 pub fn decode_output_to_json(bytes: Buffer) -> Result<String> {
     let output = codec::decode_output(&bytes).map_err(to_napi)?;
-    Ok(json::output_to_json(&output).to_string())
+    Ok(json::text::output(&output))
 }
 
 #[napi]
@@ -143,7 +143,7 @@ pub fn encode_payload_json(json_text: String) -> Result<Buffer> {
 #[napi]
 pub fn decode_payload_to_json(bytes: Buffer) -> Result<String> {
     let payload = codec::decode_payload(&bytes).map_err(to_napi)?;
-    Ok(json::payload_to_json(&payload).to_string())
+    Ok(json::text::payload(&payload))
 }
 
 /// TIP-4 merkle root of block ids (0x-hex), as milestones carry it.
@@ -170,5 +170,5 @@ pub struct Bech32Address {
 #[napi]
 pub fn bech32_decode(text: String) -> Result<Bech32Address> {
     let (hrp, address) = ledger_core::bech32::decode_address(&text).map_err(to_napi)?;
-    Ok(Bech32Address { hrp, address_json: json::address_to_json(&address).to_string() })
+    Ok(Bech32Address { hrp, address_json: json::text::address(&address) })
 }

@@ -4,16 +4,17 @@
 mod output;
 mod payload;
 mod read;
+pub mod text;
 mod write;
 
-pub use output::{address_from_json, address_to_json, output_from_json, output_from_json_at, output_to_json};
-pub use payload::{milestone_from_json, milestone_to_json, payload_from_json, payload_to_json};
+pub use output::{address_from_json, output_from_json, output_from_json_at};
+pub use payload::{milestone_from_json, payload_from_json};
 pub use write::hex;
 
 use crate::error::{Error, Result};
 use crate::model::*;
 use read::*;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 pub fn block_from_json(v: &Value) -> Result<Block> {
     crate::path::precise(|| block_from_json_at(v))
@@ -39,15 +40,29 @@ fn block_from_json_at(v: &Value) -> Result<Block> {
     Ok(Block { protocol_version, parents, payload, nonce })
 }
 
+/// The canonical JSON of a block as a value (written by `text`, the one emitter).
 pub fn block_to_json(block: &Block) -> Value {
-    let mut m = Map::new();
-    m.insert("protocolVersion".into(), json!(block.protocol_version));
-    m.insert("parents".into(), Value::Array(block.parents.iter().map(|p| json!(hex(p))).collect()));
-    if let Some(p) = &block.payload {
-        m.insert("payload".into(), payload_to_json(p));
-    }
-    m.insert("nonce".into(), json!(block.nonce.to_string()));
-    Value::Object(m)
+    from_text(&text::block(block))
+}
+
+pub fn payload_to_json(payload: &Payload) -> Value {
+    from_text(&text::payload(payload))
+}
+
+pub fn output_to_json(output: &Output) -> Value {
+    from_text(&text::output(output))
+}
+
+pub fn address_to_json(address: &Address) -> Value {
+    from_text(&text::address(address))
+}
+
+pub fn milestone_to_json(milestone: &MilestonePayload) -> Value {
+    payload_to_json(&Payload::Milestone(Box::new(milestone.clone())))
+}
+
+fn from_text(text: &str) -> Value {
+    serde_json::from_str(text).expect("the emitter writes valid JSON")
 }
 
 /// Parse JSON text into a value, reporting malformed text as a 400-style error.

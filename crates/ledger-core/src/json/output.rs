@@ -1,10 +1,9 @@
 //! Outputs and their parts ↔ JSON (wire-format §7.2–§7.6).
 
 use super::read::*;
-use super::write::*;
 use crate::error::{Error, Result};
 use crate::model::*;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 pub fn address_from_json(v: &Value, path: &str) -> Result<Address> {
     crate::path::precise(|| address_from_json_at(v, path))
@@ -23,13 +22,6 @@ fn address_from_json_at(v: &Value, path: &str) -> Result<Address> {
     })
 }
 
-pub fn address_to_json(a: &Address) -> Value {
-    match a {
-        Address::Ed25519(h) => json!({"type": 0, "pubKeyHash": hex(h)}),
-        Address::Alias(id) => json!({"type": 8, "aliasId": hex(id)}),
-        Address::Nft(id) => json!({"type": 16, "nftId": hex(id)}),
-    }
-}
 
 fn amount(o: &Obj, key: &str, path: &str) -> Result<u64> {
     u64_decimal(required(o, key, path)?, &path_of(path, key), "amount-not-decimal", "amount-overflow-u64")
@@ -85,63 +77,6 @@ pub fn output_from_json_at(v: &Value, path: &str) -> Result<Output> {
     })
 }
 
-pub fn output_to_json(output: &Output) -> Value {
-    let mut m = Map::new();
-    m.insert("type".into(), json!(output.type_code()));
-    m.insert("amount".into(), json!(output.amount().to_string()));
-    if let Output::Treasury { .. } = output {
-        return Value::Object(m);
-    }
-    if !output.native_tokens().is_empty() {
-        m.insert(
-            "nativeTokens".into(),
-            Value::Array(
-                output.native_tokens().iter().map(|t| json!({"id": hex(&t.id), "amount": u256_to_json(&t.amount)})).collect(),
-            ),
-        );
-    }
-    match output {
-        Output::Alias(a) => {
-            m.insert("aliasId".into(), json!(hex(&a.alias_id)));
-            m.insert("stateIndex".into(), json!(a.state_index));
-            if !a.state_metadata.is_empty() {
-                m.insert("stateMetadata".into(), json!(hex(&a.state_metadata)));
-            }
-            m.insert("foundryCounter".into(), json!(a.foundry_counter));
-        }
-        Output::Foundry(f) => {
-            m.insert("serialNumber".into(), json!(f.serial_number));
-            let TokenScheme::Simple { minted_tokens, melted_tokens, maximum_supply } = &f.token_scheme;
-            m.insert(
-                "tokenScheme".into(),
-                json!({
-                    "type": 0,
-                    "mintedTokens": u256_to_json(minted_tokens),
-                    "meltedTokens": u256_to_json(melted_tokens),
-                    "maximumSupply": u256_to_json(maximum_supply),
-                }),
-            );
-        }
-        Output::Nft(n) => {
-            m.insert("nftId".into(), json!(hex(&n.nft_id)));
-        }
-        _ => {}
-    }
-    let ucs = output.unlock_conditions();
-    if !ucs.is_empty() {
-        m.insert("unlockConditions".into(), Value::Array(ucs.iter().map(unlock_condition_to_json).collect()));
-    }
-    if !output.features().is_empty() {
-        m.insert("features".into(), Value::Array(output.features().iter().map(feature_to_json).collect()));
-    }
-    if !output.immutable_features().is_empty() {
-        m.insert(
-            "immutableFeatures".into(),
-            Value::Array(output.immutable_features().iter().map(feature_to_json).collect()),
-        );
-    }
-    Value::Object(m)
-}
 
 fn list<T>(o: &Obj, key: &str, path: &str, each: fn(&Value, &str) -> Result<T>) -> Result<Vec<T>> {
     let list_path = path_of(path, key);
@@ -214,21 +149,6 @@ fn unlock_condition_from_json(v: &Value, path: &str) -> Result<UnlockCondition> 
     })
 }
 
-fn unlock_condition_to_json(uc: &UnlockCondition) -> Value {
-    match uc {
-        UnlockCondition::Address(a) => json!({"type": 0, "address": address_to_json(a)}),
-        UnlockCondition::StorageDepositReturn { return_address, amount } => {
-            json!({"type": 1, "returnAddress": address_to_json(return_address), "amount": amount.to_string()})
-        }
-        UnlockCondition::Timelock { unix_time } => json!({"type": 2, "unixTime": unix_time}),
-        UnlockCondition::Expiration { return_address, unix_time } => {
-            json!({"type": 3, "returnAddress": address_to_json(return_address), "unixTime": unix_time})
-        }
-        UnlockCondition::StateControllerAddress(a) => json!({"type": 4, "address": address_to_json(a)}),
-        UnlockCondition::GovernorAddress(a) => json!({"type": 5, "address": address_to_json(a)}),
-        UnlockCondition::ImmutableAliasAddress(a) => json!({"type": 6, "address": address_to_json(a)}),
-    }
-}
 
 fn feature_from_json(v: &Value, path: &str) -> Result<Feature> {
     let o = object(v, path)?;
@@ -257,11 +177,3 @@ pub fn bounded_hex(o: &Obj, key: &str, path: &str, max: usize) -> Result<Vec<u8>
     Ok(bytes)
 }
 
-fn feature_to_json(f: &Feature) -> Value {
-    match f {
-        Feature::Sender(a) => json!({"type": 0, "address": address_to_json(a)}),
-        Feature::Issuer(a) => json!({"type": 1, "address": address_to_json(a)}),
-        Feature::Metadata(d) => json!({"type": 2, "data": hex(d)}),
-        Feature::Tag(t) => json!({"type": 3, "tag": hex(t)}),
-    }
-}

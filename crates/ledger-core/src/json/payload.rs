@@ -1,11 +1,10 @@
 //! Payloads ↔ JSON (wire-format §6–§8).
 
-use super::output::{address_from_json, address_to_json, bounded_hex, output_from_json_at, output_to_json};
+use super::output::{address_from_json, bounded_hex, output_from_json_at};
 use super::read::*;
-use super::write::*;
 use crate::error::{Error, Result};
 use crate::model::*;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 pub fn payload_from_json(v: &Value, path: &str) -> Result<Payload> {
     crate::path::precise(|| payload_from_json_at(v, path))
@@ -28,24 +27,6 @@ fn payload_from_json_at(v: &Value, path: &str) -> Result<Payload> {
     })
 }
 
-pub fn payload_to_json(p: &Payload) -> Value {
-    match p {
-        Payload::TreasuryTransaction(t) => treasury_transaction_to_json(t),
-        Payload::TaggedData(t) => {
-            let mut m = Map::new();
-            m.insert("type".into(), json!(5));
-            if !t.tag.is_empty() {
-                m.insert("tag".into(), json!(hex(&t.tag)));
-            }
-            if !t.data.is_empty() {
-                m.insert("data".into(), json!(hex(&t.data)));
-            }
-            Value::Object(m)
-        }
-        Payload::Transaction(tx) => transaction_to_json(tx),
-        Payload::Milestone(ms) => milestone_to_json(ms),
-    }
-}
 
 fn transaction_from_json(o: &Obj, path: &str) -> Result<TransactionPayload> {
     let essence_path = path_of(path, "essence");
@@ -97,23 +78,6 @@ fn capped<'a>(items: &'a [Value], max: usize, path: &str) -> Result<&'a [Value]>
     Ok(items)
 }
 
-fn transaction_to_json(tx: &TransactionPayload) -> Value {
-    let e = &tx.essence;
-    let mut essence = Map::new();
-    essence.insert("type".into(), json!(1));
-    essence.insert("networkId".into(), json!(e.network_id.to_string()));
-    essence.insert("inputs".into(), Value::Array(e.inputs.iter().map(input_to_json).collect()));
-    essence.insert("inputsCommitment".into(), json!(hex(&e.inputs_commitment)));
-    essence.insert("outputs".into(), Value::Array(e.outputs.iter().map(output_to_json).collect()));
-    if let Some(p) = &e.payload {
-        essence.insert("payload".into(), payload_to_json(p));
-    }
-    json!({
-        "type": 6,
-        "essence": Value::Object(essence),
-        "unlocks": Value::Array(tx.unlocks.iter().map(unlock_to_json).collect()),
-    })
-}
 
 fn input_from_json(v: &Value, path: &str) -> Result<Input> {
     let o = object(v, path)?;
@@ -128,14 +92,6 @@ fn input_from_json(v: &Value, path: &str) -> Result<Input> {
     }
 }
 
-fn input_to_json(i: &Input) -> Value {
-    match i {
-        Input::Utxo { transaction_id, output_index } => {
-            json!({"type": 0, "transactionId": hex(transaction_id), "transactionOutputIndex": output_index})
-        }
-        Input::Treasury { milestone_id } => json!({"type": 1, "milestoneId": hex(milestone_id)}),
-    }
-}
 
 fn signature_from_json(v: &Value, path: &str) -> Result<Ed25519Signature> {
     let o = object(v, path)?;
@@ -149,9 +105,6 @@ fn signature_from_json(v: &Value, path: &str) -> Result<Ed25519Signature> {
     })
 }
 
-fn signature_to_json(s: &Ed25519Signature) -> Value {
-    json!({"type": 0, "publicKey": hex(&s.public_key), "signature": hex(&s.signature)})
-}
 
 fn unlock_from_json(v: &Value, path: &str) -> Result<Unlock> {
     let o = object(v, path)?;
@@ -168,14 +121,6 @@ fn unlock_from_json(v: &Value, path: &str) -> Result<Unlock> {
     })
 }
 
-fn unlock_to_json(u: &Unlock) -> Value {
-    match u {
-        Unlock::Signature(s) => json!({"type": 0, "signature": signature_to_json(s)}),
-        Unlock::Reference(r) => json!({"type": 1, "reference": r}),
-        Unlock::Alias(r) => json!({"type": 2, "reference": r}),
-        Unlock::Nft(r) => json!({"type": 3, "reference": r}),
-    }
-}
 
 fn treasury_transaction_from_json(o: &Obj, path: &str) -> Result<TreasuryTransaction> {
     let input_path = path_of(path, "input");
@@ -186,9 +131,6 @@ fn treasury_transaction_from_json(o: &Obj, path: &str) -> Result<TreasuryTransac
     })
 }
 
-fn treasury_transaction_to_json(t: &TreasuryTransaction) -> Value {
-    json!({"type": 4, "input": input_to_json(&t.input), "output": output_to_json(&t.output)})
-}
 
 pub fn milestone_from_json(o: &Obj, path: &str) -> Result<MilestonePayload> {
     crate::path::precise(|| milestone_from_json_at(o, path))
@@ -229,25 +171,6 @@ fn milestone_from_json_at(o: &Obj, path: &str) -> Result<MilestonePayload> {
     })
 }
 
-pub fn milestone_to_json(m: &MilestonePayload) -> Value {
-    let mut o = Map::new();
-    o.insert("type".into(), json!(7));
-    o.insert("index".into(), json!(m.index));
-    o.insert("timestamp".into(), json!(m.timestamp));
-    o.insert("protocolVersion".into(), json!(m.protocol_version));
-    o.insert("previousMilestoneId".into(), json!(hex(&m.previous_milestone_id)));
-    o.insert("parents".into(), Value::Array(m.parents.iter().map(|p| json!(hex(p))).collect()));
-    o.insert("inclusionMerkleRoot".into(), json!(hex(&m.inclusion_merkle_root)));
-    o.insert("appliedMerkleRoot".into(), json!(hex(&m.applied_merkle_root)));
-    if !m.metadata.is_empty() {
-        o.insert("metadata".into(), json!(hex(&m.metadata)));
-    }
-    if !m.options.is_empty() {
-        o.insert("options".into(), Value::Array(m.options.iter().map(option_to_json).collect()));
-    }
-    o.insert("signatures".into(), Value::Array(m.signatures.iter().map(signature_to_json).collect()));
-    Value::Object(o)
-}
 
 fn option_from_json(v: &Value, path: &str) -> Result<MilestoneOption> {
     let o = object(v, path)?;
@@ -308,24 +231,3 @@ fn option_from_json(v: &Value, path: &str) -> Result<MilestoneOption> {
     }
 }
 
-fn option_to_json(option: &MilestoneOption) -> Value {
-    match option {
-        MilestoneOption::Receipt(r) => json!({
-            "type": 0,
-            "migratedAt": r.migrated_at,
-            "final": r.last,
-            "funds": r.funds.iter().map(|f| json!({
-                "tailTransactionHash": hex(&f.tail_transaction_hash),
-                "address": address_to_json(&f.address),
-                "deposit": f.deposit.to_string(),
-            })).collect::<Vec<_>>(),
-            "transaction": treasury_transaction_to_json(&r.transaction),
-        }),
-        MilestoneOption::ProtocolParameters { target_milestone_index, protocol_version, params } => json!({
-            "type": 1,
-            "targetMilestoneIndex": target_milestone_index,
-            "protocolVersion": protocol_version,
-            "params": hex(params),
-        }),
-    }
-}
