@@ -2,6 +2,7 @@
 
 mod avx2;
 mod avx512;
+mod simd;
 mod batch_score;
 pub mod bitsliced;
 pub mod curl_reference;
