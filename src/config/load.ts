@@ -1,0 +1,220 @@
+// Configuration sources, merged in this order (later wins): defaults → JSON file
+// (--config) → environment variables (LEDGER_NODE_*) → command-line flags. Anything
+// invalid throws ConfigError with a one-line message; the CLI prints it and exits with 2.
+
+import { readFileSync } from 'node:fs';
+import { bech32Decode } from '../core/ids';
+import { defaultConfig, type NodeConfig } from './schema';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** One command-line flag: its config path, how to parse the value, its help text. */
+interface Option {
+  flag: string;
+  env: string;
+  path: string;
+  kind: 'string' | 'int' | 'bool' | 'list' | 'negate' | 'bind-port' | 'bind-host';
+  help: string;
+}
+
+export const OPTIONS: Option[] = [
+  { flag: '--config', env: 'LEDGER_NODE_CONFIG', path: '', kind: 'string', help: 'JSON configuration file (keys as in ledger.md §1)' },
+  { flag: '--data-dir', env: 'LEDGER_NODE_DATA_DIR', path: 'dataDir', kind: 'string', help: 'data directory (default ./data)' },
+  { flag: '--port', env: 'LEDGER_NODE_PORT', path: 'restApi.bindAddress', kind: 'bind-port', help: 'HTTP port (default 14265; 0 = any free port)' },
+  { flag: '--bind', env: 'LEDGER_NODE_BIND', path: 'restApi.bindAddress', kind: 'bind-host', help: 'HTTP bind address, host or host:port (default 0.0.0.0:14265)' },
+  { flag: '--min-pow-score', env: 'LEDGER_NODE_MIN_POW_SCORE', path: 'protocol.minPowScore', kind: 'int', help: 'protocol minPowScore (default 1500; persisted on first start)' },
+  { flag: '--milestone-interval', env: 'LEDGER_NODE_MILESTONE_INTERVAL', path: 'coordinator.interval', kind: 'int', help: 'seconds between milestones (default 5)' },
+  { flag: '--pow-threads', env: 'LEDGER_NODE_POW_THREADS', path: 'restApi.pow.threads', kind: 'int', help: 'threads used to mine nonces (default 0 = all cores)' },
+  { flag: '--no-pow', env: 'LEDGER_NODE_NO_POW', path: 'restApi.pow.enabled', kind: 'negate', help: 'do not mine nonces for submitted blocks' },
+  { flag: '--no-coordinator', env: 'LEDGER_NODE_NO_COORDINATOR', path: 'coordinator.enabled', kind: 'negate', help: 'do not run the embedded coordinator' },
+  { flag: '--genesis-address', env: 'LEDGER_NODE_GENESIS_ADDRESS', path: 'genesis.address', kind: 'string', help: 'genesis owner: bech32 (network HRP) or 0x Ed25519 address' },
+  { flag: '--coordinator-key', env: 'LEDGER_NODE_COORDINATOR_KEYS', path: 'coordinator.privateKeys', kind: 'list', help: 'coordinator Ed25519 seed, 0x + 64 hex (repeatable; env: comma-separated)' },
+  { flag: '--jwt-secret', env: 'LEDGER_NODE_JWT_SECRET', path: 'restApi.jwtSecret', kind: 'string', help: 'HS256 secret for protected routes (default: generated and kept in the data dir)' },
+  { flag: '--log-level', env: 'LEDGER_NODE_LOG_LEVEL', path: 'logLevel', kind: 'string', help: 'fatal, error, warn, info, debug, trace or silent (default info)' },
+];
+
+export function optionsHelp(): string {
+  const width = Math.max(...OPTIONS.map((o) => o.flag.length)) + 8;
+  return OPTIONS.map((o) => {
+    const name = o.kind === 'negate' ? o.flag : `${o.flag} <${o.kind === 'list' ? 'key' : o.kind === 'int' || o.kind === 'bind-port' ? 'n' : 'value'}>`;
+    return `  ${name.padEnd(width)}${o.help}  [${o.env}]`;
+  }).join('\n');
+}
+
+/** Load the configuration; `argv` holds only flags (the subcommand is already removed). */
+export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): NodeConfig {
+  const flags = parseFlags(argv);
+  const config = defaultConfig() as unknown as Record<string, unknown>;
+  const file = flags.get('--config')?.at(-1) ?? env.LEDGER_NODE_CONFIG;
+  if (file !== undefined) mergeFile(config, file);
+  for (const option of OPTIONS) {
+    if (option.path === '') continue;
+    const raw = env[option.env];
+    if (raw !== undefined && raw !== '') {
+      const values = option.kind === 'list' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [raw];
+      apply(config, option, values, option.env);
+    }
+  }
+  for (const option of OPTIONS) {
+    const values = flags.get(option.flag);
+    if (values !== undefined && option.path !== '') apply(config, option, values, option.flag);
+  }
+  const result = config as unknown as NodeConfig;
+  check(result);
+  return result;
+}
+
+function parseFlags(argv: string[]): Map<string, string[]> {
+  const flags = new Map<string, string[]>();
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i];
+    let value: string | undefined;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq > 0) {
+      value = arg.slice(eq + 1);
+      arg = arg.slice(0, eq);
+    }
+    const option = OPTIONS.find((o) => o.flag === arg);
+    if (option === undefined) throw new ConfigError(`unknown option '${arg}' (see --help)`);
+    if (option.kind === 'negate') {
+      if (value !== undefined) throw new ConfigError(`option ${arg} takes no value`);
+      value = 'true';
+    } else if (value === undefined) {
+      value = argv[++i];
+      if (value === undefined) throw new ConfigError(`option ${arg} needs a value`);
+    }
+    const list = flags.get(arg) ?? [];
+    list.push(value);
+    flags.set(arg, list);
+  }
+  return flags;
+}
+
+function mergeFile(config: Record<string, unknown>, file: string): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`cannot read configuration file ${file}: ${(err as Error).message}`);
+  }
+  if (!isObject(parsed)) throw new ConfigError(`configuration file ${file} must hold a JSON object`);
+  mergeInto(config, parsed, '');
+}
+
+function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>, prefix: string): void {
+  for (const [key, value] of Object.entries(source)) {
+    const where = prefix + key;
+    if (!(key in target)) throw new ConfigError(`unknown configuration key '${where}'`);
+    const current = target[key];
+    if (isObject(current) && !Array.isArray(current)) {
+      if (!isObject(value)) throw new ConfigError(`configuration key '${where}' must be an object`);
+      mergeInto(current, value, where + '.');
+    } else {
+      target[key] = value;
+    }
+  }
+}
+
+function apply(config: Record<string, unknown>, option: Option, values: string[], source: string): void {
+  const last = values[values.length - 1];
+  const keys = option.path.split('.');
+  const parent = keys.slice(0, -1).reduce((o, k) => o[k] as Record<string, unknown>, config);
+  const key = keys[keys.length - 1];
+  switch (option.kind) {
+    case 'string':
+      parent[key] = last;
+      break;
+    case 'int':
+      parent[key] = parseInteger(last, source);
+      break;
+    case 'negate':
+      parent[key] = !/^(1|true|yes)$/i.test(last);
+      break;
+    case 'list':
+      parent[key] = values;
+      break;
+    case 'bind-port': {
+      const port = parseInteger(last, source);
+      parent[key] = `${splitBind(String(parent[key])).host}:${port}`;
+      break;
+    }
+    case 'bind-host': {
+      const current = splitBind(String(parent[key]));
+      parent[key] = last.includes(':') && !last.startsWith('[') && last.split(':').length === 2 ? last : `${last}:${current.port}`;
+      break;
+    }
+  }
+}
+
+function parseInteger(text: string, source: string): number {
+  if (!/^\d+$/.test(text)) throw new ConfigError(`${source}: '${text}' is not a non-negative integer`);
+  return Number(text);
+}
+
+export function splitBind(bind: string): { host: string; port: number } {
+  const at = bind.lastIndexOf(':');
+  if (at < 0) return { host: bind, port: 14265 };
+  return { host: bind.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(bind.slice(at + 1)) };
+}
+
+const HEX32 = /^0x[0-9a-fA-F]{64}$/;
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function check(c: NodeConfig): void {
+  const fail = (msg: string) => {
+    throw new ConfigError(msg);
+  };
+  if (typeof c.dataDir !== 'string' || c.dataDir === '') fail('dataDir must be a non-empty path');
+  const { host, port } = splitBind(String(c.restApi.bindAddress));
+  if (host === '' || !Number.isInteger(port) || port < 0 || port > 65535) fail(`restApi.bindAddress '${c.restApi.bindAddress}' must be host:port with a port 0..65535`);
+  const p = c.protocol;
+  if (p.version !== 2) fail('protocol.version must be 2');
+  if (!isU32(p.minPowScore)) fail('protocol.minPowScore must be an integer 0..4294967295');
+  if (!Number.isInteger(p.belowMaxDepth) || p.belowMaxDepth < 1 || p.belowMaxDepth > 255) fail('protocol.belowMaxDepth must be an integer 1..255');
+  if (typeof p.bech32Hrp !== 'string' || !/^[a-z]{1,83}$/.test(p.bech32Hrp)) fail('protocol.bech32Hrp must be lower-case letters');
+  for (const k of ['vByteCost', 'vByteFactorData', 'vByteFactorKey'] as const) {
+    if (!isU32(p.rentStructure?.[k])) fail(`protocol.rentStructure.${k} must be an integer 0..4294967295`);
+  }
+  if (typeof p.tokenSupply !== 'string' || !/^[1-9]\d*$/.test(p.tokenSupply) || BigInt(p.tokenSupply) >= 1n << 64n) fail('protocol.tokenSupply must be a decimal u64 string greater than 0');
+  if (typeof c.network.baseName !== 'string' || c.network.baseName === '') fail('network.baseName must be a non-empty string');
+  if (!Number.isInteger(c.coordinator.interval) || c.coordinator.interval < 1) fail('coordinator.interval must be a whole number of seconds ≥ 1');
+  if (typeof c.coordinator.enabled !== 'boolean') fail('coordinator.enabled must be true or false');
+  if (!Array.isArray(c.coordinator.privateKeys) || c.coordinator.privateKeys.some((k) => typeof k !== 'string' || !HEX32.test(k))) fail('coordinator.privateKeys must be 0x + 64 hex digits each');
+  if (typeof c.restApi.jwtSecret !== 'string') fail('restApi.jwtSecret must be a string');
+  if (!Array.isArray(c.restApi.publicRoutes) || c.restApi.publicRoutes.some((r) => typeof r !== 'string')) fail('restApi.publicRoutes must be a list of strings');
+  if (typeof c.restApi.pow.enabled !== 'boolean') fail('restApi.pow.enabled must be true or false');
+  if (!(c.restApi.pow.timeout > 0)) fail('restApi.pow.timeout must be a positive number of seconds');
+  if (!Number.isInteger(c.restApi.pow.threads) || c.restApi.pow.threads < 0 || c.restApi.pow.threads > 1024) fail('restApi.pow.threads must be an integer 0..1024');
+  if (!Number.isInteger(c.restApi.maxBodyBytes) || c.restApi.maxBodyBytes < 1) fail('restApi.maxBodyBytes must be a positive integer');
+  if (!LEVELS.includes(c.logLevel)) fail(`logLevel must be one of ${LEVELS.join(', ')}`);
+  c.genesis.address = genesisHex(c.genesis.address, p.bech32Hrp);
+}
+
+/** The genesis address as 0x hex (the store's form); bech32 must carry the network's HRP. */
+function genesisHex(address: string, hrp: string): string {
+  if (typeof address !== 'string') throw new ConfigError('genesis.address must be a string');
+  if (HEX32.test(address)) return address.toLowerCase();
+  let decoded: ReturnType<typeof bech32Decode>;
+  try {
+    decoded = bech32Decode(address);
+  } catch (err) {
+    throw new ConfigError(`genesis.address '${address}' is neither 0x + 64 hex nor a valid bech32 address (${(err as Error).message})`);
+  }
+  if (decoded.hrp !== hrp) throw new ConfigError(`genesis.address has HRP '${decoded.hrp}' but the network uses '${hrp}'`);
+  const a = decoded.address as unknown as { type: number; pubKeyHash?: string };
+  if (a.type !== 0 || typeof a.pubKeyHash !== 'string') throw new ConfigError('genesis.address must be an Ed25519 address');
+  return a.pubKeyHash.toLowerCase();
+}
+
+function isU32(v: unknown): boolean {
+  return Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,81 @@
+// The node's configuration: its shape and defaults (ledger.md §1). Loading and merging
+// of the sources (file, environment, flags) lives in load.ts.
+
+import type { ProtocolJson } from '../core/types';
+
+export interface BaseTokenConfig {
+  name: string;
+  tickerSymbol: string;
+  unit: string;
+  subunit?: string;
+  decimals: number;
+  useMetricPrefix: boolean;
+}
+
+export interface NodeConfig {
+  dataDir: string;
+  network: { baseName: string };
+  protocol: Omit<ProtocolJson, 'networkName'>;
+  baseToken: BaseTokenConfig;
+  genesis: { address: string };
+  coordinator: { enabled: boolean; privateKeys: string[]; interval: number /* seconds */ };
+  restApi: {
+    bindAddress: string; // host:port
+    publicRoutes: string[];
+    jwtSecret: string;
+    pow: { enabled: boolean; timeout: number /* seconds */; threads: number /* 0 = all cores */ };
+    maxBodyBytes: number;
+  };
+  tips: { maxDeltaYcri: number; maxDeltaOcri: number };
+  logLevel: string;
+}
+
+export const DEFAULT_PUBLIC_ROUTES = [
+  '/health',
+  '/api/routes',
+  '/api/core/v2/info',
+  '/api/core/v2/tips',
+  '/api/core/v2/blocks*',
+  '/api/core/v2/transactions*',
+  '/api/core/v2/milestones*',
+  '/api/core/v2/outputs*',
+];
+
+export function defaultConfig(): NodeConfig {
+  return {
+    dataDir: './data',
+    network: { baseName: 'ledger-devnet-v' },
+    protocol: {
+      version: 2,
+      bech32Hrp: 'tst',
+      minPowScore: 1500,
+      belowMaxDepth: 15,
+      rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 },
+      tokenSupply: '4600000000000000',
+    },
+    baseToken: {
+      name: 'Ledger Dev Token',
+      tickerSymbol: 'TST',
+      unit: 'TST',
+      subunit: 'microTST',
+      decimals: 6,
+      useMetricPrefix: false,
+    },
+    genesis: { address: 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc' },
+    coordinator: { enabled: true, privateKeys: [], interval: 5 },
+    restApi: {
+      bindAddress: '0.0.0.0:14265',
+      publicRoutes: [...DEFAULT_PUBLIC_ROUTES],
+      jwtSecret: '',
+      pow: { enabled: true, timeout: 60, threads: 0 },
+      maxBodyBytes: 1024 * 1024,
+    },
+    tips: { maxDeltaYcri: 8, maxDeltaOcri: 13 },
+    logLevel: 'info',
+  };
+}
+
+/** The protocol object as the API and the store see it (networkName = baseName ‖ version, D4). */
+export function protocolOf(config: NodeConfig): ProtocolJson {
+  return { ...config.protocol, networkName: `${config.network.baseName}${config.protocol.version}` };
+}

@@ -1,0 +1,106 @@
+// The node: opens the store (which checks persisted protocol values), bootstraps the
+// coordinator (milestone 1 before listening, D12), serves HTTP, and shuts down in order:
+// stop accepting → in-flight requests finish → coordinator stops → store closes.
+
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino, { type Logger } from 'pino';
+import { splitBind } from './config/load';
+import { protocolOf, type NodeConfig } from './config/schema';
+import { Coordinator } from './coordinator';
+import { LedgerError } from './core/errors';
+import { jwtSecret } from './jwt-secret';
+import { createApp } from './server/app';
+import { NodeMetrics } from './server/metrics';
+import type { LedgerStoreApi, LedgerStoreClass } from './store-contract';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { version } = require('../package.json') as { version: string };
+
+export class StartupError extends Error {}
+
+export interface RunningNode {
+  host: string;
+  /** The bound port (useful with port 0). */
+  port: number;
+  url: string;
+  store: LedgerStoreApi;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Defaults to a pino logger on stdout at config.logLevel. */
+  logger?: Logger;
+}
+
+export async function startNode(config: NodeConfig, options: StartOptions = {}): Promise<RunningNode> {
+  const logger = options.logger ?? pino({ level: config.logLevel, base: { name: 'ledger-node' } }, pino.destination({ dest: 1, sync: false }));
+  mkdirSync(config.dataDir, { recursive: true });
+  const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
+  const store = openStore(config);
+  const shutdown = new AbortController();
+  let coordinator: Coordinator | undefined;
+  let server: Server | undefined;
+  try {
+    const protocol = store.protocol();
+    const metrics = new NodeMetrics({ blocksStored: () => store.status().blocksStored, sizeBytes: () => store.approximateSizeBytes() });
+    if (config.coordinator.enabled) {
+      coordinator = new Coordinator(store, config.coordinator.interval, logger);
+      await coordinator.start();
+    }
+    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, shutdown: shutdown.signal }, secret);
+    server = createServer(app.callback());
+    server.keepAliveTimeout = 65_000;
+    const { host, port } = splitBind(config.restApi.bindAddress);
+    await listen(server, host, port);
+    const bound = (server.address() as AddressInfo).port;
+    const url = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}`;
+    logger.info({ host, port: bound, url, dataDir: config.dataDir, networkName: protocol.networkName, minPowScore: protocol.minPowScore }, 'listening');
+
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        logger.info('shutting down');
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+        server!.closeIdleConnections();
+        shutdown.abort();
+        await closed;
+        await coordinator?.stop();
+        store.close();
+        logger.info('stopped');
+        logger.flush();
+      })());
+    return { host, port: bound, url, store, logger, stop };
+  } catch (err) {
+    await coordinator?.stop();
+    server?.close();
+    store.close();
+    throw err;
+  }
+}
+
+function openStore(config: NodeConfig): LedgerStoreApi {
+  // The store is loaded at run time so that a missing native build is a clear message.
+  const { LedgerStore } = require('./core/store') as { LedgerStore: LedgerStoreClass };
+  try {
+    return LedgerStore.open(config.dataDir, {
+      protocol: protocolOf(config),
+      genesisAddress: config.genesis.address,
+      coordinator: { enabled: config.coordinator.enabled, privateKeys: config.coordinator.privateKeys },
+    });
+  } catch (err) {
+    if (err instanceof LedgerError) throw new StartupError(`cannot open the ledger in ${config.dataDir}: ${err.code}: ${err.path ? err.path + ': ' : ''}${err.detail}`);
+    throw err;
+  }
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,53 @@
+// The Koa application: middleware order is the request's life.
+//   log → metrics → error body → CORS/preflight → auth (before routing, D19) → routes
+//   → unmatched: 405 for a known path with another method, else 404.
+
+import Router from '@koa/router';
+import Koa, { type Context } from 'koa';
+import { HttpError } from './http-error';
+import { auth } from './middleware/auth';
+import { cors } from './middleware/cors';
+import { errors } from './middleware/errors';
+import { requestLog } from './middleware/logging';
+import { requestMetrics } from './middleware/metrics';
+import { blocksRoutes } from './routes/blocks';
+import { healthRoutes } from './routes/health';
+import { infoRoutes } from './routes/info';
+import { metricsRoutes } from './routes/metrics';
+import { milestonesRoutes } from './routes/milestones';
+import { outputsRoutes } from './routes/outputs';
+import { routesRoutes } from './routes/routes';
+import { tipsRoutes } from './routes/tips';
+import { transactionsRoutes } from './routes/transactions';
+import type { ServerServices } from './services';
+
+export function createApp(services: ServerServices, jwtSecret: string): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  // Errors are answered by the error middleware; Koa's own handler would only log twice.
+  app.silent = true;
+
+  const router = new Router();
+  healthRoutes(router, services);
+  routesRoutes(router);
+  infoRoutes(router, services);
+  tipsRoutes(router, services);
+  blocksRoutes(router, services);
+  transactionsRoutes(router, services);
+  outputsRoutes(router, services);
+  milestonesRoutes(router, services);
+  metricsRoutes(router, services);
+
+  app.use(requestLog(services.logger));
+  app.use(requestMetrics(services.metrics));
+  app.use(errors(services.logger));
+  app.use(cors);
+  app.use(auth(services.config.restApi.publicRoutes, jwtSecret));
+  app.use(router.routes());
+  app.use(async (ctx: Context) => {
+    const match = router.match(ctx.path, ctx.method);
+    if (match.path.length > 0 && !match.route) throw new HttpError(405);
+    throw new HttpError(404, `no route ${ctx.path}`);
+  });
+  return app;
+}

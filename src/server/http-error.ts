@@ -1,0 +1,39 @@
+// HTTP errors with the project's error body (D6): {"error":{"code":"<status>","message":…}}.
+// The message is the status's base text, optionally followed by ": " and a reason.
+
+export const BASE_MESSAGES: Record<number, string> = {
+  400: 'invalid data provided',
+  403: 'not available for public use',
+  404: 'could not find data',
+  405: 'method not allowed',
+  415: 'unsupported media type',
+  500: 'internal server error',
+  503: 'service unavailable',
+};
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly reason: string | undefined;
+
+  constructor(status: number, reason?: string) {
+    const base = BASE_MESSAGES[status] ?? 'error';
+    super(reason === undefined ? base : `${base}: ${reason}`);
+    this.name = 'HttpError';
+    this.status = status;
+    this.reason = reason;
+  }
+
+  body(): string {
+    return JSON.stringify({ error: { code: String(this.status), message: this.message } });
+  }
+}
+
+export const badRequest = (reason?: string) => new HttpError(400, reason);
+export const notFound = (reason?: string) => new HttpError(404, reason);
+export const unavailable = (reason?: string) => new HttpError(503, reason);
+
+/** A LedgerError-like value (code, path, detail) as a 400 reason: `<path>: <detail>`. */
+export function invalidData(err: { path?: string; detail?: string; message?: string }): HttpError {
+  const detail = err.detail ?? err.message ?? 'invalid';
+  return badRequest(err.path ? `${err.path}: ${detail}` : detail);
+}

@@ -1,0 +1,28 @@
+// The node's Prometheus metrics (prom-client), in a registry of their own so tests and
+// several nodes in one process do not share counters.
+
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface StoreFigures {
+  blocksStored(): number;
+  sizeBytes(): number;
+}
+
+export class NodeMetrics {
+  readonly registry = new Registry();
+  readonly requests: Counter<'method' | 'route' | 'status'>;
+  readonly requestSeconds: Histogram<'route'>;
+  readonly powSeconds: Histogram;
+  readonly submitted: Counter<'outcome'>;
+
+  constructor(store: StoreFigures) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'ledger_node_' });
+    this.requests = new Counter({ name: 'ledger_node_http_requests_total', help: 'HTTP requests by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
+    this.requestSeconds = new Histogram({ name: 'ledger_node_http_request_duration_seconds', help: 'HTTP request duration by route pattern', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 30], registers });
+    this.powSeconds = new Histogram({ name: 'ledger_node_pow_duration_seconds', help: 'time spent mining nonces for submitted blocks', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
+    this.submitted = new Counter({ name: 'ledger_node_blocks_submitted_total', help: 'accepted block submissions (stored = newly written, known = already stored)', labelNames: ['outcome'], registers });
+    new Gauge({ name: 'ledger_node_blocks_stored', help: 'blocks in the store', registers, collect() { this.set(store.blocksStored()); } });
+    new Gauge({ name: 'ledger_node_rocksdb_size_bytes', help: 'approximate RocksDB size on disk', registers, collect() { this.set(store.sizeBytes()); } });
+  }
+}

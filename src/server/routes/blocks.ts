@@ -1,0 +1,37 @@
+// /api/core/v2/blocks: submit (api.md §2.5, pipeline in submit.ts), the block by ID
+// (§2.6, JSON or raw) and its metadata (§2.7).
+
+import type Router from '@koa/router';
+import { notFound } from '../http-error';
+import { blockJsonText } from '../json-text';
+import { sendJsonOrBinary } from '../middleware/media';
+import { id32Param } from '../params';
+import type { ServerServices } from '../services';
+import { BlockSubmitter } from '../submit';
+
+export function blocksRoutes(router: Router, services: ServerServices): void {
+  const { store } = services;
+  const submitter = new BlockSubmitter(services);
+
+  router.post('/api/core/v2/blocks', async (ctx) => {
+    const blockId = await submitter.submit(ctx);
+    ctx.status = 201;
+    ctx.set('Location', blockId);
+    ctx.type = 'application/json';
+    ctx.body = `{"blockId":"${blockId}"}`;
+  });
+
+  router.get('/api/core/v2/blocks/:blockId', (ctx) => {
+    const id = id32Param(ctx.params.blockId, 'blockId');
+    const bytes = store.getBlock(id);
+    if (bytes === null) throw notFound(`block ${id} not found`);
+    sendJsonOrBinary(ctx, bytes, () => blockJsonText(bytes));
+  });
+
+  router.get('/api/core/v2/blocks/:blockId/metadata', (ctx) => {
+    const id = id32Param(ctx.params.blockId, 'blockId');
+    const metadata = store.getBlockMetadata(id);
+    if (metadata === null) throw notFound(`block ${id} not found`);
+    ctx.body = metadata;
+  });
+}

@@ -1,0 +1,14 @@
+// GET /health (api.md §2.1): 200 with an empty body, or 503.
+
+import type Router from '@koa/router';
+import { isHealthy } from '../health';
+import { unavailable } from '../http-error';
+import type { ServerServices } from '../services';
+
+export function healthRoutes(router: Router, { store, config }: ServerServices): void {
+  router.get('/health', (ctx) => {
+    if (!isHealthy(store, config.coordinator.interval)) throw unavailable('node is not healthy');
+    ctx.status = 200;
+    ctx.body = '';
+  });
+}

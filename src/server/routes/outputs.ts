@@ -1,0 +1,25 @@
+// /api/core/v2/outputs/{outputId} (+ /metadata), api.md §2.8–2.9. Binary is the bare
+// serialized output; JSON wraps it with its metadata.
+
+import type Router from '@koa/router';
+import { notFound } from '../http-error';
+import { outputJsonText } from '../json-text';
+import { sendJsonOrBinary } from '../middleware/media';
+import { outputIdParam } from '../params';
+import type { ServerServices } from '../services';
+
+export function outputsRoutes(router: Router, { store }: ServerServices): void {
+  router.get('/api/core/v2/outputs/:outputId', (ctx) => {
+    const id = outputIdParam(ctx.params.outputId);
+    const found = store.getOutput(id);
+    if (found === null) throw notFound(`output ${id} not found`);
+    sendJsonOrBinary(ctx, found.output, () => `{"metadata":${JSON.stringify(found.metadata)},"output":${outputJsonText(found.output)}}`);
+  });
+
+  router.get('/api/core/v2/outputs/:outputId/metadata', (ctx) => {
+    const id = outputIdParam(ctx.params.outputId);
+    const found = store.getOutput(id);
+    if (found === null) throw notFound(`output ${id} not found`);
+    ctx.body = found.metadata;
+  });
+}

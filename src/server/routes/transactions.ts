@@ -1,0 +1,33 @@
+// /api/core/v2/transactions/{transactionId}/included-block (+ /metadata), api.md §2.10–2.11:
+// the block whose transaction a milestone applied (ledger.md §11).
+
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { notFound } from '../http-error';
+import { blockJsonText } from '../json-text';
+import { sendJsonOrBinary } from '../middleware/media';
+import { id32Param } from '../params';
+import type { ServerServices } from '../services';
+
+export function transactionsRoutes(router: Router, { store }: ServerServices): void {
+  const includedBlockId = (ctx: Context & { params: Record<string, string> }): string => {
+    const id = id32Param(ctx.params.transactionId, 'transactionId');
+    const blockId = store.getIncludedBlockId(id);
+    if (blockId === null) throw notFound(`transaction ${id} not included`);
+    return blockId;
+  };
+
+  router.get('/api/core/v2/transactions/:transactionId/included-block', (ctx) => {
+    const blockId = includedBlockId(ctx);
+    const bytes = store.getBlock(blockId);
+    if (bytes === null) throw notFound(`block ${blockId} not found`);
+    sendJsonOrBinary(ctx, bytes, () => blockJsonText(bytes));
+  });
+
+  router.get('/api/core/v2/transactions/:transactionId/included-block/metadata', (ctx) => {
+    const blockId = includedBlockId(ctx);
+    const metadata = store.getBlockMetadata(blockId);
+    if (metadata === null) throw notFound(`block ${blockId} not found`);
+    ctx.body = metadata;
+  });
+}

@@ -1,0 +1,136 @@
+// JSON Schema of a submitted block (wire-format §5–§8 shapes), compiled once with ajv.
+// It runs before any native code so that malformed JSON is answered with a precise path
+// (`payload.essence.outputs[2].amount`) and never reaches the codec. The rules of
+// validation.md (ordering, sums, deposits, signatures) stay with the native validator.
+// Unknown keys are allowed and ignored (wire-format §2).
+
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+
+const hex = (bytes: number) => ({ type: 'string', pattern: `^0[xX][0-9a-fA-F]{${bytes * 2}}$` });
+const hexBytes = (maxBytes: number, allowEmpty = true) => ({
+  type: 'string',
+  pattern: allowEmpty ? '^(0[xX]([0-9a-fA-F]{2})*)?$' : '^0[xX]([0-9a-fA-F]{2})+$',
+  maxLength: 2 + maxBytes * 2,
+});
+const uint = (max: number) => ({ type: 'integer', minimum: 0, maximum: max });
+const u8 = uint(0xff);
+const u16 = uint(0xffff);
+const u32 = uint(0xffffffff);
+/** u64: decimal string without sign or leading zeros (range checked by the codec), or a safe integer. */
+const u64 = { anyOf: [{ type: 'string', pattern: '^(0|[1-9][0-9]{0,19})$' }, uint(Number.MAX_SAFE_INTEGER)] };
+/** u256: 0x + 1..64 hex digits. */
+const u256 = { type: 'string', pattern: '^0[xX][0-9a-fA-F]{1,64}$' };
+const tagged = (type: number, properties: Record<string, unknown>, required: string[] = []) => ({
+  type: 'object',
+  required: ['type', ...required],
+  properties: { type: { const: type }, ...properties },
+});
+const oneOfByType = (...branches: object[]) => ({ type: 'object', required: ['type'], discriminator: { propertyName: 'type' }, oneOf: branches });
+const list = (items: object, max: number, min = 0) => ({ type: 'array', items, minItems: min, maxItems: max });
+
+const address = oneOfByType(
+  tagged(0, { pubKeyHash: hex(32) }, ['pubKeyHash']),
+  tagged(8, { aliasId: hex(32) }, ['aliasId']),
+  tagged(16, { nftId: hex(32) }, ['nftId']),
+);
+const nativeToken = { type: 'object', required: ['id', 'amount'], properties: { id: hex(38), amount: u256 } };
+const unlockCondition = oneOfByType(
+  tagged(0, { address }, ['address']),
+  { ...tagged(1, { returnAddress: address, amount: u64, returnAmount: u64 }, ['returnAddress']), anyOf: [{ required: ['amount'] }, { required: ['returnAmount'] }] },
+  tagged(2, { unixTime: u32 }, ['unixTime']),
+  tagged(3, { returnAddress: address, unixTime: u32 }, ['returnAddress', 'unixTime']),
+  tagged(4, { address }, ['address']),
+  tagged(5, { address }, ['address']),
+  tagged(6, { address }, ['address']),
+);
+const feature = oneOfByType(
+  tagged(0, { address }, ['address']),
+  tagged(1, { address }, ['address']),
+  tagged(2, { data: hexBytes(8192, false) }, ['data']),
+  tagged(3, { tag: hexBytes(64, false) }, ['tag']),
+);
+const common = {
+  amount: u64,
+  nativeTokens: list(nativeToken, 64),
+  unlockConditions: list(unlockCondition, 7),
+  features: list(feature, 4),
+  immutableFeatures: list(feature, 4),
+};
+const tokenScheme = tagged(0, { mintedTokens: u256, meltedTokens: u256, maximumSupply: u256 }, ['mintedTokens', 'meltedTokens', 'maximumSupply']);
+const output = oneOfByType(
+  tagged(3, common, ['amount']),
+  tagged(4, { ...common, aliasId: hex(32), stateIndex: u32, stateMetadata: hexBytes(8192), foundryCounter: u32 }, ['amount', 'aliasId', 'stateIndex', 'foundryCounter']),
+  tagged(5, { ...common, serialNumber: u32, tokenScheme }, ['amount', 'serialNumber', 'tokenScheme']),
+  tagged(6, { ...common, nftId: hex(32) }, ['amount', 'nftId']),
+);
+const taggedData = tagged(5, { tag: hexBytes(64), data: hexBytes(32768) });
+const input = tagged(0, { transactionId: hex(32), transactionOutputIndex: u16 }, ['transactionId', 'transactionOutputIndex']);
+const signature = tagged(0, { publicKey: hex(32), signature: hex(64) }, ['publicKey', 'signature']);
+const unlock = oneOfByType(
+  tagged(0, { signature }, ['signature']),
+  tagged(1, { reference: u16 }, ['reference']),
+  tagged(2, { reference: u16 }, ['reference']),
+  tagged(3, { reference: u16 }, ['reference']),
+);
+const essence = tagged(
+  1,
+  {
+    networkId: u64,
+    inputs: list(input, 128, 1),
+    inputsCommitment: hex(32),
+    outputs: list(output, 128, 1),
+    payload: { anyOf: [{ type: 'null' }, taggedData] },
+  },
+  ['networkId', 'inputs', 'inputsCommitment', 'outputs'],
+);
+const transaction = tagged(6, { essence, unlocks: list(unlock, 128, 1) }, ['essence', 'unlocks']);
+/** Milestones are refused on the API (D16); only their type is looked at here. */
+const milestone = tagged(7, {});
+
+export const blockSchema = {
+  type: 'object',
+  required: ['protocolVersion'],
+  properties: {
+    protocolVersion: { const: 2 },
+    parents: list(hex(32), 8),
+    payload: { anyOf: [{ type: 'null' }, oneOfByType(taggedData, transaction, milestone)] },
+    nonce: { type: 'string', pattern: '^(|0|[1-9][0-9]{0,19}|0[xX][0-9a-fA-F]{1,16})$' },
+  },
+};
+
+const ajv = new Ajv({ discriminator: true, allErrors: false, strict: false });
+export const checkBlockShape: ValidateFunction = ajv.compile(blockSchema);
+
+/** `/payload/essence/outputs/2/amount` → `payload.essence.outputs[2].amount`. */
+export function jsonPath(instancePath: string): string {
+  let path = '';
+  for (const part of instancePath.split('/').slice(1)) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    path += /^\d+$/.test(key) ? `[${key}]` : path === '' ? key : `.${key}`;
+  }
+  return path;
+}
+
+/** The first error as `path: detail`, naming the missing or offending key where ajv knows it. */
+export function describeShapeError(errors: ErrorObject[] | null | undefined): { path: string; detail: string } {
+  const error = errors?.[0];
+  if (error === undefined) return { path: '', detail: 'invalid block' };
+  let path = jsonPath(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  let detail = error.message ?? 'invalid value';
+  if (error.keyword === 'required') {
+    const key = String(params.missingProperty);
+    path = path === '' ? key : `${path}.${key}`;
+    detail = 'is required';
+  } else if (error.keyword === 'discriminator') {
+    path = path === '' ? 'type' : `${path}.type`;
+    detail = 'unknown or missing type';
+  } else if (error.keyword === 'const') {
+    detail = `must be ${JSON.stringify(params.allowedValue)}`;
+  } else if (error.keyword === 'pattern') {
+    detail = 'malformed value (wrong hex or number format)';
+  } else if (error.keyword === 'anyOf' && error.instancePath.endsWith('amount')) {
+    detail = 'must be a decimal u64 string';
+  }
+  return { path: path || '(root)', detail };
+}

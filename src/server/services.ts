@@ -1,0 +1,21 @@
+// What the HTTP layer needs from the rest of the node, handed to every route module.
+
+import type { Logger } from 'pino';
+import type { NodeConfig } from '../config/schema';
+import type { Coordinator } from '../coordinator';
+import type { ProtocolJson } from '../core/types';
+import type { LedgerStoreApi } from '../store-contract';
+import type { NodeMetrics } from './metrics';
+
+export interface ServerServices {
+  config: NodeConfig;
+  /** The persisted protocol parameters (what the store reports), not the configured ones. */
+  protocol: ProtocolJson;
+  store: LedgerStoreApi;
+  coordinator: Coordinator | undefined;
+  metrics: NodeMetrics;
+  logger: Logger;
+  version: string;
+  /** Aborted when the node shuts down: cancels mining in progress. */
+  shutdown: AbortSignal;
+}

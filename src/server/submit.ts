@@ -1,0 +1,158 @@
+// The submit pipeline of POST /api/core/v2/blocks (api.md §2.5):
+//   body (size-limited) → JSON shape (ajv) or binary header → D16 / parents / nonce rules
+//   → tips when parents are missing → encode → mine when the nonce is missing and needed
+//   → full syntactic validation (native) → atomic store write.
+// Every rejection is an HttpError with the D6 body; nothing the client sends reaches
+// native code before it has the right shape.
+
+import type { Context } from 'koa';
+import { encodeBlock } from '../core/codec';
+import { LedgerError } from '../core/errors';
+import { mine, powScore } from '../core/pow';
+import { validateBlock } from '../core/validate';
+import { badRequest, HttpError, invalidData, unavailable } from './http-error';
+import { parseJsonBody, readBody } from './middleware/body';
+import { requestBodyKind } from './middleware/media';
+import { checkBlockShape, describeShapeError } from './schemas/block';
+import type { ServerServices } from './services';
+import { selectTips } from './tips';
+
+const MAX_JSON_DEPTH = 32;
+const MILESTONE_PAYLOAD = 7;
+
+export class BlockSubmitter {
+  constructor(private readonly services: ServerServices) {}
+
+  /** Runs the whole pipeline; resolves to the block ID (stored now or before). */
+  async submit(ctx: Context): Promise<string> {
+    const kind = requestBodyKind(ctx);
+    const body = await readBody(ctx, this.services.config.restApi.maxBodyBytes);
+    const { bytes, nonceMissing } = kind === 'json' ? this.fromJson(body) : this.fromBinary(body);
+    if (nonceMissing) await this.ensurePow(bytes);
+    try {
+      validateBlock(bytes, this.services.protocol);
+    } catch (err) {
+      throw asBadRequest(err);
+    }
+    return this.store(bytes);
+  }
+
+  private fromJson(body: Buffer): { bytes: Buffer; nonceMissing: boolean } {
+    const { value: block, text } = parseJsonBody(body, MAX_JSON_DEPTH);
+    if (!checkBlockShape(block)) {
+      const { path, detail } = describeShapeError(checkBlockShape.errors);
+      throw badRequest(`${path}: ${detail}`);
+    }
+    const payload = block.payload as { type?: number } | null | undefined;
+    if (payload?.type === MILESTONE_PAYLOAD) throw milestoneRefused();
+    const parents = block.parents as string[] | undefined;
+    const parentsMissing = parents === undefined || parents.length === 0;
+    const nonceMissing = isZeroNonce(block.nonce as string | undefined);
+    if (parentsMissing && !nonceMissing) throw badRequest('nonce: no parents given but a nonce was set');
+    let source: string | object = text;
+    if (parentsMissing || nonceMissing) {
+      source = { ...block, parents: parentsMissing ? selectTips(this.services.store) : parents, nonce: nonceMissing ? '0' : block.nonce };
+    }
+    try {
+      return { bytes: encodeBlock(source as string), nonceMissing };
+    } catch (err) {
+      throw asBadRequest(err);
+    }
+  }
+
+  private fromBinary(body: Buffer): { bytes: Buffer; nonceMissing: boolean } {
+    if (body.length === 0) throw badRequest('body: empty');
+    if (body[0] !== 2) throw badRequest('protocolVersion: must be 2');
+    const header = readHeader(body);
+    // A truncated or otherwise malformed block is left to the native validator, which
+    // names the failing field.
+    if (header === undefined) return { bytes: body, nonceMissing: false };
+    if (header.payloadType === MILESTONE_PAYLOAD) throw milestoneRefused();
+    if (header.parentsCount === 0) {
+      if (!header.nonceZero) throw badRequest('nonce: no parents given but a nonce was set');
+      const tips = selectTips(this.services.store);
+      const parents = Buffer.from(tips.map((t) => t.slice(2)).join(''), 'hex');
+      const bytes = Buffer.concat([Buffer.from([body[0], tips.length]), parents, body.subarray(2)]);
+      return { bytes, nonceMissing: true };
+    }
+    return { bytes: body, nonceMissing: header.nonceZero };
+  }
+
+  /** Keep nonce 0 if it already meets minPowScore; otherwise mine (pow.md §6) or 503. */
+  private async ensurePow(bytes: Buffer): Promise<void> {
+    const { protocol, config, metrics, shutdown } = this.services;
+    const target = protocol.minPowScore;
+    if (target === 0) return;
+    let score: number;
+    try {
+      score = powScore(bytes);
+    } catch (err) {
+      throw asBadRequest(err);
+    }
+    if (score >= target) return;
+    if (!config.restApi.pow.enabled) throw unavailable('proof of work is not available on this node');
+    const started = performance.now();
+    try {
+      const { nonce } = await mine(bytes, {
+        targetScore: target,
+        threads: config.restApi.pow.threads || undefined,
+        timeoutMs: config.restApi.pow.timeout * 1000,
+        signal: shutdown,
+      });
+      bytes.writeBigUInt64LE(BigInt(nonce), bytes.length - 8);
+    } catch (err) {
+      if (err instanceof LedgerError && err.code === 'pow-timeout') throw unavailable('proof of work timed out');
+      if (err instanceof LedgerError && err.code === 'pow-aborted') throw unavailable('node is shutting down');
+      throw asBadRequest(err);
+    } finally {
+      metrics.powSeconds.observe((performance.now() - started) / 1000);
+    }
+  }
+
+  private async store(bytes: Buffer): Promise<string> {
+    try {
+      const { blockId, stored } = await this.services.store.submitBlock(bytes);
+      this.services.metrics.submitted.inc({ outcome: stored ? 'stored' : 'known' });
+      return blockId;
+    } catch (err) {
+      if (err instanceof LedgerError) {
+        if (err.code === 'not-ready') throw unavailable('node is not ready');
+        if (err.code === 'unknown-parent' || err.code === 'milestone-not-allowed') throw invalidData(err);
+      }
+      throw err;
+    }
+  }
+}
+
+function milestoneRefused(): HttpError {
+  return badRequest('payload: milestone payloads are not accepted (D16)');
+}
+
+/** Validation/codec errors become 400 with `path: detail`; anything else stays a 500. */
+function asBadRequest(err: unknown): unknown {
+  return err instanceof LedgerError ? invalidData(err) : err;
+}
+
+/** Absent, "", "0", "0x0…" all mean "missing" (api.md §2.5). */
+function isZeroNonce(nonce: string | undefined): boolean {
+  if (nonce === undefined || nonce === '') return true;
+  if (nonce.startsWith('0x') || nonce.startsWith('0X')) return /^0[xX]0+$/.test(nonce);
+  return nonce === '0';
+}
+
+interface BinaryHeader {
+  parentsCount: number;
+  payloadType: number | undefined;
+  nonceZero: boolean;
+}
+
+/** Parents count, payload type and whether the nonce is zero; undefined if too short. */
+function readHeader(bytes: Buffer): BinaryHeader | undefined {
+  const parentsCount = bytes[1];
+  if (parentsCount === undefined) return undefined;
+  const payloadAt = 2 + 32 * parentsCount;
+  if (bytes.length < payloadAt + 4 + 8) return undefined;
+  const payloadLength = bytes.readUInt32LE(payloadAt);
+  const payloadType = payloadLength >= 4 && bytes.length >= payloadAt + 8 ? bytes.readUInt32LE(payloadAt + 4) : undefined;
+  return { parentsCount, payloadType, nonceZero: bytes.readBigUInt64LE(bytes.length - 8) === 0n };
+}
