@@ -25,7 +25,15 @@ const tagged = (type: number, properties: Record<string, unknown>, required: str
   required: ['type', ...required],
   properties: { type: { const: type }, ...properties },
 });
-const oneOfByType = (...branches: object[]) => ({ type: 'object', required: ['type'], discriminator: { propertyName: 'type' }, oneOf: branches });
+/** One of several objects told apart by their integer `type` (an if/then per type, so errors name the inner field). */
+const oneOfByType = (...branches: { properties: { type: { const: number } }; [key: string]: unknown }[]) => ({
+  type: 'object',
+  required: ['type'],
+  properties: { type: { enum: branches.map((b) => b.properties.type.const) } },
+  allOf: branches.map((b) => ({ if: { properties: { type: { const: b.properties.type.const } } }, then: b })),
+});
+/** null or the schema; errors come from the schema, not from the null branch. */
+const nullable = (schema: object) => ({ if: { type: 'null' }, else: schema });
 const list = (items: object, max: number, min = 0) => ({ type: 'array', items, minItems: min, maxItems: max });
 
 const address = oneOfByType(
@@ -79,7 +87,7 @@ const essence = tagged(
     inputs: list(input, 128, 1),
     inputsCommitment: hex(32),
     outputs: list(output, 128, 1),
-    payload: { anyOf: [{ type: 'null' }, taggedData] },
+    payload: nullable(taggedData),
   },
   ['networkId', 'inputs', 'inputsCommitment', 'outputs'],
 );
@@ -93,12 +101,12 @@ export const blockSchema = {
   properties: {
     protocolVersion: { const: 2 },
     parents: list(hex(32), 8),
-    payload: { anyOf: [{ type: 'null' }, oneOfByType(taggedData, transaction, milestone)] },
+    payload: nullable(oneOfByType(taggedData, transaction, milestone)),
     nonce: { type: 'string', pattern: '^(|0|[1-9][0-9]{0,19}|0[xX][0-9a-fA-F]{1,16})$' },
   },
 };
 
-const ajv = new Ajv({ discriminator: true, allErrors: false, strict: false });
+const ajv = new Ajv({ allErrors: false, strict: false });
 export const checkBlockShape: ValidateFunction = ajv.compile(blockSchema);
 
 /** `/payload/essence/outputs/2/amount` → `payload.essence.outputs[2].amount`. */
@@ -122,9 +130,8 @@ export function describeShapeError(errors: ErrorObject[] | null | undefined): { 
     const key = String(params.missingProperty);
     path = path === '' ? key : `${path}.${key}`;
     detail = 'is required';
-  } else if (error.keyword === 'discriminator') {
-    path = path === '' ? 'type' : `${path}.type`;
-    detail = 'unknown or missing type';
+  } else if (error.keyword === 'enum') {
+    detail = `must be one of ${JSON.stringify(params.allowedValues)}`;
   } else if (error.keyword === 'const') {
     detail = `must be ${JSON.stringify(params.allowedValue)}`;
   } else if (error.keyword === 'pattern') {
