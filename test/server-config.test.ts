@@ -1,0 +1,64 @@
+// Configuration: precedence of the sources, flag parsing, and clear errors.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config/load';
+import { protocolOf } from '../src/config/schema';
+
+const GENESIS_HEX = '0x10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig([], {});
+    expect(c.restApi.bindAddress).toBe('0.0.0.0:14265');
+    expect(c.protocol.minPowScore).toBe(1500);
+    expect(c.coordinator.interval).toBe(5);
+    expect(c.genesis.address).toBe(GENESIS_HEX); // the bech32 default, converted
+    expect(protocolOf(c).networkName).toBe('ledger-devnet-v2');
+    expect(c.restApi.maxBodyBytes).toBe(1048576);
+  });
+
+  it('applies file, then environment, then flags', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
+    writeFileSync(file, JSON.stringify({ dataDir: '/from-file', protocol: { minPowScore: 10 }, coordinator: { interval: 3 } }));
+    const c = loadConfig(['--config', file, '--min-pow-score', '1', '--port', '0', '--no-pow'], { LEDGER_NODE_MIN_POW_SCORE: '20', LEDGER_NODE_DATA_DIR: '/from-env' });
+    expect(c.dataDir).toBe('/from-env');
+    expect(c.protocol.minPowScore).toBe(1);
+    expect(c.coordinator.interval).toBe(3);
+    expect(c.restApi.bindAddress).toBe('0.0.0.0:0');
+    expect(c.restApi.pow.enabled).toBe(false);
+  });
+
+  it('reads repeatable and --flag=value forms', () => {
+    const k1 = '0x' + '01'.repeat(32);
+    const k2 = '0x' + '02'.repeat(32);
+    const c = loadConfig(['--coordinator-key', k1, `--coordinator-key=${k2}`, '--bind', '127.0.0.1', '--genesis-address', GENESIS_HEX.toUpperCase().replace('0X', '0x')], {});
+    expect(c.coordinator.privateKeys).toEqual([k1, k2]);
+    expect(c.restApi.bindAddress).toBe('127.0.0.1:14265');
+    expect(c.genesis.address).toBe(GENESIS_HEX);
+  });
+
+  it.each([
+    [['--port', 'x']],
+    [['--port', '70000']],
+    [['--unknown']],
+    [['--milestone-interval', '0']],
+    [['--coordinator-key', '0x12']],
+    [['--log-level', 'loud']],
+    [['--genesis-address', 'iota1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc']],
+    [['--genesis-address', 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zd']],
+    [['--config', '/does/not/exist.json']],
+    [['--data-dir']],
+  ])('refuses %j with a one-line ConfigError', (argv) => {
+    let error: unknown;
+    try {
+      loadConfig(argv, {});
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).not.toContain('\n');
+  });
+});
