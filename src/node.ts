@@ -19,6 +19,9 @@ const { version } = require('../package.json') as { version: string };
 
 export class StartupError extends Error {}
 
+/** How long in-flight requests may take to finish on shutdown. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export interface RunningNode {
   host: string;
   /** The bound port (useful with port 0). */
@@ -63,9 +66,15 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       (stopping ??= (async () => {
         logger.info('shutting down');
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+        // Keep-alive connections become idle once their request is answered: close them as
+        // they do, and cut whatever is still open after the grace period.
+        const sweep = setInterval(() => server!.closeIdleConnections(), 50);
+        const deadline = setTimeout(() => server!.closeAllConnections(), SHUTDOWN_GRACE_MS);
         server!.closeIdleConnections();
         shutdown.abort();
         await closed;
+        clearInterval(sweep);
+        clearTimeout(deadline);
         await coordinator?.stop();
         store.close();
         logger.info('stopped');
