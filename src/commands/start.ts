@@ -14,7 +14,7 @@ export async function startCommand(args: string[]): Promise<void> {
     }
     node.logger.info({ signal }, 'signal received');
     node.stop().then(
-      () => process.exit(0),
+      () => node.logger.flush(() => process.exit(0)),
       (err) => {
         node.logger.error({ err }, 'shutdown failed');
         node.logger.flush();
