@@ -91,7 +91,12 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
 
 function openStore(config: NodeConfig): LedgerStoreApi {
   // The store is loaded at run time so that a missing native build is a clear message.
-  const { LedgerStore } = require('./core/store') as { LedgerStore: LedgerStoreClass };
+  let LedgerStore: LedgerStoreClass;
+  try {
+    ({ LedgerStore } = require('./core/store') as { LedgerStore: LedgerStoreClass });
+  } catch (err) {
+    throw new StartupError(`the ledger store is not available in this build (${(err as Error).message.split('\n')[0]})`);
+  }
   try {
     return LedgerStore.open(config.dataDir, {
       protocol: protocolOf(config),
