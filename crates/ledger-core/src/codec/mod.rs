@@ -3,13 +3,28 @@
 //! Decoding checks structure only — lengths, counts, type codes, trailing bytes — and never
 //! sizes an allocation by an unchecked count. Whether a well-formed object is *allowed*
 //! (sorted lists, amounts, which payload where) is decided by `validate`.
+//!
+//! One file per wire object: block, payload (slot and dispatch, tagged data), transaction
+//! (essence and unlocks), input, output (+ native_token, unlock_condition, feature,
+//! output_len), address, signature, milestone (+ milestone_option), treasury, and the
+//! protocol parameters blob. `reader` is the bounds-checked cursor, `writer` the LE writer.
 
 mod address;
+mod block;
+mod feature;
+mod input;
 mod milestone;
+mod milestone_option;
+mod native_token;
 mod output;
+mod output_len;
 mod payload;
 mod protocol_params;
 mod reader;
+mod signature;
+mod transaction;
+mod treasury;
+mod unlock_condition;
 mod writer;
 
 pub use protocol_params::{decode_protocol_parameters, encode_protocol_parameters};
@@ -17,45 +32,17 @@ pub use reader::Reader;
 
 use crate::error::{Error, Result};
 use crate::model::*;
-use reader::{at, field};
 use writer::Write;
 
 pub fn encode_block(block: &Block) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
-    out.u8(block.protocol_version);
-    out.u8(block.parents.len() as u8);
-    for p in &block.parents {
-        out.bytes(p);
-    }
-    payload::write_payload_slot(&mut out, block.payload.as_ref());
-    out.u64(block.nonce);
+    block::write_block(&mut out, block);
     out
 }
 
+/// Strict decoding of a whole block; errors name the field (`payload.essence.inputs[0].type`).
 pub fn decode_block(bytes: &[u8]) -> Result<Block> {
-    crate::path::precise(|| decode_block_at(bytes))
-}
-
-fn decode_block_at(bytes: &[u8]) -> Result<Block> {
-    if bytes.len() > MAX_BLOCK_LENGTH {
-        return Err(Error::new(
-            "block-too-large",
-            "",
-            format!("a block has at most {MAX_BLOCK_LENGTH} bytes, got {}", bytes.len()),
-        ));
-    }
-    let mut r = Reader::new(bytes);
-    let protocol_version = r.u8("protocolVersion")?;
-    let count = r.u8("parents")? as usize;
-    r.check_len(count, 32, "parents")?;
-    let mut parents = Vec::with_capacity(count);
-    for i in 0..count {
-        parents.push(r.array(&at("parents", i))?);
-    }
-    let payload = payload::read_payload_slot(&mut r, "payload")?;
-    let nonce = r.u64("nonce")?;
-    r.finish("")?;
-    Ok(Block { protocol_version, parents, payload, nonce })
+    crate::path::precise(|| block::read_block(bytes))
 }
 
 /// A payload with its u32 type code (no slot length).
@@ -65,50 +52,34 @@ pub fn encode_payload(p: &Payload) -> Vec<u8> {
     out
 }
 
+/// A bare payload as it sits inside a slot: type code first, nothing after it.
 pub fn decode_payload(bytes: &[u8]) -> Result<Payload> {
-    crate::path::precise(|| decode_payload_at(bytes))
+    crate::path::precise(|| whole(bytes, "a payload", |r| payload::read_payload(r, "")))
 }
 
-fn decode_payload_at(bytes: &[u8]) -> Result<Payload> {
-    if bytes.len() > MAX_BLOCK_LENGTH {
-        return Err(Error::new("block-too-large", "", "a payload cannot exceed the block size limit"));
-    }
-    let mut r = Reader::new(bytes);
-    let p = payload::read_payload(&mut r, "")?;
-    r.finish("")?;
-    Ok(p)
-}
-
+/// Essence bytes from the type byte `01` through its payload slot: what signatures sign.
 pub fn encode_essence(essence: &RegularEssence) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
-    payload::write_essence(&mut out, essence);
+    transaction::write_essence(&mut out, essence);
     out
 }
 
 pub fn encode_output(o: &Output) -> Vec<u8> {
-    let mut out = Vec::with_capacity(output::output_len(o));
+    let mut out = Vec::with_capacity(output_len::output_len(o));
     output::write_output(&mut out, o);
     out
 }
 
+/// Serialized length of an output, without allocating (storage deposit).
 pub fn output_len(o: &Output) -> usize {
-    output::output_len(o)
+    output_len::output_len(o)
 }
 
 pub fn decode_output(bytes: &[u8]) -> Result<Output> {
-    crate::path::precise(|| decode_output_at(bytes))
+    crate::path::precise(|| whole(bytes, "an output", |r| output::read_output(r, "")))
 }
 
-fn decode_output_at(bytes: &[u8]) -> Result<Output> {
-    if bytes.len() > MAX_BLOCK_LENGTH {
-        return Err(Error::new("block-too-large", "", "an output cannot exceed the block size limit"));
-    }
-    let mut r = Reader::new(bytes);
-    let o = output::read_output(&mut r, "")?;
-    r.finish("")?;
-    Ok(o)
-}
-
+/// Fields 2–10 of wire-format §8 (index through options): the milestone id hashes these.
 pub fn encode_milestone_essence(m: &MilestonePayload) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
     milestone::write_milestone_essence(&mut out, m);
@@ -129,8 +100,17 @@ pub fn decode_milestone_payload(bytes: &[u8]) -> Result<MilestonePayload> {
         Payload::Milestone(m) => Ok(*m),
         other => Err(Error::new(
             "unexpected-payload-type",
-            field("", "type"),
+            "type",
             format!("expected a milestone payload (7), got type {}", other.type_code()),
         )),
     }
+}
+
+/// Read one object that must take exactly all of `bytes`.
+fn whole<T>(bytes: &[u8], what: &str, read: impl Fn(&mut Reader) -> Result<T>) -> Result<T> {
+    block::check_size(bytes, what)?;
+    let mut r = Reader::new(bytes);
+    let value = read(&mut r)?;
+    r.finish("")?;
+    Ok(value)
 }
