@@ -51,7 +51,7 @@ pub fn output_from_json_at(v: &Value, path: &str) -> Result<Output> {
             native_tokens,
             alias_id: field_fixed_hex(o, "aliasId", path)?,
             state_index: field_integer(o, "stateIndex", u32::MAX as u64, path)? as u32,
-            state_metadata: optional_hex(o, "stateMetadata", path)?,
+            state_metadata: bounded_hex(o, "stateMetadata", path, u16::MAX as usize, "state-metadata-too-long")?,
             foundry_counter: field_integer(o, "foundryCounter", u32::MAX as u64, path)? as u32,
             unlock_conditions,
             features,
@@ -82,7 +82,8 @@ fn list<T>(o: &Obj, key: &str, path: &str, each: fn(&Value, &str) -> Result<T>) 
     let list_path = path_of(path, key);
     let items = optional_array(o, key, path)?;
     if items.len() > 255 {
-        return Err(Error::new("number-out-of-range", list_path, "at most 255 entries fit the wire format"));
+        let code = if key == "nativeTokens" { "too-many-native-tokens" } else { "number-out-of-range" };
+        return Err(Error::new(code, list_path, "at most 255 entries fit the wire format"));
     }
     items.iter().enumerate().map(|(i, v)| each(v, &path_at(&list_path, i))).collect()
 }
@@ -156,20 +157,22 @@ fn feature_from_json(v: &Value, path: &str) -> Result<Feature> {
     Ok(match kind {
         0 => Feature::Sender(address_from_json(required(o, "address", path)?, &path_of(path, "address"))?),
         1 => Feature::Issuer(address_from_json(required(o, "address", path)?, &path_of(path, "address"))?),
-        2 => Feature::Metadata(bounded_hex(o, "data", path, u16::MAX as usize)?),
-        3 => Feature::Tag(bounded_hex(o, "tag", path, u8::MAX as usize)?),
+        2 => Feature::Metadata(bounded_hex(o, "data", path, u16::MAX as usize, "metadata-feature-too-long")?),
+        3 => Feature::Tag(bounded_hex(o, "tag", path, u8::MAX as usize, "tag-feature-too-long")?),
         other => {
             return Err(Error::new("unknown-feature-type", path_of(path, "type"), format!("unknown feature type {other}")))
         }
     })
 }
 
-/// A byte string whose wire length prefix has a maximum (u8/u16).
-pub fn bounded_hex(o: &Obj, key: &str, path: &str, max: usize) -> Result<Vec<u8>> {
+/// A byte string whose wire length prefix has a maximum (u8/u16). Longer ones cannot be
+/// encoded at all; they are reported with the reason of the rule whose (lower) limit they
+/// also break, so JSON and bytes name the same defect alike.
+pub fn bounded_hex(o: &Obj, key: &str, path: &str, max: usize, too_long: &'static str) -> Result<Vec<u8>> {
     let bytes = optional_hex(o, key, path)?;
     if bytes.len() > max {
         return Err(Error::new(
-            "length-prefix-too-large",
+            too_long,
             path_of(path, key),
             format!("{} bytes do not fit a length prefix of at most {max}", bytes.len()),
         ));

@@ -16,7 +16,7 @@ fn payload_from_json_at(v: &Value, path: &str) -> Result<Payload> {
     Ok(match kind {
         4 => Payload::TreasuryTransaction(treasury_transaction_from_json(o, path)?),
         5 => Payload::TaggedData(TaggedData {
-            tag: bounded_hex(o, "tag", path, u8::MAX as usize)?,
+            tag: bounded_hex(o, "tag", path, u8::MAX as usize, "tag-too-long")?,
             data: optional_hex(o, "data", path)?,
         }),
         6 => Payload::Transaction(Box::new(transaction_from_json(o, path)?)),
@@ -46,14 +46,14 @@ fn transaction_from_json(o: &Obj, path: &str) -> Result<TransactionPayload> {
         "network-id-not-decimal",
     )?;
     let inputs_path = path_of(&essence_path, "inputs");
-    let inputs = capped(array(required(e, "inputs", &essence_path)?, &inputs_path)?, u16::MAX as usize, &inputs_path)?
+    let inputs = capped(array(required(e, "inputs", &essence_path)?, &inputs_path)?, u16::MAX as usize, &inputs_path, "too-many-inputs")?
         .iter()
         .enumerate()
         .map(|(i, v)| input_from_json(v, &path_at(&inputs_path, i)))
         .collect::<Result<Vec<_>>>()?;
     let inputs_commitment = field_fixed_hex(e, "inputsCommitment", &essence_path)?;
     let outputs_path = path_of(&essence_path, "outputs");
-    let outputs = capped(array(required(e, "outputs", &essence_path)?, &outputs_path)?, u16::MAX as usize, &outputs_path)?
+    let outputs = capped(array(required(e, "outputs", &essence_path)?, &outputs_path)?, u16::MAX as usize, &outputs_path, "too-many-outputs")?
         .iter()
         .enumerate()
         .map(|(i, v)| output_from_json_at(v, &path_at(&outputs_path, i)))
@@ -63,7 +63,7 @@ fn transaction_from_json(o: &Obj, path: &str) -> Result<TransactionPayload> {
         Some(v) => Some(payload_from_json(v, &path_of(&essence_path, "payload"))?),
     };
     let unlocks_path = path_of(path, "unlocks");
-    let unlocks = capped(array(required(o, "unlocks", path)?, &unlocks_path)?, u16::MAX as usize, &unlocks_path)?
+    let unlocks = capped(array(required(o, "unlocks", path)?, &unlocks_path)?, u16::MAX as usize, &unlocks_path, "unlocks-count-mismatch")?
         .iter()
         .enumerate()
         .map(|(i, v)| unlock_from_json(v, &path_at(&unlocks_path, i)))
@@ -71,9 +71,11 @@ fn transaction_from_json(o: &Obj, path: &str) -> Result<TransactionPayload> {
     Ok(TransactionPayload { essence: RegularEssence { network_id, inputs, inputs_commitment, outputs, payload }, unlocks })
 }
 
-fn capped<'a>(items: &'a [Value], max: usize, path: &str) -> Result<&'a [Value]> {
+/// A list whose wire count has a maximum; a longer one cannot be encoded and is reported
+/// with the reason of the rule it breaks as well.
+fn capped<'a>(items: &'a [Value], max: usize, path: &str, too_many: &'static str) -> Result<&'a [Value]> {
     if items.len() > max {
-        return Err(Error::new("number-out-of-range", path, format!("at most {max} entries fit the wire format")));
+        return Err(Error::new(too_many, path, format!("at most {max} entries fit the wire format")));
     }
     Ok(items)
 }
@@ -139,20 +141,20 @@ pub fn milestone_from_json(o: &Obj, path: &str) -> Result<MilestonePayload> {
 fn milestone_from_json_at(o: &Obj, path: &str) -> Result<MilestonePayload> {
     let ids = |key: &str| -> Result<Vec<Id32>> {
         let p = path_of(path, key);
-        capped(array(required(o, key, path)?, &p)?, 255, &p)?
+        capped(array(required(o, key, path)?, &p)?, 255, &p, "parents-too-many")?
             .iter()
             .enumerate()
             .map(|(i, v)| fixed_hex(v, &path_at(&p, i)))
             .collect()
     };
     let options_path = path_of(path, "options");
-    let options = capped(optional_array(o, "options", path)?, 255, &options_path)?
+    let options = capped(optional_array(o, "options", path)?, 255, &options_path, "milestone-options-duplicate")?
         .iter()
         .enumerate()
         .map(|(i, v)| option_from_json(v, &path_at(&options_path, i)))
         .collect::<Result<Vec<_>>>()?;
     let signatures_path = path_of(path, "signatures");
-    let signatures = capped(optional_array(o, "signatures", path)?, 255, &signatures_path)?
+    let signatures = capped(optional_array(o, "signatures", path)?, 255, &signatures_path, "number-out-of-range")?
         .iter()
         .enumerate()
         .map(|(i, v)| signature_from_json(v, &path_at(&signatures_path, i)))
@@ -165,7 +167,7 @@ fn milestone_from_json_at(o: &Obj, path: &str) -> Result<MilestonePayload> {
         parents: ids("parents")?,
         inclusion_merkle_root: field_fixed_hex(o, "inclusionMerkleRoot", path)?,
         applied_merkle_root: field_fixed_hex(o, "appliedMerkleRoot", path)?,
-        metadata: bounded_hex(o, "metadata", path, u16::MAX as usize)?,
+        metadata: bounded_hex(o, "metadata", path, u16::MAX as usize, "metadata-too-long")?,
         options,
         signatures,
     })
@@ -178,7 +180,7 @@ fn option_from_json(v: &Value, path: &str) -> Result<MilestoneOption> {
     match kind {
         0 => {
             let funds_path = path_of(path, "funds");
-            let funds = capped(array(required(o, "funds", path)?, &funds_path)?, u16::MAX as usize, &funds_path)?
+            let funds = capped(array(required(o, "funds", path)?, &funds_path)?, u16::MAX as usize, &funds_path, "receipt-funds-count")?
                 .iter()
                 .enumerate()
                 .map(|(i, v)| {
@@ -221,7 +223,7 @@ fn option_from_json(v: &Value, path: &str) -> Result<MilestoneOption> {
         1 => Ok(MilestoneOption::ProtocolParameters {
             target_milestone_index: field_integer(o, "targetMilestoneIndex", u32::MAX as u64, path)? as u32,
             protocol_version: field_integer(o, "protocolVersion", 255, path)? as u8,
-            params: bounded_hex(o, "params", path, u16::MAX as usize)?,
+            params: bounded_hex(o, "params", path, u16::MAX as usize, "params-too-long")?,
         }),
         other => Err(Error::new(
             "unknown-milestone-option-type",
