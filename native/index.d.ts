@@ -15,18 +15,19 @@ export declare class MiningJob {
   cancel(): void
 }
 
-/** The HRP and the address JSON object of a bech32 address. */
+/** Bech32 form (BIP-173) of an address given as JSON text or hex. */
+export declare function addressToBech32(hrp: string, addressJsonOrHex: string): string
+
+/** The HRP and the address JSON object (as text) of a bech32 address. */
 export interface Bech32Address {
   hrp: string
   addressJson: string
 }
 
-export declare function bech32Decode(text: string): Bech32Address
+export declare function bech32ToAddressJson(bech32: string): Bech32Address
 
-/** Bech32 form of an address given as its JSON object. */
-export declare function bech32Encode(hrp: string, addressJson: string): string
-
-export declare function blockIdOfBytes(bytes: Buffer): string
+/** BLAKE2b-256 of the block bytes as given (no decoding: the id of exactly these bytes). */
+export declare function blockId(bytes: Buffer): string
 
 export declare function blockIdOfJson(jsonText: string): string
 

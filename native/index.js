@@ -836,9 +836,9 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.MiningJob = nativeBinding.MiningJob
-module.exports.bech32Decode = nativeBinding.bech32Decode
-module.exports.bech32Encode = nativeBinding.bech32Encode
-module.exports.blockIdOfBytes = nativeBinding.blockIdOfBytes
+module.exports.addressToBech32 = nativeBinding.addressToBech32
+module.exports.bech32ToAddressJson = nativeBinding.bech32ToAddressJson
+module.exports.blockId = nativeBinding.blockId
 module.exports.blockIdOfJson = nativeBinding.blockIdOfJson
 module.exports.decodeBlockToJson = nativeBinding.decodeBlockToJson
 module.exports.decodeOutputToJson = nativeBinding.decodeOutputToJson

@@ -18,5 +18,12 @@ describe('merkle root and bech32', () => {
     expect(bech32Encode('tst', address)).toBe(text);
     expect(bech32Decode(text)).toEqual({ hrp: 'tst', address });
     expect(() => bech32Decode(text.replace('qq', 'qp'))).toThrowError(LedgerError);
+    // Hex forms: 32 bytes (Ed25519) or 33 bytes with the kind byte first.
+    expect(bech32Encode('tst', address.pubKeyHash)).toBe(text);
+    expect(bech32Encode('tst', `0x00${address.pubKeyHash.slice(2)}`)).toBe(text);
+    const alias = bech32Encode('tst', { type: 8, aliasId: address.pubKeyHash });
+    expect(bech32Decode(alias).address).toEqual({ type: 8, aliasId: address.pubKeyHash });
+    expect(() => bech32Encode('tst', '0x1234')).toThrowError(LedgerError);
+    expect(() => bech32Encode('TST', address)).toThrowError(LedgerError);
   });
 });

@@ -3,7 +3,9 @@ import {
   blockId, decodeBlock, decodeOutput, decodePayload, encodeBlock, encodeOutput, encodePayload, essenceHash,
   inputsCommitment, milestoneId, networkId, outputId, storageDeposit, transactionId, validateBlock,
 } from '../src/index';
-import { bytesOf, protocolOf, records } from './vectors';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bytesOf, protocolOf, records, VECTORS } from './vectors';
 
 const valid = records('valid.jsonl');
 const hex = (b: Buffer) => `0x${b.toString('hex')}`;
@@ -58,5 +60,12 @@ describe('outputs.jsonl', () => {
       expect(storageDeposit(r.json, rent(100))).toBe(r.extra.storageDeposit.rent100);
       expect(storageDeposit(r.json, rent(500))).toBe(r.extra.storageDeposit.rent500);
     }
+  });
+});
+
+describe('network-ids.json', () => {
+  const table: Record<string, string> = JSON.parse(readFileSync(join(VECTORS, 'network-ids.json'), 'utf8'));
+  it.each(Object.entries(table))('%s', (name, id) => {
+    expect(networkId(name)).toBe(id);
   });
 });

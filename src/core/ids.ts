@@ -7,7 +7,7 @@ import type { BlockInput, OutputJson, PayloadJson } from './types';
 
 export function blockId(input: BlockInput): string {
   return input instanceof Uint8Array
-    ? native.blockIdOfBytes(toBuffer(input))
+    ? native.blockId(toBuffer(input))
     : fromNative(() => native.blockIdOfJson(toJsonText(input)));
 }
 
@@ -50,12 +50,15 @@ export interface AddressJson {
   [key: string]: unknown;
 }
 
-/** BIP-173 bech32 form of an address, e.g. `tst1qq…`. */
-export function bech32Encode(hrp: string, address: AddressJson): string {
-  return fromNative(() => native.bech32Encode(hrp, JSON.stringify(address)));
+/**
+ * BIP-173 bech32 form of an address, e.g. `tst1qq…`. The address is its JSON object, or
+ * `0x`-hex of its 33 bytes (kind first), or of 32 bytes for an Ed25519 address.
+ */
+export function bech32Encode(hrp: string, address: AddressJson | string): string {
+  return fromNative(() => native.addressToBech32(hrp, typeof address === 'string' ? address : JSON.stringify(address)));
 }
 
 export function bech32Decode(text: string): { hrp: string; address: AddressJson } {
-  const { hrp, addressJson } = fromNative(() => native.bech32Decode(text));
+  const { hrp, addressJson } = fromNative(() => native.bech32ToAddressJson(text));
   return { hrp, address: JSON.parse(addressJson) };
 }

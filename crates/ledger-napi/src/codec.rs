@@ -3,7 +3,7 @@
 //! building the object through napi calls.
 
 use crate::errors::{invalid_argument, to_napi, Result};
-use ledger_core::model::{Block, Payload};
+use ledger_core::model::{Address, Block, Payload};
 use ledger_core::{codec, ids, json};
 use napi::bindgen_prelude::{Buffer, Either};
 use napi_derive::napi;
@@ -31,8 +31,9 @@ pub fn decode_block_to_json(bytes: Buffer) -> Result<String> {
     Ok(json::text::block(&block))
 }
 
+/// BLAKE2b-256 of the block bytes as given (no decoding: the id of exactly these bytes).
 #[napi]
-pub fn block_id_of_bytes(bytes: Buffer) -> String {
+pub fn block_id(bytes: Buffer) -> String {
     hex(&ids::block_id(&bytes))
 }
 
@@ -42,11 +43,18 @@ pub fn block_id_of_json(json_text: String) -> Result<String> {
     Ok(hex(&ids::block_id(&bytes)))
 }
 
+/// Bytes of a bare payload start with its u32 type code (`06000000`, `07000000`); a block
+/// starts with its protocol version (`02`) and a parents count, never three zero bytes
+/// after a version byte other than 2 that could pass the rules.
+fn is_bare_payload(bytes: &[u8]) -> bool {
+    bytes.len() >= 4 && bytes[0] != ledger_core::model::PROTOCOL_VERSION && bytes[1..4] == [0, 0, 0]
+}
+
 /// A block or a bare payload, given as bytes or JSON text.
 fn payload_of(input: Either<Buffer, String>) -> Result<Payload> {
     match input {
         Either::A(bytes) => {
-            if bytes.first() == Some(&ledger_core::model::PROTOCOL_VERSION) {
+            if !is_bare_payload(&bytes) {
                 let block = codec::decode_block(&bytes).map_err(to_napi)?;
                 block.payload.ok_or_else(|| invalid_argument("payload", "the block has no payload"))
             } else {
@@ -153,14 +161,37 @@ pub fn merkle_root_of(ids: Vec<String>) -> Result<String> {
     Ok(hex(&ledger_core::merkle::merkle_root(&ids)))
 }
 
-/// Bech32 form of an address given as its JSON object.
-#[napi]
-pub fn bech32_encode(hrp: String, address_json: String) -> Result<String> {
-    let address = json::address_from_json(&parse(&address_json)?, "").map_err(to_napi)?;
-    Ok(ledger_core::bech32::encode_address(&hrp, &address))
+/// An address given as its JSON object, as `0x` + 33 bytes (kind byte first) or as `0x` +
+/// 32 bytes (an Ed25519 address, the form of `genesis.address` in the configuration).
+fn address_of(input: &str) -> Result<Address> {
+    let text = input.trim();
+    if !text.starts_with("0x") {
+        return json::address_from_json(&parse(text)?, "").map_err(to_napi);
+    }
+    let bytes = json::hex_str(text, "").map_err(to_napi)?;
+    let id = |b: &[u8]| -> [u8; 32] { b.try_into().expect("32 bytes") };
+    match bytes.len() {
+        32 => Ok(Address::Ed25519(id(&bytes))),
+        33 => match bytes[0] {
+            0 => Ok(Address::Ed25519(id(&bytes[1..]))),
+            8 => Ok(Address::Alias(id(&bytes[1..]))),
+            16 => Ok(Address::Nft(id(&bytes[1..]))),
+            k => Err(to_napi(ledger_core::Error::new("unknown-address-type", "type", format!("unknown address type {k}")))),
+        },
+        n => Err(to_napi(ledger_core::Error::new("wrong-id-length", "", format!("an address is 32 or 33 bytes, got {n}")))),
+    }
 }
 
-/// The HRP and the address JSON object of a bech32 address.
+/// Bech32 form (BIP-173) of an address given as JSON text or hex.
+#[napi]
+pub fn address_to_bech32(hrp: String, address_json_or_hex: String) -> Result<String> {
+    if hrp.is_empty() || hrp.len() > 83 || !hrp.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        return Err(invalid_argument("hrp", "a human-readable part is 1 to 83 lower-case letters or digits"));
+    }
+    Ok(ledger_core::bech32::encode_address(&hrp, &address_of(&address_json_or_hex)?))
+}
+
+/// The HRP and the address JSON object (as text) of a bech32 address.
 #[napi(object)]
 pub struct Bech32Address {
     pub hrp: String,
@@ -168,7 +199,7 @@ pub struct Bech32Address {
 }
 
 #[napi]
-pub fn bech32_decode(text: String) -> Result<Bech32Address> {
-    let (hrp, address) = ledger_core::bech32::decode_address(&text).map_err(to_napi)?;
+pub fn bech32_to_address_json(bech32: String) -> Result<Bech32Address> {
+    let (hrp, address) = ledger_core::bech32::decode_address(&bech32).map_err(to_napi)?;
     Ok(Bech32Address { hrp, address_json: json::text::address(&address) })
 }

@@ -9,6 +9,7 @@ mod write;
 
 pub use output::{address_from_json, output_from_json, output_from_json_at};
 pub use payload::{milestone_from_json, payload_from_json};
+pub use read::hex_str;
 pub use write::hex;
 
 use crate::error::{Error, Result};
@@ -55,6 +56,18 @@ pub fn output_to_json(output: &Output) -> Value {
 
 pub fn address_to_json(address: &Address) -> Value {
     from_text(&text::address(address))
+}
+
+/// A milestone payload object (`"type": 7`), as the milestone endpoints return it.
+pub fn milestone_payload_from_json(v: &Value) -> Result<MilestonePayload> {
+    match payload_from_json(v, "")? {
+        Payload::Milestone(m) => Ok(*m),
+        other => Err(Error::new(
+            "unexpected-payload-type",
+            "type",
+            format!("expected a milestone payload (7), got type {}", other.type_code()),
+        )),
+    }
 }
 
 pub fn milestone_to_json(milestone: &MilestonePayload) -> Value {
