@@ -3,9 +3,9 @@
 import native from '../native';
 import { bytesOrJson, toBuffer, toJsonText } from './bytes';
 import { fromNative } from './errors';
-import type { BlockJson, BlockInput, OutputJson, PayloadJson } from './types';
+import type { BlockInput, BlockJson, JsonInput, OutputJson, PayloadJson } from './types';
 
-export function encodeBlock(json: BlockJson | string): Buffer {
+export function encodeBlock(json: JsonInput): Buffer {
   return fromNative(() => native.encodeBlockJson(toJsonText(json)));
 }
 
@@ -13,7 +13,7 @@ export function decodeBlock(bytes: Uint8Array): BlockJson {
   return JSON.parse(fromNative(() => native.decodeBlockToJson(toBuffer(bytes))));
 }
 
-export function encodePayload(json: PayloadJson | string): Buffer {
+export function encodePayload(json: JsonInput): Buffer {
   return fromNative(() => native.encodePayloadJson(toJsonText(json)));
 }
 
@@ -21,7 +21,7 @@ export function decodePayload(bytes: Uint8Array): PayloadJson {
   return JSON.parse(fromNative(() => native.decodePayloadToJson(toBuffer(bytes))));
 }
 
-export function encodeOutput(json: OutputJson | string): Buffer {
+export function encodeOutput(json: JsonInput): Buffer {
   return fromNative(() => native.encodeOutputJson(toJsonText(json)));
 }
 

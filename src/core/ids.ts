@@ -3,7 +3,7 @@
 import native from '../native';
 import { bytesOrJson, toBuffer, toJsonText } from './bytes';
 import { fromNative } from './errors';
-import type { BlockInput, OutputJson, PayloadJson } from './types';
+import type { AddressJson, BlockInput, JsonInput } from './types';
 
 export function blockId(input: BlockInput): string {
   return input instanceof Uint8Array
@@ -12,22 +12,22 @@ export function blockId(input: BlockInput): string {
 }
 
 /** Of a block carrying a transaction, or of the transaction payload itself. */
-export function transactionId(input: BlockInput | PayloadJson): string {
+export function transactionId(input: BlockInput): string {
   return fromNative(() => native.transactionIdOf(bytesOrJson(input)));
 }
 
 /** The message every signature unlock of the transaction signs. */
-export function essenceHash(input: BlockInput | PayloadJson): string {
+export function essenceHash(input: BlockInput): string {
   return fromNative(() => native.essenceHashOf(bytesOrJson(input)));
 }
 
 /** Of a block carrying a milestone, or of the milestone payload itself. */
-export function milestoneId(input: BlockInput | PayloadJson): string {
+export function milestoneId(input: BlockInput): string {
   return fromNative(() => native.milestoneIdOf(bytesOrJson(input)));
 }
 
 /** Inputs commitment over the consumed outputs, in input order. */
-export function inputsCommitment(outputs: OutputJson[]): string {
+export function inputsCommitment(outputs: JsonInput[]): string {
   return fromNative(() => native.inputsCommitmentOf(JSON.stringify(outputs)));
 }
 
@@ -45,16 +45,11 @@ export function merkleRoot(blockIds: string[]): string {
   return fromNative(() => native.merkleRootOf(blockIds));
 }
 
-export interface AddressJson {
-  type: number;
-  [key: string]: unknown;
-}
-
 /**
  * BIP-173 bech32 form of an address, e.g. `tst1qq…`. The address is its JSON object, or
  * `0x`-hex of its 33 bytes (kind first), or of 32 bytes for an Ed25519 address.
  */
-export function bech32Encode(hrp: string, address: AddressJson | string): string {
+export function bech32Encode(hrp: string, address: AddressJson | JsonInput): string {
   return fromNative(() => native.addressToBech32(hrp, typeof address === 'string' ? address : JSON.stringify(address)));
 }
 
