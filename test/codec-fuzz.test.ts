@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockId, decodeBlock, encodeBlock, LedgerError, validateBlock } from '../src/index';
+import { blockId, decodeBlock, decodeOutput, decodePayload, encodeBlock, LedgerError, validateBlock } from '../src/index';
 import { bytesOf, records } from './vectors';
 
 const seeds = records('valid.jsonl')
@@ -24,7 +24,66 @@ function decodesOrRejects(bytes: Uint8Array) {
   }
 }
 
+/** Whatever a call does with bad input, it returns or throws a LedgerError with a code. */
+function returnsOrLedgerError(call: () => unknown) {
+  try {
+    call();
+  } catch (e) {
+    expect(e).toBeInstanceOf(LedgerError);
+    expect((e as LedgerError).code).toMatch(/^[a-z0-9]+(-[a-zA-Z0-9]+)*$/);
+  }
+}
+
+const jsonSeeds = records('valid.jsonl').filter((r) => r.kind === 'block').map((r) => r.json);
+
+/** Every [container, key] of a JSON value, so one leaf or subtree can be replaced. */
+function slots(v: unknown, out: [Record<string, unknown> | unknown[], string | number][] = []) {
+  if (Array.isArray(v)) v.forEach((x, i) => (out.push([v, i]), slots(x, out)));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (out.push([v as Record<string, unknown>, k]), slots(x, out));
+  return out;
+}
+
 describe('decoder robustness', () => {
+  it('payload and output decoders return or throw LedgerError on random and mutated bytes', () => {
+    const payloads = seeds.map((b) => b.subarray(70, b.length - 8));
+    fc.assert(
+      fc.property(fc.nat(payloads.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 4 }), fc.nat(), (i, edits, cut) => {
+        const bytes = Buffer.from(payloads[i]);
+        for (const [at, value] of edits) bytes[at % bytes.length] = value;
+        returnsOrLedgerError(() => decodePayload(bytes.subarray(0, bytes.length - (cut % 4))));
+        returnsOrLedgerError(() => decodeOutput(bytes.subarray(cut % bytes.length)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('mutated block JSON is encoded or rejected with a LedgerError, never anything else', () => {
+    const replacement = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.constantFrom(null, true, '0x', '0X00', '', '-1', '0xzz', '18446744073709551616', 2 ** 53, -1, [], {}),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.hexaString({ maxLength: 80 }).map((h) => '0x' + h),
+    );
+    fc.assert(
+      fc.property(fc.nat(jsonSeeds.length - 1), fc.array(fc.tuple(fc.nat(), replacement), { minLength: 1, maxLength: 3 }), (i, edits) => {
+        const json = structuredClone(jsonSeeds[i]);
+        for (const [at, value] of edits) {
+          const all = slots(json);
+          const [container, key] = all[at % all.length];
+          (container as Record<string | number, unknown>)[key] = value;
+        }
+        returnsOrLedgerError(() => {
+          const bytes = encodeBlock(json);
+          // What encodes must decode: the JSON reader never produces unencodable blocks.
+          decodeBlock(bytes);
+        });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('random bytes never crash the decoder', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 600 }), decodesOrRejects), { numRuns: 3000 });
   });
