@@ -2,7 +2,7 @@
 //! u32 length, Hornet layout, D17) and the protocol parameters option.
 
 use super::address::{read_address, write_address};
-use super::payload::{read_payload, write_payload};
+use super::payload::{read_sized_payload, write_payload};
 use super::reader::{at, field, Reader};
 use super::writer::Write;
 use crate::error::{Error, Result};
@@ -56,11 +56,7 @@ pub fn read_option(r: &mut Reader, path: &str) -> Result<MilestoneOption> {
             }
             let tx_path = field(path, "transaction");
             let len = r.u32(&tx_path)? as usize;
-            r.check_len(len, 1, &tx_path)?;
-            let mut inner = Reader::new(r.take(len, &tx_path)?);
-            let payload = read_payload(&mut inner, &tx_path)?;
-            inner.finish(&tx_path)?;
-            match payload {
+            match read_sized_payload(r, len, &tx_path)? {
                 Payload::TreasuryTransaction(transaction) => {
                     Ok(MilestoneOption::Receipt(ReceiptOption { migrated_at, last, funds, transaction }))
                 }

@@ -54,7 +54,13 @@ pub fn encode_payload(p: &Payload) -> Vec<u8> {
 
 /// A bare payload as it sits inside a slot: type code first, nothing after it.
 pub fn decode_payload(bytes: &[u8]) -> Result<Payload> {
-    crate::path::precise(|| whole(bytes, "a payload", |r| payload::read_payload(r, "")))
+    crate::path::precise(|| {
+        block::check_size(bytes, "a payload")?;
+        let mut r = Reader::for_payload(bytes);
+        let value = payload::read_payload(&mut r, "")?;
+        r.finish("")?;
+        Ok(value)
+    })
 }
 
 /// Essence bytes from the type byte `01` through its payload slot: what signatures sign.

@@ -45,9 +45,16 @@ pub fn read_payload_slot(r: &mut Reader, path: &str) -> Result<Option<Payload>> 
     if len == 0 {
         return Ok(None);
     }
+    read_sized_payload(r, len, path).map(Some)
+}
+
+/// A payload that must take exactly `len` bytes (the length was read before it): a
+/// payload slot, or the treasury transaction of a receipt. Reading past the declared
+/// length, or stopping short of it, is a `payload-length-mismatch`.
+pub fn read_sized_payload(r: &mut Reader, len: usize, path: &str) -> Result<Payload> {
     r.check_len(len, 1, path)?;
     let slot = r.take(len, path)?;
-    let mut inner = Reader::new(slot);
+    let mut inner = r.nested(slot, path)?;
     let payload = read_payload(&mut inner, path).map_err(|e| {
         if e.code == "truncated-bytes" {
             Error::new("payload-length-mismatch", path, format!("the payload does not fit its declared length {len}"))
@@ -62,7 +69,7 @@ pub fn read_payload_slot(r: &mut Reader, path: &str) -> Result<Option<Payload>> 
             format!("declared payload length {len} but the payload takes {}", inner.position()),
         ));
     }
-    Ok(Some(payload))
+    Ok(payload)
 }
 
 pub fn read_payload(r: &mut Reader, path: &str) -> Result<Payload> {

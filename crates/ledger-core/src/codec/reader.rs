@@ -3,14 +3,40 @@
 
 use crate::error::{Error, Result};
 
+/// How many payloads may sit inside one another. A valid block needs two (a transaction
+/// with tagged data in its essence; a milestone with the treasury transaction of a
+/// receipt); deeper nesting already breaks a rule at its second level, which the rules
+/// report. The limit only keeps the recursive decoder's stack use small and bounded: a
+/// 32 KiB block could otherwise nest about 600 transactions.
+pub const MAX_PAYLOAD_DEPTH: u8 = 8;
+
 pub struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
+    /// Payload slots entered to get here (0 for the outermost object).
+    depth: u8,
 }
 
 impl<'a> Reader<'a> {
     pub fn new(bytes: &'a [u8]) -> Self {
-        Reader { bytes, pos: 0 }
+        Reader { bytes, pos: 0, depth: 0 }
+    }
+
+    /// A reader over a bare payload: it counts as one level, as it would inside a block.
+    pub fn for_payload(bytes: &'a [u8]) -> Self {
+        Reader { bytes, pos: 0, depth: 1 }
+    }
+
+    /// A reader over the bytes of a payload slot inside this one, one level deeper.
+    pub fn nested(&self, bytes: &'a [u8], path: &str) -> Result<Reader<'a>> {
+        if self.depth >= MAX_PAYLOAD_DEPTH {
+            return Err(Error::new(
+                "payload-nesting-too-deep",
+                path,
+                format!("payloads nest at most {MAX_PAYLOAD_DEPTH} deep"),
+            ));
+        }
+        Ok(Reader { bytes, pos: 0, depth: self.depth + 1 })
     }
 
     pub fn remaining(&self) -> usize {

@@ -6,11 +6,18 @@ use crate::error::{Error, Result};
 use crate::model::*;
 use serde_json::Value;
 
+/// How deep payloads may nest, as in the binary decoder (codec::reader::MAX_PAYLOAD_DEPTH).
+const MAX_PAYLOAD_DEPTH: u8 = 8;
+
 pub fn payload_from_json(v: &Value, path: &str) -> Result<Payload> {
-    crate::path::precise(|| payload_from_json_at(v, path))
+    crate::path::precise(|| payload_at(v, path, 1))
 }
 
-fn payload_from_json_at(v: &Value, path: &str) -> Result<Payload> {
+/// `depth` counts this payload: 1 for a block's payload, 2 for the one in its essence, …
+fn payload_at(v: &Value, path: &str, depth: u8) -> Result<Payload> {
+    if depth > MAX_PAYLOAD_DEPTH {
+        return Err(Error::new("payload-nesting-too-deep", path, format!("payloads nest at most {MAX_PAYLOAD_DEPTH} deep")));
+    }
     let o = object(v, path)?;
     let kind = field_integer(o, "type", u32::MAX as u64, path)?;
     Ok(match kind {
@@ -19,8 +26,8 @@ fn payload_from_json_at(v: &Value, path: &str) -> Result<Payload> {
             tag: bounded_hex(o, "tag", path, u8::MAX as usize, "tag-too-long")?,
             data: optional_hex(o, "data", path)?,
         }),
-        6 => Payload::Transaction(Box::new(transaction_from_json(o, path)?)),
-        7 => Payload::Milestone(Box::new(milestone_from_json(o, path)?)),
+        6 => Payload::Transaction(Box::new(transaction_from_json(o, path, depth)?)),
+        7 => Payload::Milestone(Box::new(milestone_at(o, path, depth)?)),
         other => {
             return Err(Error::new("unknown-payload-type", path_of(path, "type"), format!("unknown payload type {other}")))
         }
@@ -28,7 +35,7 @@ fn payload_from_json_at(v: &Value, path: &str) -> Result<Payload> {
 }
 
 
-fn transaction_from_json(o: &Obj, path: &str) -> Result<TransactionPayload> {
+fn transaction_from_json(o: &Obj, path: &str, depth: u8) -> Result<TransactionPayload> {
     let essence_path = path_of(path, "essence");
     let e = object(required(o, "essence", path)?, &essence_path)?;
     let essence_type = field_integer(e, "type", 255, &essence_path)?;
@@ -60,7 +67,7 @@ fn transaction_from_json(o: &Obj, path: &str) -> Result<TransactionPayload> {
         .collect::<Result<Vec<_>>>()?;
     let payload = match optional(e, "payload") {
         None => None,
-        Some(v) => Some(payload_from_json(v, &path_of(&essence_path, "payload"))?),
+        Some(v) => Some(payload_at(v, &path_of(&essence_path, "payload"), depth + 1)?),
     };
     let unlocks_path = path_of(path, "unlocks");
     let unlocks = capped(array(required(o, "unlocks", path)?, &unlocks_path)?, u16::MAX as usize, &unlocks_path, "unlocks-count-mismatch")?
@@ -135,10 +142,10 @@ fn treasury_transaction_from_json(o: &Obj, path: &str) -> Result<TreasuryTransac
 
 
 pub fn milestone_from_json(o: &Obj, path: &str) -> Result<MilestonePayload> {
-    crate::path::precise(|| milestone_from_json_at(o, path))
+    crate::path::precise(|| milestone_at(o, path, 1))
 }
 
-fn milestone_from_json_at(o: &Obj, path: &str) -> Result<MilestonePayload> {
+fn milestone_at(o: &Obj, path: &str, depth: u8) -> Result<MilestonePayload> {
     let ids = |key: &str| -> Result<Vec<Id32>> {
         let p = path_of(path, key);
         capped(array(required(o, key, path)?, &p)?, 255, &p, "parents-too-many")?
@@ -151,7 +158,7 @@ fn milestone_from_json_at(o: &Obj, path: &str) -> Result<MilestonePayload> {
     let options = capped(optional_array(o, "options", path)?, 255, &options_path, "milestone-options-duplicate")?
         .iter()
         .enumerate()
-        .map(|(i, v)| option_from_json(v, &path_at(&options_path, i)))
+        .map(|(i, v)| option_from_json(v, &path_at(&options_path, i), depth))
         .collect::<Result<Vec<_>>>()?;
     let signatures_path = path_of(path, "signatures");
     let signatures = capped(optional_array(o, "signatures", path)?, 255, &signatures_path, "number-out-of-range")?
@@ -174,7 +181,7 @@ fn milestone_from_json_at(o: &Obj, path: &str) -> Result<MilestonePayload> {
 }
 
 
-fn option_from_json(v: &Value, path: &str) -> Result<MilestoneOption> {
+fn option_from_json(v: &Value, path: &str, depth: u8) -> Result<MilestoneOption> {
     let o = object(v, path)?;
     let kind = field_integer(o, "type", 255, path)?;
     match kind {
@@ -203,7 +210,7 @@ fn option_from_json(v: &Value, path: &str) -> Result<MilestoneOption> {
                 _ => return Err(Error::new("invalid-type", path_of(path, "final"), "expected true or false")),
             };
             let tx_path = path_of(path, "transaction");
-            let transaction = match payload_from_json(required(o, "transaction", path)?, &tx_path)? {
+            let transaction = match payload_at(required(o, "transaction", path)?, &tx_path, depth + 1)? {
                 Payload::TreasuryTransaction(t) => t,
                 other => {
                     return Err(Error::new(
