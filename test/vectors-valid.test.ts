@@ -33,6 +33,7 @@ describe('valid.jsonl through the JS API', () => {
     expect(hex(encodePayload(r.json))).toBe(r.bytes);
     expect(decodePayload(bytesOf(r.bytes))).toEqual(r.json);
     expect(milestoneId(r.json)).toBe(r.id);
+    expect(milestoneId(bytesOf(r.bytes))).toBe(r.id);
   });
 });
 
@@ -42,6 +43,8 @@ describe('transactions.jsonl', () => {
     expect(hex(encodePayload(r.json))).toBe(r.bytes);
     expect(decodePayload(bytesOf(r.bytes))).toEqual(r.json);
     expect(transactionId(r.json)).toBe(r.id);
+    expect(transactionId(bytesOf(r.bytes))).toBe(r.id);
+    expect(essenceHash(r.json)).toBe(r.extra.essenceHash);
     expect(essenceHash(bytesOf(r.bytes))).toBe(r.extra.essenceHash);
     expect(inputsCommitment(r.extra.consumedOutputs.map((c: { output: object }) => c.output))).toBe(r.extra.inputsCommitment);
     expect(networkId(r.extra.networkName)).toBe(r.extra.networkId);
