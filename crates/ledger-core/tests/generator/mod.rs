@@ -194,7 +194,7 @@ impl Gen {
             });
         }
         let mut signatures: Vec<Ed25519Signature> = (0..self.rng.gen_range(1..=3)).map(|_| self.signature()).collect();
-        signatures.sort_by(|a, b| a.public_key.cmp(&b.public_key));
+        signatures.sort_by_key(|s| s.public_key);
         MilestonePayload {
             index: self.rng.gen(),
             timestamp: self.rng.gen(),
