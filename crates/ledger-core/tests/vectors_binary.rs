@@ -7,6 +7,10 @@ use ledger_core::{codec, ids, model::Payload};
 
 
 
+fn json_roundtrip(o: &ledger_core::model::Output) -> serde_json::Value {
+    ledger_core::json::output_to_json(&codec::decode_output(&codec::encode_output(o)).unwrap())
+}
+
 fn id_hex(id: &[u8]) -> String {
     format!("0x{}", hex::encode(id))
 }
@@ -56,6 +60,23 @@ fn transactions_round_trip_with_ids_and_commitments() {
             r["extra"]["inputsCommitment"],
             "{name}"
         );
+        let tx_id = ids::transaction_id(tx);
+        assert_eq!(ids::transaction_id_of_payload_bytes(&bytes), tx_id, "{name}");
+        if let Some(output_ids) = r["extra"].get("outputIds").and_then(|v| v.as_array()) {
+            assert_eq!(output_ids.len(), tx.essence.outputs.len(), "{name}");
+            for (i, expected) in output_ids.iter().enumerate() {
+                assert_eq!(&id_hex(&ids::output_id(&tx_id, i as u16)), expected, "{name}");
+            }
+        }
+        if let (Some(network), Some(id)) = (r["extra"].get("networkName"), r["extra"].get("networkId")) {
+            let computed = ledger_core::protocol::network_id(network.as_str().unwrap());
+            assert_eq!(computed.to_string(), id.as_str().unwrap(), "{name}");
+            assert_eq!(computed, tx.essence.network_id, "{name}");
+        }
+        for consumed in r["extra"]["consumedOutputs"].as_array().unwrap() {
+            let o = ledger_core::json::output_from_json(&consumed["output"]).unwrap();
+            assert_eq!(json_roundtrip(&o), consumed["output"], "{name}");
+        }
     }
 }
 
@@ -107,5 +128,21 @@ fn outputs_have_their_ids_deposits_and_chain_ids() {
             });
             assert_eq!(&id_hex(&ids::foundry_id(&alias.unwrap(), f.serial_number, 0)), fid, "{name}");
         }
+    }
+}
+
+#[test]
+fn network_ids_of_the_vectors() {
+    for r in records("valid.jsonl").iter().filter(|r| r["kind"] == "networkId") {
+        let name = r["json"]["networkName"].as_str().unwrap();
+        assert_eq!(hex_of(&r["bytes"]), name.as_bytes());
+        assert_eq!(ledger_core::protocol::network_id(name).to_string(), r["id"], "{name}");
+    }
+    let path = format!("{}/../../../shared/vectors/network-ids.json", env!("CARGO_MANIFEST_DIR"));
+    let table: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(!table.is_empty());
+    for (name, id) in table {
+        assert_eq!(ledger_core::protocol::network_id(&name).to_string(), id, "{name}");
     }
 }
