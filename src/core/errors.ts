@@ -27,10 +27,24 @@ export function fromNative<T>(call: () => T): T {
   }
 }
 
+// napi-rs statuses for arguments of the wrong JavaScript type (a number where a string is
+// expected, a detached buffer…): the caller's mistake, so reported like other bad input.
+const ARGUMENT_STATUSES = new Set([
+  'InvalidArg', 'ObjectExpected', 'StringExpected', 'NameExpected', 'FunctionExpected', 'NumberExpected',
+  'BooleanExpected', 'ArrayExpected', 'BigintExpected', 'DateExpected', 'ArrayBufferExpected',
+]);
+
+/**
+ * A protocol error of the core becomes a LedgerError; so does a napi argument-type error
+ * (code `invalid-argument`). Anything else — a failure inside the binding — is returned
+ * unchanged, so it is not mistaken for bad input.
+ */
 export function toLedgerError(err: unknown): unknown {
   if (err instanceof LedgerError || !(err instanceof Error)) return err;
   const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return err;
   const at = err.message.indexOf(SEPARATOR);
-  if (typeof code !== 'string' || at < 0) return err;
-  return new LedgerError(code, err.message.slice(0, at), err.message.slice(at + 1));
+  if (at >= 0) return new LedgerError(code, err.message.slice(0, at), err.message.slice(at + 1));
+  if (ARGUMENT_STATUSES.has(code)) return new LedgerError('invalid-argument', '', err.message);
+  return err;
 }
