@@ -11,13 +11,49 @@ pub const MAX_METADATA_LENGTH: usize = 8192;
 pub const MIN_MIGRATED_FUNDS_DEPOSIT: u64 = 1_000_000;
 pub const MAX_RECEIPT_FUNDS: usize = 128;
 
-pub fn validate_milestone(m: &MilestonePayload, path: &str) -> Result<()> {
-    crate::path::precise(|| validate_milestone_at(m, path))
+/// The rules of a milestone payload on its own; error paths start at the payload
+/// (`signatures[1].publicKey`).
+pub fn validate_milestone(m: &MilestonePayload) -> Result<()> {
+    crate::path::precise(|| validate_milestone_at(m, ""))
 }
 
-fn validate_milestone_at(m: &MilestonePayload, path: &str) -> Result<()> {
+/// The rules only a milestone's block has (validation.md §2, §7): nonce 0, protocol
+/// version 2 and parents byte-identical to the block's. The coordinator checks its own
+/// blocks with this before storing them, and the node would for any milestone block it
+/// did not reject outright (D16). Not part of `validate_block`: the conformance vectors
+/// hold well-formed milestone blocks with other nonces.
+pub fn validate_milestone_block(block: &Block) -> Result<()> {
+    let Some(Payload::Milestone(m)) = &block.payload else {
+        return Err(Error::new("not-a-milestone-block", "payload", "the block carries no milestone payload"));
+    };
+    validate_milestone_at(m, "payload")?;
+    if m.protocol_version != PROTOCOL_VERSION {
+        return Err(Error::new(
+            "milestone-protocol-version-mismatch",
+            "payload.protocolVersion",
+            format!("milestone protocol version {} is not {PROTOCOL_VERSION}", m.protocol_version),
+        ));
+    }
+    if m.index == 0 {
+        return Err(Error::new("milestone-index-zero", "payload.index", "milestone indexes start at 1"));
+    }
+    if m.parents != block.parents {
+        return Err(Error::new("milestone-parents-mismatch", "payload.parents", "a milestone's parents are its block's parents"));
+    }
+    if block.nonce != 0 {
+        return Err(Error::new("milestone-nonce-not-zero", "nonce", "a milestone block has nonce 0"));
+    }
+    Ok(())
+}
+
+/// `path` is the payload's own path (`payload` inside a block).
+pub(crate) fn validate_milestone_at(m: &MilestonePayload, path: &str) -> Result<()> {
     if m.metadata.len() > MAX_METADATA_LENGTH {
-        return Err(Error::new("metadata-too-long", format!("{path}.metadata"), "milestone metadata is at most 8192 bytes"));
+        return Err(Error::new(
+            "metadata-too-long",
+            crate::path::key(path, "metadata"),
+            "milestone metadata is at most 8192 bytes",
+        ));
     }
     let options_path = crate::path::key(path, "options");
     let kind = |o: &MilestoneOption| match o {

@@ -1,6 +1,8 @@
 //! Transaction payload rules (validation.md §4): essence, inputs, outputs, unlocks.
 
-use super::output::{validate_output, MAX_NATIVE_TOKENS, MAX_TAG_LENGTH};
+use super::output::{validate_output_at, MAX_NATIVE_TOKENS};
+use super::tagged_data::validate_tagged_data;
+use super::unlocks::validate_unlocks;
 use crate::error::{Error, Result};
 use crate::ids;
 use crate::model::*;
@@ -10,12 +12,14 @@ use std::collections::HashSet;
 pub const MAX_INPUTS: usize = 128;
 pub const MAX_OUTPUTS: usize = 128;
 
-/// `path` is the transaction payload's own path (`payload` inside a block).
-pub fn validate_transaction(tx: &TransactionPayload, params: &ProtocolParameters, path: &str) -> Result<()> {
-    crate::path::precise(|| validate_transaction_at(tx, params, path))
+/// Every rule of a transaction payload on its own; error paths start at the payload
+/// (`essence.outputs[2].amount`).
+pub fn validate_transaction(tx: &TransactionPayload, params: &ProtocolParameters) -> Result<()> {
+    crate::path::precise(|| validate_transaction_at(tx, params, ""))
 }
 
-fn validate_transaction_at(tx: &TransactionPayload, params: &ProtocolParameters, path: &str) -> Result<()> {
+/// `path` is the transaction payload's own path (`payload` inside a block).
+pub(crate) fn validate_transaction_at(tx: &TransactionPayload, params: &ProtocolParameters, path: &str) -> Result<()> {
     let e = &tx.essence;
     let ep = crate::path::key(path, "essence");
     let expected = params.network_id();
@@ -30,15 +34,7 @@ fn validate_transaction_at(tx: &TransactionPayload, params: &ProtocolParameters,
     outputs(&e.outputs, params, &crate::path::key(&ep, "outputs"))?;
     match &e.payload {
         None => {}
-        Some(Payload::TaggedData(t)) => {
-            if t.tag.len() > MAX_TAG_LENGTH {
-                return Err(Error::new(
-                    "tag-too-long",
-                    format!("{ep}.payload.tag"),
-                    format!("{} bytes, at most {MAX_TAG_LENGTH}", t.tag.len()),
-                ));
-            }
-        }
+        Some(Payload::TaggedData(t)) => validate_tagged_data(t, &crate::path::key(&ep, "payload"))?,
         Some(p) => {
             let (code, what) = match p {
                 Payload::Milestone(_) => ("milestone-in-transaction", "a milestone"),
@@ -48,7 +44,7 @@ fn validate_transaction_at(tx: &TransactionPayload, params: &ProtocolParameters,
             return Err(Error::new(code, format!("{ep}.payload.type"), format!("{what} cannot be embedded in a transaction")));
         }
     }
-    unlocks(&tx.unlocks, e.inputs.len(), &crate::path::key(path, "unlocks"))
+    validate_unlocks(&tx.unlocks, e.inputs.len(), &crate::path::key(path, "unlocks"))
 }
 
 fn inputs(list: &[Input], path: &str) -> Result<()> {
@@ -104,7 +100,7 @@ fn outputs(list: &[Output], params: &ProtocolParameters, path: &str) -> Result<(
                 "a transaction cannot create a treasury output",
             ));
         }
-        validate_output(output, params, &at)?;
+        validate_output_at(output, params, &at)?;
         sum = match sum.checked_add(output.amount()) {
             Some(s) if s <= params.token_supply => s,
             _ => {
@@ -143,62 +139,6 @@ fn outputs(list: &[Output], params: &ProtocolParameters, path: &str) -> Result<(
                     at,
                     "two outputs of one transaction carry the same alias, NFT or foundry",
                 ));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn unlocks(list: &[Unlock], input_count: usize, path: &str) -> Result<()> {
-    if list.len() != input_count {
-        return Err(Error::new(
-            "unlocks-count-mismatch",
-            path,
-            format!("{} unlocks for {input_count} inputs", list.len()),
-        ));
-    }
-    let mut signatures = HashSet::new();
-    for (i, unlock) in list.iter().enumerate() {
-        let at = crate::path::index(&path, i);
-        match unlock {
-            Unlock::Signature(s) => {
-                if !signatures.insert((s.public_key, s.signature)) {
-                    return Err(Error::new(
-                        "duplicate-signature-unlock",
-                        at,
-                        "the same signature unlock appears twice; use a reference unlock",
-                    ));
-                }
-            }
-            Unlock::Reference(r) => {
-                let r = *r as usize;
-                if r >= i || r >= MAX_INPUTS {
-                    return Err(Error::new(
-                        "invalid-reference-unlock",
-                        format!("{at}.reference"),
-                        format!("reference {r} must point at an earlier unlock"),
-                    ));
-                }
-                if !matches!(list[r], Unlock::Signature(_)) {
-                    return Err(Error::new(
-                        "reference-to-non-signature-unlock",
-                        format!("{at}.reference"),
-                        format!("unlock {r} is not a signature unlock"),
-                    ));
-                }
-            }
-            Unlock::Alias(r) | Unlock::Nft(r) => {
-                let r = *r as usize;
-                let code = if matches!(unlock, Unlock::Alias(_)) { "invalid-alias-unlock" } else { "invalid-nft-unlock" };
-                // Which unlock the chain input itself used is a semantic question (the
-                // reference library and the vectors accept any earlier unlock here).
-                if r >= i || r >= MAX_INPUTS {
-                    return Err(Error::new(
-                        code,
-                        format!("{at}.reference"),
-                        format!("reference {r} must point at an earlier unlock"),
-                    ));
-                }
             }
         }
     }
