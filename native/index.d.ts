@@ -98,8 +98,11 @@ export declare function powScoreMany(blocks: Array<Buffer>): Array<number>
 
 export declare function powTrailingZeros(bytes: Buffer): number
 
-/** Minimum storage deposit of an output (decimal string). */
-export declare function storageDepositOf(outputJson: string, rentJson: string): string
+/**
+ * Minimum storage deposit of an output (decimal string) under a rent structure
+ * `{vByteCost, vByteFactorData, vByteFactorKey}`.
+ */
+export declare function storageDeposit(outputJson: string, rentJson: string): string
 
 export declare function transactionIdOf(input: Buffer | string): string
 

@@ -21,5 +21,5 @@ export function validateBlock(block: BlockInput, protocol?: ProtocolJson): void 
 
 /** Minimum storage deposit of an output, as a decimal string. */
 export function storageDeposit(output: OutputJson | string, rent: RentStructureJson): string {
-  return fromNative(() => native.storageDepositOf(toJsonText(output), JSON.stringify(rent)));
+  return fromNative(() => native.storageDeposit(toJsonText(output), JSON.stringify(rent)));
 }

@@ -71,9 +71,10 @@ pub fn validate_block_json(json_text: String, protocol_json: Option<String>) -> 
     validate::validate_block(&block, &bytes, &params).map_err(to_napi)
 }
 
-/// Minimum storage deposit of an output (decimal string).
+/// Minimum storage deposit of an output (decimal string) under a rent structure
+/// `{vByteCost, vByteFactorData, vByteFactorKey}`.
 #[napi]
-pub fn storage_deposit_of(output_json: String, rent_json: String) -> Result<String> {
+pub fn storage_deposit(output_json: String, rent_json: String) -> Result<String> {
     let output = json::output_from_json(&json::parse(&output_json).map_err(to_napi)?).map_err(to_napi)?;
     let rent = rent_of(&json::parse(&rent_json).map_err(to_napi)?, "rent")?;
     Ok(validate::deposit::min_deposit(&output, &rent).to_string())
