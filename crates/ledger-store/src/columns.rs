@@ -1,0 +1,48 @@
+//! Column families and key layouts (ledger.md §8). Indexes are big-endian in keys so that
+//! RocksDB's byte order is numeric order.
+
+pub const BLOCKS: &str = "blocks"; // block id → raw block bytes
+pub const BLOCK_META: &str = "block_meta"; // block id → records::BlockMeta
+pub const CHILDREN: &str = "children"; // parent id ‖ child id → ()
+pub const TX_BLOCKS: &str = "tx_blocks"; // transaction id ‖ block id → () (every block carrying it)
+pub const UNREFERENCED: &str = "unreferenced"; // arrival seq (u64 BE) ‖ block id → ()
+pub const OUTPUTS: &str = "outputs"; // output id → records::OutputRecord (kept after spending)
+pub const SPENTS: &str = "spents"; // output id → records::SpentRecord
+pub const UNSPENT: &str = "unspent"; // output id → ()
+pub const MILESTONES: &str = "milestones"; // index (u32 BE) → records::MilestoneRecord
+pub const MILESTONE_IDS: &str = "milestone_ids"; // milestone id → index (u32 BE)
+pub const DIFFS: &str = "diffs"; // index (u32 BE) → records::Diff
+pub const STATE: &str = "state"; // name → value (see `state_key`)
+
+pub const ALL: [&str; 12] =
+    [BLOCKS, BLOCK_META, CHILDREN, TX_BLOCKS, UNREFERENCED, OUTPUTS, SPENTS, UNSPENT, MILESTONES, MILESTONE_IDS, DIFFS, STATE];
+
+/// Keys of the `state` column family.
+pub mod state_key {
+    /// The protocol parameters as JSON text, fixed when the ledger is created.
+    pub const PROTOCOL: &[u8] = b"protocol";
+    /// u32 LE: the index of the last applied milestone (0 = only genesis).
+    pub const LEDGER_INDEX: &[u8] = b"ledger_index";
+    /// u64 LE: how many blocks are stored.
+    pub const BLOCK_COUNT: &[u8] = b"block_count";
+    /// u64 LE: the next arrival sequence number.
+    pub const NEXT_SEQ: &[u8] = b"next_seq";
+}
+
+pub fn pair_key(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let mut key = Vec::with_capacity(a.len() + b.len());
+    key.extend_from_slice(a);
+    key.extend_from_slice(b);
+    key
+}
+
+pub fn index_key(index: u32) -> [u8; 4] {
+    index.to_be_bytes()
+}
+
+pub fn unreferenced_key(seq: u64, block_id: &[u8; 32]) -> [u8; 40] {
+    let mut key = [0u8; 40];
+    key[..8].copy_from_slice(&seq.to_be_bytes());
+    key[8..].copy_from_slice(block_id);
+    key
+}

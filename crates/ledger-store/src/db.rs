@@ -1,0 +1,116 @@
+//! Opening RocksDB and the few operations the store uses.
+//!
+//! Durability: every acknowledged change is one `WriteBatch` written with the WAL on. With
+//! `sync_writes` off (the default) the write returns once the WAL record is in the
+//! operating system's page cache: it survives a crash or `kill -9` of the node, not a power
+//! loss. With `sync_writes` on, every batch is also fsynced before it is acknowledged.
+
+use crate::columns;
+use crate::storage_error;
+use ledger_core::Result;
+use rocksdb::{BlockBasedOptions, Cache, ColumnFamily, ColumnFamilyDescriptor, Direction, IteratorMode, Options, WriteBatch, WriteOptions, DB};
+use std::path::Path;
+
+pub struct Db {
+    db: DB,
+    write_options: WriteOptions,
+}
+
+/// Shared by all column families: point lookups dominate, so bloom filters and a block
+/// cache; no compression (blocks and outputs are small and dense, and codecs cost build time).
+fn column_options(cache: &Cache) -> Options {
+    let mut table = BlockBasedOptions::default();
+    table.set_block_cache(cache);
+    table.set_bloom_filter(10.0, false);
+    table.set_cache_index_and_filter_blocks(true);
+    let mut opts = Options::default();
+    opts.set_block_based_table_factory(&table);
+    opts.set_compression_type(rocksdb::DBCompressionType::None);
+    opts
+}
+
+impl Db {
+    pub fn open(path: &Path, sync_writes: bool) -> Result<Db> {
+        let cache = Cache::new_lru_cache(64 << 20);
+        let mut opts = column_options(&cache);
+        opts.create_if_missing(true);
+        opts.create_missing_column_families(true);
+        opts.increase_parallelism(2);
+        opts.set_max_open_files(512);
+        let descriptors = columns::ALL.iter().map(|name| ColumnFamilyDescriptor::new(*name, column_options(&cache)));
+        let db = DB::open_cf_descriptors(&opts, path, descriptors).map_err(|e| storage_error(format!("cannot open RocksDB in {}: {e}", path.display())))?;
+        let mut write_options = WriteOptions::default();
+        write_options.set_sync(sync_writes);
+        write_options.disable_wal(false);
+        Ok(Db { db, write_options })
+    }
+
+    pub fn cf(&self, name: &str) -> &ColumnFamily {
+        self.db.cf_handle(name).expect("every column family is opened")
+    }
+
+    pub fn get(&self, cf: &str, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.db.get_cf(self.cf(cf), key).map_err(storage_error)
+    }
+
+    pub fn exists(&self, cf: &str, key: &[u8]) -> Result<bool> {
+        Ok(self.db.get_pinned_cf(self.cf(cf), key).map_err(storage_error)?.is_some())
+    }
+
+    pub fn batch(&self) -> Batch<'_> {
+        Batch { db: self, batch: WriteBatch::default() }
+    }
+
+    /// Every key/value of a column family in key order, from `start` on while keys begin
+    /// with `prefix` (empty: all).
+    pub fn scan(&self, cf: &str, prefix: &[u8], mut each: impl FnMut(&[u8], &[u8]) -> Result<bool>) -> Result<()> {
+        let mode = if prefix.is_empty() { IteratorMode::Start } else { IteratorMode::From(prefix, Direction::Forward) };
+        for item in self.db.iterator_cf(self.cf(cf), mode) {
+            let (k, v) = item.map_err(storage_error)?;
+            if !k.starts_with(prefix) || !each(&k, &v)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The last key/value of a column family (the highest index).
+    pub fn last(&self, cf: &str) -> Result<Option<(Box<[u8]>, Box<[u8]>)>> {
+        match self.db.iterator_cf(self.cf(cf), IteratorMode::End).next() {
+            None => Ok(None),
+            Some(item) => item.map(Some).map_err(storage_error),
+        }
+    }
+
+    /// Live data on disk (SST files) plus the memtables, in bytes.
+    pub fn approximate_size(&self) -> u64 {
+        let mut total = 0;
+        for name in columns::ALL {
+            let cf = self.cf(name);
+            for property in ["rocksdb.total-sst-files-size", "rocksdb.cur-size-all-mem-tables"] {
+                total += self.db.property_int_value_cf(cf, property).ok().flatten().unwrap_or(0);
+            }
+        }
+        total
+    }
+}
+
+/// A set of changes written all at once, or not at all.
+pub struct Batch<'a> {
+    db: &'a Db,
+    batch: WriteBatch,
+}
+
+impl Batch<'_> {
+    pub fn put(&mut self, cf: &str, key: &[u8], value: &[u8]) {
+        self.batch.put_cf(self.db.cf(cf), key, value);
+    }
+
+    pub fn delete(&mut self, cf: &str, key: &[u8]) {
+        self.batch.delete_cf(self.db.cf(cf), key);
+    }
+
+    pub fn commit(self) -> Result<()> {
+        self.db.db.write_opt(self.batch, &self.db.write_options).map_err(storage_error)
+    }
+}

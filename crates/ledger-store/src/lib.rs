@@ -1,0 +1,45 @@
+//! ledger-store: the node's state in RocksDB — the block graph, the UTXO ledger and the
+//! milestones — and the logic that changes it: block intake, tip selection, white-flag
+//! confirmation, milestone issuing (embedded coordinator) and milestone checking (follower).
+//!
+//! Pure Rust on top of `ledger-core`; the Node binding lives in `ledger-napi`.
+//!
+//! Layout, one idea per file:
+//! * `columns`, `records`, `db` — what is stored where, and how it is opened and written;
+//! * `graph`, `tips` — the unreferenced part of the block graph kept in memory, tip scores;
+//! * `ledger`, `white_flag`, `milestone` — confirmation of a milestone's past cone;
+//! * `genesis` — the first ledger state; `metadata` — the API's metadata objects;
+//! * `store` — the `Store` that ties them together under one lock discipline.
+
+mod columns;
+mod db;
+mod genesis;
+mod graph;
+mod ledger;
+mod metadata;
+mod milestone;
+mod records;
+mod store;
+mod tips;
+mod white_flag;
+
+pub use ledger_core::{Error, Result};
+pub use genesis::{protocol_from_json, protocol_json};
+pub use records::{InclusionState, MilestoneRecord};
+pub use store::{IssuedMilestone, Status, Store, StoreOptions, Submitted, TipThresholds, UtxoChanges};
+
+/// The two virtual solid entry points of the genesis (D11): solid, never stored.
+pub const SOLID_ENTRY_POINTS: [[u8; 32]; 2] = [[0; 32], {
+    let mut last = [0u8; 32];
+    last[31] = 1;
+    last
+}];
+
+pub fn is_solid_entry_point(id: &[u8; 32]) -> bool {
+    SOLID_ENTRY_POINTS.contains(id)
+}
+
+/// An error of the storage engine itself: never the client's fault (HTTP 500).
+pub(crate) fn storage_error(err: impl std::fmt::Display) -> Error {
+    Error::new("storage-failure", "", err.to_string())
+}
