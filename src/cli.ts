@@ -1,7 +1,7 @@
 // The `ledger-node` command line: one subcommand per file under commands/.
 //   ledger-node [start] [flags]   run the node (default)
 //   ledger-node jwt [flags]       print a token for protected routes
-//   ledger-node bench pow|codec   benchmark the native core
+//   ledger-node bench pow|codec   benchmark the native core (progress on a terminal)
 //   --version, --help
 // Configuration errors end the process with a one-line message and exit code 2.
 
@@ -25,7 +25,9 @@ function help(): string {
 Usage:
   ledger-node [start] [options]   run the node
   ledger-node jwt [options]       print a non-expiring JWT for protected routes
-  ledger-node bench pow           proof-of-work hash rate per thread and scaling
+  ledger-node bench pow [--score <n>] [--blocks <n>]
+                                  proof-of-work hash rate per thread, scaling, and the
+                                  time to mine blocks to a score (default 1500, 5 blocks)
   ledger-node bench codec         block encode/decode throughput
   ledger-node --version
   ledger-node --help

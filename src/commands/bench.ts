@@ -1,31 +1,91 @@
-// `ledger-node bench pow|codec`: benchmarks of the installed native binary.
+// `ledger-node bench pow|codec`: benchmarks of the installed native binary, printed as
+// Markdown tables on stdout; progress (on a terminal only) goes to stderr.
 
 import { decodeBlock, encodeBlock } from '../core/codec';
 import { blockId } from '../core/ids';
-import { powHashRate, powInfo } from '../core/pow';
+import { mine, powHashRate, powInfo } from '../core/pow';
+import { Progress, withProgress } from '../progress';
 
 export async function benchCommand(args: string[]): Promise<void> {
-  const [what] = args;
-  if (what === 'pow') return benchPow();
+  const [what, ...rest] = args;
+  if (what === 'pow') return benchPow(rest);
   if (what === 'codec') return benchCodec();
   process.stderr.write(`ledger-node bench: unknown benchmark '${what ?? ''}' (pow or codec)\n`);
   process.exitCode = 2;
 }
 
-async function benchPow(): Promise<void> {
+/** `--score <n>` (the score mined to; default the dev minPowScore 1500) and `--blocks <n>`. */
+function powOptions(args: string[]): { score: number; blocks: number } | undefined {
+  const options = { score: 1500, blocks: 5 };
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value] = [args[i], args[i + 1]];
+    const n = Number(value);
+    const key = flag === '--score' ? 'score' : flag === '--blocks' ? 'blocks' : undefined;
+    if (key === undefined || !/^\d+$/.test(value ?? '') || n < 1 || n > (key === 'score' ? 0xffffffff : 1000)) {
+      process.stderr.write(`ledger-node bench pow: expected [--score <1..4294967295>] [--blocks <1..1000>], got '${args.slice(i).join(' ')}'\n`);
+      process.exitCode = 2;
+      return undefined;
+    }
+    options[key] = n;
+  }
+  return options;
+}
+
+async function benchPow(args: string[]): Promise<void> {
+  const options = powOptions(args);
+  if (options === undefined) return;
   const info = powInfo();
   console.log(`engine ${info.engine} (${info.lanes} nonces a pass), ${info.threads} threads available`);
+  console.log('');
   console.log('| threads | hashes/s | per thread | scaling |');
   console.log('|---|---|---|---|');
-  await powHashRate(info.threads, 300); // warm up: the first window otherwise reads low
+  await withProgress('warming up', () => powHashRate(info.threads, 300)); // the first window otherwise reads low
   let single = 0;
+  let all = 0;
   for (let threads = 1; threads <= info.threads; threads++) {
-    progress(`measuring ${threads} thread(s)…`);
-    const rate = await powHashRate(threads, 1500);
+    const rate = await withProgress(`measuring ${threads} thread${threads > 1 ? 's' : ''}`, () => powHashRate(threads, 1500));
     if (threads === 1) single = rate;
-    progress('');
-    console.log(`| ${threads} | ${(rate / 1e6).toFixed(2)} M | ${(rate / threads / 1e6).toFixed(2)} M | ${(rate / single).toFixed(2)}× |`);
+    all = rate;
+    console.log(`| ${threads} | ${mega(rate)} | ${mega(rate / threads)} | ${(rate / single).toFixed(2)}× |`);
   }
+  console.log('');
+  await benchMining(options.score, options.blocks, all);
+}
+
+/** Mine `count` different tagged-data blocks to `score` on every thread; median time. */
+async function benchMining(score: number, count: number, hashRate: number): Promise<void> {
+  const block = (i: number) => ({
+    protocolVersion: 2,
+    parents: ['0x' + '11'.repeat(32), '0x' + '22'.repeat(32)],
+    payload: { type: 5, tag: '0x62656e6368', data: '0x' + 'ab'.repeat(220) + i.toString(16).padStart(8, '0') },
+    nonce: '0',
+  });
+  const length = encodeBlock(block(0)).length;
+  // Smallest z with 3^z ≥ score × length (pow.md §6); about 3^z hashes on average.
+  let zeros = 0;
+  while (3 ** zeros < score * length) zeros++;
+  const expected = 3 ** zeros;
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const progress = new Progress(`mining block ${i + 1}/${count} to score ${score}`, (ms) => {
+      const done = (hashRate * ms) / 1000;
+      return `≈ ${mega(done)} of ${mega(expected)} hashes expected`;
+    });
+    const started = performance.now();
+    try {
+      await mine(block(i), { targetScore: score });
+    } finally {
+      progress.done();
+    }
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const median = times.length % 2 ? times[(times.length - 1) / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
+  console.log(`| mining a ${length}-byte block to score ${score} (${zeros} trailing zeros) | median | fastest | slowest | expected |`);
+  console.log('|---|---|---|---|---|');
+  console.log(
+    `| ${count} block${count > 1 ? 's' : ''}, all threads | ${duration(median)} | ${duration(times[0])} | ${duration(times[times.length - 1])} | ${duration((expected / hashRate) * 1000)} (${mega(expected)} hashes) |`,
+  );
 }
 
 function benchCodec(): void {
@@ -46,10 +106,10 @@ function benchCodec(): void {
   const dec = measure(() => (decodeBlock(bytes), blockId(bytes)));
   console.log(`| ${bytes.length}-byte tagged-data block | ops/s | MB/s |`);
   console.log('|---|---|---|');
-  console.log(`| encode + id | ${enc} | ${((enc * bytes.length) / 1e6).toFixed(1)} |`);
-  console.log(`| decode + id | ${dec} | ${((dec * bytes.length) / 1e6).toFixed(1)} |`);
+  console.log(`| encode + id | ${kilo(enc)} | ${((enc * bytes.length) / 1e6).toFixed(1)} |`);
+  console.log(`| decode + id | ${kilo(dec)} | ${((dec * bytes.length) / 1e6).toFixed(1)} |`);
 }
 
-function progress(text: string): void {
-  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
-}
+const mega = (n: number) => `${(n / 1e6).toFixed(2)} M`;
+const kilo = (n: number) => `${(n / 1e3).toFixed(1)} k`;
+const duration = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`);
