@@ -9,6 +9,34 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+export declare class LedgerStore {
+  /** Open or create the store in `dataDir` (RocksDB lives in `dataDir/ledger`). */
+  static open(dataDir: string, options: StoreOpenOptions): LedgerStore
+  /** Close the database (once the async work in flight has finished). */
+  close(): void
+  protocolJson(): string
+  coordinatorPublicKeys(): Array<string>
+  isReady(): boolean
+  selectTips(): Array<string>
+  /** Validate and store a serialized block off the event loop. */
+  submitBlock(bytes: Buffer): Promise<SubmitOutcome>
+  /** Issue the next milestone with the embedded coordinator, off the event loop. */
+  issueMilestone(timestamp?: number | undefined | null): Promise<MilestoneOutcome>
+  getBlock(blockId: string): Buffer | null
+  getBlockMetadata(blockId: string): string | null
+  getIncludedBlockId(transactionId: string): string | null
+  /** Every stored block that carries the transaction, referenced or not. */
+  getBlocksWithTransaction(transactionId: string): Array<string>
+  getOutput(outputId: string): FoundOutput | null
+  getMilestoneByIndex(index: number): FoundMilestone | null
+  getMilestoneById(milestoneId: string): FoundMilestone | null
+  getUtxoChanges(index: number): UtxoChangesJs | null
+  status(): StoreStatusJs
+  /** The sum of all unspent outputs, decimal (equals the token supply when consistent). */
+  unspentTotal(): string
+  approximateSizeBytes(): number
+}
+
 /** A cancellation handle shared by JavaScript and the miner's threads. */
 export declare class MiningJob {
   constructor()
@@ -56,13 +84,42 @@ export declare function encodePayloadJson(jsonText: string): Buffer
 
 export declare function essenceHashOf(input: Buffer | string): string
 
+export interface FoundMilestone {
+  index: number
+  timestamp: number
+  milestoneId: string
+  blockId: string
+  payload: Buffer
+}
+
+export interface FoundOutput {
+  output: Buffer
+  metadataJson: string
+}
+
 /** Inputs commitment of the consumed outputs, given as a JSON array of outputs. */
 export declare function inputsCommitmentOf(outputsJson: string): string
+
+export interface LatestMilestoneJs {
+  index: number
+  timestamp?: number
+  milestoneId?: string
+}
 
 /** TIP-4 merkle root of block ids (0x-hex), as milestones carry it. */
 export declare function merkleRootOf(ids: Array<string>): string
 
 export declare function milestoneIdOf(input: Buffer | string): string
+
+export interface MilestoneOutcome {
+  index: number
+  milestoneId: string
+  blockId: string
+  timestamp: number
+  referencedBlocks: number
+  includedTransactions: number
+  failure?: NativeFailure
+}
 
 /**
  * Mine a nonce for the serialized block (its last 8 bytes are replaced) so that its score
@@ -74,6 +131,12 @@ export interface MineOutcome {
   /** Decimal nonce; absent when the job was cancelled. */
   nonce?: string
   hashes: number
+}
+
+export interface NativeFailure {
+  code: string
+  path: string
+  detail: string
 }
 
 export declare function networkIdOf(name: string): string
@@ -104,7 +167,43 @@ export declare function powTrailingZeros(bytes: Buffer): number
  */
 export declare function storageDeposit(outputJson: string, rentJson: string): string
 
+export interface StoreOpenOptions {
+  /** The protocol object of the info endpoint, as JSON text. */
+  protocolJson: string
+  /** Serialized genesis outputs (used when the data directory is new). */
+  genesisOutputs: Array<Buffer>
+  coordinatorEnabled: boolean
+  /** 0x-hex Ed25519 seeds of the embedded coordinator. */
+  coordinatorPrivateKeys: Array<string>
+  /** 0x-hex public keys whose milestones are accepted when the coordinator is disabled. */
+  coordinatorPublicKeys: Array<string>
+  syncWrites: boolean
+  maxDeltaYcri: number
+  maxDeltaOcri: number
+}
+
+export interface StoreStatusJs {
+  latestMilestone: LatestMilestoneJs
+  ledgerIndex: number
+  blocksStored: number
+  referencedByLastMilestone: number
+  newBlocksSinceLastMilestone: number
+  pendingBlocks: number
+}
+
+export interface SubmitOutcome {
+  blockId?: string
+  stored: boolean
+  failure?: NativeFailure
+}
+
 export declare function transactionIdOf(input: Buffer | string): string
+
+export interface UtxoChangesJs {
+  index: number
+  createdOutputs: Array<string>
+  consumedOutputs: Array<string>
+}
 
 export declare function validateBlockBytes(bytes: Buffer, protocolJson?: string | undefined | null): void
 

@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.LedgerStore = nativeBinding.LedgerStore
 module.exports.MiningJob = nativeBinding.MiningJob
 module.exports.addressToBech32 = nativeBinding.addressToBech32
 module.exports.bech32ToAddressJson = nativeBinding.bech32ToAddressJson

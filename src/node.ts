@@ -2,14 +2,17 @@
 // coordinator (milestone 1 before listening, D12), serves HTTP, and shuts down in order:
 // stop accepting → in-flight requests finish → coordinator stops → store closes.
 
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { splitBind } from './config/load';
 import { protocolOf, type NodeConfig } from './config/schema';
 import { Coordinator } from './coordinator';
+import { coordinatorKeys, CoordinatorKeysError } from './coordinator-keys';
 import { LedgerError } from './core/errors';
+import { genesisOutputs, GenesisError } from './genesis';
 import { jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
 import { NodeMetrics } from './server/metrics';
@@ -98,15 +101,30 @@ function openStore(config: NodeConfig): LedgerStoreApi {
     throw new StartupError(`the ledger store is not available in this build (${(err as Error).message.split('\n')[0]})`);
   }
   try {
+    const protocol = protocolOf(config);
     return LedgerStore.open(config.dataDir, {
-      protocol: protocolOf(config),
-      genesisAddress: config.genesis.address,
-      coordinator: { enabled: config.coordinator.enabled, privateKeys: config.coordinator.privateKeys },
+      protocol,
+      genesisOutputs: genesisOutputs(config),
+      coordinator: { enabled: config.coordinator.enabled, privateKeys: signingKeys(config), publicKeys: config.coordinator.publicKeys },
+      syncWrites: config.storage.syncWrites,
+      tips: config.tips,
     });
   } catch (err) {
     if (err instanceof LedgerError) throw new StartupError(`cannot open the ledger in ${config.dataDir}: ${err.code}: ${err.path ? err.path + ': ' : ''}${err.detail}`);
+    if (err instanceof CoordinatorKeysError || err instanceof GenesisError) throw new StartupError(err.message);
     throw err;
   }
+}
+
+/**
+ * The coordinator's seeds: configured or kept in the data directory (generated on the
+ * first start). With the coordinator disabled, a kept key still names whose milestones
+ * this node accepts, unless public keys are configured.
+ */
+function signingKeys(config: NodeConfig): string[] {
+  if (config.coordinator.enabled) return coordinatorKeys(config.coordinator.privateKeys, config.dataDir);
+  if (config.coordinator.privateKeys.length > 0 || config.coordinator.publicKeys.length > 0) return config.coordinator.privateKeys;
+  return existsSync(join(config.dataDir, 'coordinator-keys.json')) ? coordinatorKeys([], config.dataDir) : [];
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

@@ -1,6 +1,5 @@
-// The part of the native store (src/core/store.ts, STORE-CONTRACT.md) that the node uses,
-// as a type. The class itself is loaded by node.ts; this file only lets the server be
-// type-checked against the contract.
+// The ledger store as the node uses it (implemented natively, src/core/store.ts), as a
+// type, so that the server is type-checked against it and tests can see its shape.
 
 import type { ProtocolJson } from './core/types';
 
@@ -9,6 +8,7 @@ export interface MilestoneRecord {
   timestamp: number;
   milestoneId: string;
   blockId: string;
+  /** The milestone payload's bytes, type code first. */
   payload: Buffer;
 }
 
@@ -18,6 +18,8 @@ export interface StoreStatus {
   blocksStored: number;
   referencedByLastMilestone: number;
   newBlocksSinceLastMilestone: number;
+  /** Blocks no milestone has referenced yet. */
+  pendingBlocks: number;
 }
 
 export interface IssuedMilestone {
@@ -31,9 +33,11 @@ export interface IssuedMilestone {
 
 export interface StoreOptions {
   protocol: ProtocolJson;
-  genesisAddress: string;
-  coordinator: { enabled: boolean; privateKeys: string[]; publicKeys?: string[] };
-  syncWrites?: boolean;
+  /** Serialized genesis outputs; used once, when the data directory is new. */
+  genesisOutputs: Buffer[];
+  coordinator: { enabled: boolean; privateKeys: string[]; publicKeys: string[] };
+  syncWrites: boolean;
+  tips: { maxDeltaYcri: number; maxDeltaOcri: number };
 }
 
 export interface LedgerStoreApi {
@@ -42,16 +46,21 @@ export interface LedgerStoreApi {
   coordinatorPublicKeys(): string[];
   isReady(): boolean;
   selectTips(): string[];
+  /** Validates (every syntactic rule, parents known) and stores; LedgerError on rejection. */
   submitBlock(bytes: Buffer): Promise<{ blockId: string; stored: boolean }>;
   getBlock(blockId: string): Buffer | null;
-  getBlockMetadata(blockId: string): object | null;
+  /** The block metadata object as JSON text. */
+  getBlockMetadata(blockId: string): string | null;
   getIncludedBlockId(transactionId: string): string | null;
-  getOutput(outputId: string): { output: Buffer; metadata: object } | null;
+  getBlocksWithTransaction(transactionId: string): string[];
+  /** The output's bytes and its metadata object as JSON text. */
+  getOutput(outputId: string): { output: Buffer; metadata: string } | null;
   getMilestoneByIndex(index: number): MilestoneRecord | null;
   getMilestoneById(milestoneId: string): MilestoneRecord | null;
   getUtxoChanges(index: number): { index: number; createdOutputs: string[]; consumedOutputs: string[] } | null;
   status(): StoreStatus;
   issueMilestone(timestamp?: number): Promise<IssuedMilestone>;
+  unspentTotal(): bigint;
   approximateSizeBytes(): number;
 }
 

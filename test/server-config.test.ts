@@ -40,7 +40,20 @@ describe('loadConfig', () => {
     expect(c.genesis.address).toBe(GENESIS_HEX);
   });
 
+  it('reads the follower, genesis-file and durability options', () => {
+    const pub = '0x' + 'ab'.repeat(32);
+    const c = loadConfig(['--no-coordinator', '--coordinator-public-key', pub, '--genesis-file', '/tmp/g.json', '--sync-writes'], {});
+    expect(c.coordinator.enabled).toBe(false);
+    expect(c.coordinator.publicKeys).toEqual([pub]);
+    expect(c.genesis.file).toBe('/tmp/g.json');
+    expect(c.storage.syncWrites).toBe(true);
+    expect(loadConfig([], { LEDGER_NODE_SYNC_WRITES: '1' }).storage.syncWrites).toBe(true);
+    expect(loadConfig([], {}).storage.syncWrites).toBe(false);
+  });
+
   it.each([
+    [['--coordinator-public-key', '0x1234']],
+    [['--sync-writes=yes']],
     [['--port', 'x']],
     [['--port', '70000']],
     [['--unknown']],

@@ -33,7 +33,10 @@ export const OPTIONS: Option[] = [
   { flag: '--no-pow', env: 'LEDGER_NODE_NO_POW', path: 'restApi.pow.enabled', kind: 'negate', help: 'do not mine nonces for submitted blocks' },
   { flag: '--no-coordinator', env: 'LEDGER_NODE_NO_COORDINATOR', path: 'coordinator.enabled', kind: 'negate', help: 'do not run the embedded coordinator' },
   { flag: '--genesis-address', env: 'LEDGER_NODE_GENESIS_ADDRESS', path: 'genesis.address', kind: 'string', help: 'genesis owner: bech32 (network HRP) or 0x Ed25519 address' },
+  { flag: '--genesis-file', env: 'LEDGER_NODE_GENESIS_FILE', path: 'genesis.file', kind: 'string', help: 'JSON file {"outputs":[…]} with the genesis outputs (instead of one output on --genesis-address)' },
   { flag: '--coordinator-key', env: 'LEDGER_NODE_COORDINATOR_KEYS', path: 'coordinator.privateKeys', kind: 'list', help: 'coordinator Ed25519 seed, 0x + 64 hex (repeatable; env: comma-separated)' },
+  { flag: '--coordinator-public-key', env: 'LEDGER_NODE_COORDINATOR_PUBLIC_KEYS', path: 'coordinator.publicKeys', kind: 'list', help: 'with --no-coordinator: accept milestones signed by this key, 0x + 64 hex (repeatable)' },
+  { flag: '--sync-writes', env: 'LEDGER_NODE_SYNC_WRITES', path: 'storage.syncWrites', kind: 'bool', help: 'fsync every acknowledged write (default off: writes survive a crash, not a power loss)' },
   { flag: '--jwt-secret', env: 'LEDGER_NODE_JWT_SECRET', path: 'restApi.jwtSecret', kind: 'string', help: 'HS256 secret for protected routes (default: generated and kept in the data dir)' },
   { flag: '--log-level', env: 'LEDGER_NODE_LOG_LEVEL', path: 'logLevel', kind: 'string', help: 'fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
@@ -41,7 +44,7 @@ export const OPTIONS: Option[] = [
 export function optionsHelp(): string {
   const width = Math.max(...OPTIONS.map((o) => o.flag.length)) + 8;
   return OPTIONS.map((o) => {
-    const name = o.kind === 'negate' ? o.flag : `${o.flag} <${o.kind === 'list' ? 'key' : o.kind === 'int' || o.kind === 'bind-port' ? 'n' : 'value'}>`;
+    const name = o.kind === 'negate' || o.kind === 'bool' ? o.flag : `${o.flag} <${o.kind === 'list' ? 'key' : o.kind === 'int' || o.kind === 'bind-port' ? 'n' : 'value'}>`;
     return `  ${name.padEnd(width)}${o.help}  [${o.env}]`;
   }).join('\n');
 }
@@ -81,7 +84,7 @@ function parseFlags(argv: string[]): Map<string, string[]> {
     }
     const option = OPTIONS.find((o) => o.flag === arg);
     if (option === undefined) throw new ConfigError(`unknown option '${arg}' (see --help)`);
-    if (option.kind === 'negate') {
+    if (option.kind === 'negate' || option.kind === 'bool') {
       if (value !== undefined) throw new ConfigError(`option ${arg} takes no value`);
       value = 'true';
     } else if (value === undefined) {
@@ -135,6 +138,9 @@ function apply(config: Record<string, unknown>, option: Option, values: string[]
     case 'negate':
       parent[key] = !/^(1|true|yes)$/i.test(last);
       break;
+    case 'bool':
+      parent[key] = /^(1|true|yes)$/i.test(last);
+      break;
     case 'list':
       parent[key] = values;
       break;
@@ -185,6 +191,9 @@ function check(c: NodeConfig): void {
   if (!Number.isInteger(c.coordinator.interval) || c.coordinator.interval < 1) fail('coordinator.interval must be a whole number of seconds ≥ 1');
   if (typeof c.coordinator.enabled !== 'boolean') fail('coordinator.enabled must be true or false');
   if (!Array.isArray(c.coordinator.privateKeys) || c.coordinator.privateKeys.some((k) => typeof k !== 'string' || !HEX32.test(k))) fail('coordinator.privateKeys must be 0x + 64 hex digits each');
+  if (!Array.isArray(c.coordinator.publicKeys) || c.coordinator.publicKeys.some((k) => typeof k !== 'string' || !HEX32.test(k))) fail('coordinator.publicKeys must be 0x + 64 hex digits each');
+  if (typeof c.genesis.file !== 'string') fail('genesis.file must be a path');
+  if (typeof c.storage.syncWrites !== 'boolean') fail('storage.syncWrites must be true or false');
   if (typeof c.restApi.jwtSecret !== 'string') fail('restApi.jwtSecret must be a string');
   if (!Array.isArray(c.restApi.publicRoutes) || c.restApi.publicRoutes.some((r) => typeof r !== 'string')) fail('restApi.publicRoutes must be a list of strings');
   if (typeof c.restApi.pow.enabled !== 'boolean') fail('restApi.pow.enabled must be true or false');

@@ -17,8 +17,16 @@ export interface NodeConfig {
   network: { baseName: string };
   protocol: Omit<ProtocolJson, 'networkName'>;
   baseToken: BaseTokenConfig;
-  genesis: { address: string };
-  coordinator: { enabled: boolean; privateKeys: string[]; interval: number /* seconds */ };
+  /** `file`: a JSON file {"outputs":[…]} whose outputs replace the single default output. */
+  genesis: { address: string; file: string };
+  /**
+   * `privateKeys`: seeds of the embedded coordinator (generated and kept in the data
+   * directory when empty). `publicKeys`: with the coordinator disabled, the keys whose
+   * milestones this node accepts (default: those of `privateKeys`).
+   */
+  coordinator: { enabled: boolean; privateKeys: string[]; publicKeys: string[]; interval: number /* seconds */ };
+  /** `syncWrites`: fsync every acknowledged write (survives power loss, not only crashes). */
+  storage: { syncWrites: boolean };
   restApi: {
     bindAddress: string; // host:port
     publicRoutes: string[];
@@ -61,8 +69,9 @@ export function defaultConfig(): NodeConfig {
       decimals: 6,
       useMetricPrefix: false,
     },
-    genesis: { address: 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc' },
-    coordinator: { enabled: true, privateKeys: [], interval: 5 },
+    genesis: { address: 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc', file: '' },
+    coordinator: { enabled: true, privateKeys: [], publicKeys: [], interval: 5 },
+    storage: { syncWrites: false },
     restApi: {
       bindAddress: '0.0.0.0:14265',
       publicRoutes: [...DEFAULT_PUBLIC_ROUTES],

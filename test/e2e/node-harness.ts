@@ -4,6 +4,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
@@ -38,24 +39,37 @@ export interface ChildNode {
   url: string;
 }
 
-/** Run bin/ledger-node.js and wait for its "listening" log line (which carries the URL). */
-export function spawnNode(flags: string[], dataDir: string): Promise<ChildNode> {
-  const child = spawn(process.execPath, [join(root, 'bin/ledger-node.js'), '--port', '0', '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolvePromise, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      for (const line of out.split('\n')) {
-        if (line.includes('"msg":"listening"')) {
-          resolvePromise({ child, url: JSON.parse(line).url });
-          return;
-        }
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`node exited with ${code}: ${err}`)));
-  });
+/** A port that was free a moment ago (the child binds it right after). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/**
+ * Run bin/ledger-node.js and wait until it answers HTTP (any log level works: readiness is
+ * probed, not read from the log). Rejects if the process exits first or after 30 s.
+ */
+export async function spawnNode(flags: string[], dataDir: string): Promise<ChildNode> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [join(root, 'bin/ledger-node.js'), '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW, ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`node exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
+    try {
+      if ((await fetch(`${url}/api/routes`)).status === 200) return { child, url };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`node did not answer within 30 s: ${stderr}`);
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {

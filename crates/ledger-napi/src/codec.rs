@@ -113,9 +113,14 @@ pub fn inputs_commitment_of(outputs_json: String) -> Result<String> {
 }
 
 fn id32(text: &str, path: &str) -> Result<[u8; 32]> {
+    hex_array(text, path)
+}
+
+/// `0x` + exactly 2·N hex digits, as N bytes.
+pub(crate) fn hex_array<const N: usize>(text: &str, path: &str) -> Result<[u8; N]> {
     let bytes = hex::decode(text.strip_prefix("0x").unwrap_or("-"))
-        .map_err(|_| invalid_argument(path, "expected 0x followed by 64 hex digits"))?;
-    bytes.try_into().map_err(|_| invalid_argument(path, "expected 32 bytes"))
+        .map_err(|_| invalid_argument(path, format!("expected 0x followed by {} hex digits", 2 * N)))?;
+    bytes.try_into().map_err(|_| invalid_argument(path, format!("expected {N} bytes")))
 }
 
 #[napi]

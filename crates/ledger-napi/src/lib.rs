@@ -5,4 +5,5 @@ mod codec;
 mod crypto;
 mod errors;
 mod pow;
+mod store;
 mod validate;

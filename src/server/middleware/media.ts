@@ -47,3 +47,9 @@ export function sendJsonOrBinary(ctx: Context, bytes: Buffer, jsonText: () => st
     ctx.body = jsonText();
   }
 }
+
+/** Answer with JSON that is already text (metadata objects come from the store as text). */
+export function sendJsonText(ctx: Context, text: string): void {
+  ctx.type = JSON_TYPE;
+  ctx.body = text;
+}

@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import { notFound } from '../http-error';
 import { blockJsonText } from '../json-text';
-import { sendJsonOrBinary } from '../middleware/media';
+import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { id32Param } from '../params';
 import type { ServerServices } from '../services';
 import { BlockSubmitter } from '../submit';
@@ -32,6 +32,6 @@ export function blocksRoutes(router: Router, services: ServerServices): void {
     const id = id32Param(ctx.params.blockId, 'blockId');
     const metadata = store.getBlockMetadata(id);
     if (metadata === null) throw notFound(`block ${id} not found`);
-    ctx.body = metadata;
+    sendJsonText(ctx, metadata);
   });
 }

@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import { notFound } from '../http-error';
 import { outputJsonText } from '../json-text';
-import { sendJsonOrBinary } from '../middleware/media';
+import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { outputIdParam } from '../params';
 import type { ServerServices } from '../services';
 
@@ -13,13 +13,13 @@ export function outputsRoutes(router: Router, { store }: ServerServices): void {
     const id = outputIdParam(ctx.params.outputId);
     const found = store.getOutput(id);
     if (found === null) throw notFound(`output ${id} not found`);
-    sendJsonOrBinary(ctx, found.output, () => `{"metadata":${JSON.stringify(found.metadata)},"output":${outputJsonText(found.output)}}`);
+    sendJsonOrBinary(ctx, found.output, () => `{"metadata":${found.metadata},"output":${outputJsonText(found.output)}}`);
   });
 
   router.get('/api/core/v2/outputs/:outputId/metadata', (ctx) => {
     const id = outputIdParam(ctx.params.outputId);
     const found = store.getOutput(id);
     if (found === null) throw notFound(`output ${id} not found`);
-    ctx.body = found.metadata;
+    sendJsonText(ctx, found.metadata);
   });
 }

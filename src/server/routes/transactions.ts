@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../http-error';
 import { blockJsonText } from '../json-text';
-import { sendJsonOrBinary } from '../middleware/media';
+import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { id32Param } from '../params';
 import type { ServerServices } from '../services';
 
@@ -13,7 +13,11 @@ export function transactionsRoutes(router: Router, { store }: ServerServices): v
   const includedBlockId = (ctx: Context & { params: Record<string, string> }): string => {
     const id = id32Param(ctx.params.transactionId, 'transactionId');
     const blockId = store.getIncludedBlockId(id);
-    if (blockId === null) throw notFound(`transaction ${id} not included`);
+    if (blockId === null) {
+      // The transaction-id index tells "never seen" apart from "seen, not (yet) included".
+      const carriers = store.getBlocksWithTransaction(id).length;
+      throw notFound(carriers === 0 ? `transaction ${id} not found` : `transaction ${id} not included (carried by ${carriers} block(s) not confirmed as included)`);
+    }
     return blockId;
   };
 
@@ -28,6 +32,6 @@ export function transactionsRoutes(router: Router, { store }: ServerServices): v
     const blockId = includedBlockId(ctx);
     const metadata = store.getBlockMetadata(blockId);
     if (metadata === null) throw notFound(`block ${blockId} not found`);
-    ctx.body = metadata;
+    sendJsonText(ctx, metadata);
   });
 }

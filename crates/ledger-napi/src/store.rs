@@ -1,0 +1,326 @@
+//! The ledger store for JavaScript: a `LedgerStore` object over `ledger_store::Store`.
+//!
+//! Submitting a block and issuing a milestone run as async tasks on libuv's thread pool
+//! (decoding, validation, white flag and RocksDB writes stay off the event loop); lookups
+//! are synchronous point reads. Ids cross as 0x-hex strings, bytes as Buffers, metadata
+//! objects as JSON text. Failures of the async calls come back as a `failure` field,
+//! because napi's task errors cannot carry the core's reason codes.
+
+use crate::codec::hex_array;
+use crate::errors::{to_napi, Result};
+use ledger_core::codec::decode_output;
+use ledger_core::json::hex;
+use ledger_store::{protocol_from_json, protocol_json, IssuedMilestone, MilestoneRecord, Store, StoreOptions, Submitted};
+use napi::bindgen_prelude::{AsyncTask, Buffer};
+use napi::{Env, Task};
+use napi_derive::napi;
+use std::path::Path;
+use std::sync::{Arc, RwLock};
+
+#[napi(object)]
+pub struct StoreOpenOptions {
+    /// The protocol object of the info endpoint, as JSON text.
+    pub protocol_json: String,
+    /// Serialized genesis outputs (used when the data directory is new).
+    pub genesis_outputs: Vec<Buffer>,
+    pub coordinator_enabled: bool,
+    /// 0x-hex Ed25519 seeds of the embedded coordinator.
+    pub coordinator_private_keys: Vec<String>,
+    /// 0x-hex public keys whose milestones are accepted when the coordinator is disabled.
+    pub coordinator_public_keys: Vec<String>,
+    pub sync_writes: bool,
+    pub max_delta_ycri: u32,
+    pub max_delta_ocri: u32,
+}
+
+#[napi(object)]
+pub struct NativeFailure {
+    pub code: String,
+    pub path: String,
+    pub detail: String,
+}
+
+impl From<ledger_core::Error> for NativeFailure {
+    fn from(e: ledger_core::Error) -> Self {
+        NativeFailure { code: e.code.to_string(), path: e.path, detail: e.detail }
+    }
+}
+
+#[napi(object)]
+pub struct SubmitOutcome {
+    pub block_id: Option<String>,
+    pub stored: bool,
+    pub failure: Option<NativeFailure>,
+}
+
+#[napi(object)]
+pub struct MilestoneOutcome {
+    pub index: u32,
+    pub milestone_id: String,
+    pub block_id: String,
+    pub timestamp: u32,
+    pub referenced_blocks: u32,
+    pub included_transactions: u32,
+    pub failure: Option<NativeFailure>,
+}
+
+#[napi(object)]
+pub struct FoundOutput {
+    pub output: Buffer,
+    pub metadata_json: String,
+}
+
+#[napi(object)]
+pub struct FoundMilestone {
+    pub index: u32,
+    pub timestamp: u32,
+    pub milestone_id: String,
+    pub block_id: String,
+    pub payload: Buffer,
+}
+
+#[napi(object)]
+pub struct UtxoChangesJs {
+    pub index: u32,
+    pub created_outputs: Vec<String>,
+    pub consumed_outputs: Vec<String>,
+}
+
+#[napi(object)]
+pub struct LatestMilestoneJs {
+    pub index: u32,
+    pub timestamp: Option<u32>,
+    pub milestone_id: Option<String>,
+}
+
+#[napi(object)]
+pub struct StoreStatusJs {
+    pub latest_milestone: LatestMilestoneJs,
+    pub ledger_index: u32,
+    pub blocks_stored: f64,
+    pub referenced_by_last_milestone: f64,
+    pub new_blocks_since_last_milestone: f64,
+    pub pending_blocks: f64,
+}
+
+#[napi]
+pub struct LedgerStore {
+    /// None once closed. Async tasks hold their own Arc, so RocksDB closes when the last
+    /// task in flight has finished.
+    store: RwLock<Option<Arc<Store>>>,
+}
+
+fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
+    let protocol = protocol_from_json(&o.protocol_json).map_err(to_napi)?;
+    let genesis_outputs = o
+        .genesis_outputs
+        .iter()
+        .enumerate()
+        .map(|(i, b)| decode_output(b).map_err(|e| to_napi(e.within(&format!("genesis.outputs[{i}]")))))
+        .collect::<Result<Vec<_>>>()?;
+    let coordinator_seeds =
+        o.coordinator_private_keys.iter().enumerate().map(|(i, k)| hex_array::<32>(k, &format!("coordinator.privateKeys[{i}]"))).collect::<Result<Vec<_>>>()?;
+    let trusted_public_keys =
+        o.coordinator_public_keys.iter().enumerate().map(|(i, k)| hex_array::<32>(k, &format!("coordinator.publicKeys[{i}]"))).collect::<Result<Vec<_>>>()?;
+    Ok(StoreOptions {
+        protocol,
+        genesis_outputs,
+        coordinator_seeds,
+        trusted_public_keys,
+        coordinator_enabled: o.coordinator_enabled,
+        sync_writes: o.sync_writes,
+        max_delta_ycri: o.max_delta_ycri,
+        max_delta_ocri: o.max_delta_ocri,
+    })
+}
+
+fn milestone_js(r: MilestoneRecord) -> FoundMilestone {
+    FoundMilestone { index: r.index, timestamp: r.timestamp, milestone_id: hex(&r.milestone_id), block_id: hex(&r.block_id), payload: r.payload.into() }
+}
+
+#[napi]
+impl LedgerStore {
+    /// Open or create the store in `dataDir` (RocksDB lives in `dataDir/ledger`).
+    #[napi(factory)]
+    pub fn open(data_dir: String, options: StoreOpenOptions) -> Result<LedgerStore> {
+        let options = open_options(options)?;
+        let store = Store::open(&Path::new(&data_dir).join("ledger"), options).map_err(to_napi)?;
+        Ok(LedgerStore { store: RwLock::new(Some(Arc::new(store))) })
+    }
+
+    fn get(&self) -> Result<Arc<Store>> {
+        let guard = self.store.read().unwrap_or_else(|p| p.into_inner());
+        guard.clone().ok_or_else(|| to_napi(ledger_core::Error::new("store-closed", "", "the store is closed")))
+    }
+
+    /// Close the database (once the async work in flight has finished).
+    #[napi]
+    pub fn close(&self) {
+        self.store.write().unwrap_or_else(|p| p.into_inner()).take();
+    }
+
+    #[napi]
+    pub fn protocol_json(&self) -> Result<String> {
+        Ok(protocol_json(self.get()?.protocol()))
+    }
+
+    #[napi]
+    pub fn coordinator_public_keys(&self) -> Result<Vec<String>> {
+        Ok(self.get()?.coordinator_public_keys().iter().map(|k| hex(k)).collect())
+    }
+
+    #[napi]
+    pub fn is_ready(&self) -> Result<bool> {
+        Ok(self.get()?.is_ready())
+    }
+
+    #[napi]
+    pub fn select_tips(&self) -> Result<Vec<String>> {
+        Ok(self.get()?.select_tips().map_err(to_napi)?.iter().map(|id| hex(id)).collect())
+    }
+
+    /// Validate and store a serialized block off the event loop.
+    #[napi(ts_return_type = "Promise<SubmitOutcome>")]
+    pub fn submit_block(&self, bytes: Buffer) -> Result<AsyncTask<SubmitTask>> {
+        Ok(AsyncTask::new(SubmitTask { store: self.get()?, bytes: bytes.to_vec() }))
+    }
+
+    /// Issue the next milestone with the embedded coordinator, off the event loop.
+    #[napi(ts_return_type = "Promise<MilestoneOutcome>")]
+    pub fn issue_milestone(&self, timestamp: Option<u32>) -> Result<AsyncTask<IssueTask>> {
+        Ok(AsyncTask::new(IssueTask { store: self.get()?, timestamp }))
+    }
+
+    #[napi]
+    pub fn get_block(&self, block_id: String) -> Result<Option<Buffer>> {
+        let id = hex_array::<32>(&block_id, "blockId")?;
+        Ok(self.get()?.block(&id).map_err(to_napi)?.map(Buffer::from))
+    }
+
+    #[napi]
+    pub fn get_block_metadata(&self, block_id: String) -> Result<Option<String>> {
+        let id = hex_array::<32>(&block_id, "blockId")?;
+        self.get()?.block_metadata_json(&id).map_err(to_napi)
+    }
+
+    #[napi]
+    pub fn get_included_block_id(&self, transaction_id: String) -> Result<Option<String>> {
+        let id = hex_array::<32>(&transaction_id, "transactionId")?;
+        Ok(self.get()?.included_block_id(&id).map_err(to_napi)?.map(|b| hex(&b)))
+    }
+
+    /// Every stored block that carries the transaction, referenced or not.
+    #[napi]
+    pub fn get_blocks_with_transaction(&self, transaction_id: String) -> Result<Vec<String>> {
+        let id = hex_array::<32>(&transaction_id, "transactionId")?;
+        Ok(self.get()?.blocks_with_transaction(&id).map_err(to_napi)?.iter().map(|b| hex(b)).collect())
+    }
+
+    #[napi]
+    pub fn get_output(&self, output_id: String) -> Result<Option<FoundOutput>> {
+        let id = hex_array::<34>(&output_id, "outputId")?;
+        Ok(self.get()?.output(&id).map_err(to_napi)?.map(|(output, metadata_json)| FoundOutput { output: output.into(), metadata_json }))
+    }
+
+    #[napi]
+    pub fn get_milestone_by_index(&self, index: u32) -> Result<Option<FoundMilestone>> {
+        Ok(self.get()?.milestone_by_index(index).map_err(to_napi)?.map(milestone_js))
+    }
+
+    #[napi]
+    pub fn get_milestone_by_id(&self, milestone_id: String) -> Result<Option<FoundMilestone>> {
+        let id = hex_array::<32>(&milestone_id, "milestoneId")?;
+        Ok(self.get()?.milestone_by_id(&id).map_err(to_napi)?.map(milestone_js))
+    }
+
+    #[napi]
+    pub fn get_utxo_changes(&self, index: u32) -> Result<Option<UtxoChangesJs>> {
+        Ok(self.get()?.utxo_changes(index).map_err(to_napi)?.map(|c| UtxoChangesJs {
+            index: c.index,
+            created_outputs: c.created.iter().map(|id| hex(id)).collect(),
+            consumed_outputs: c.consumed.iter().map(|id| hex(id)).collect(),
+        }))
+    }
+
+    #[napi]
+    pub fn status(&self) -> Result<StoreStatusJs> {
+        let s = self.get()?.status();
+        let latest_milestone = match s.latest_milestone {
+            Some((index, timestamp, id)) => LatestMilestoneJs { index, timestamp: Some(timestamp), milestone_id: Some(hex(&id)) },
+            None => LatestMilestoneJs { index: 0, timestamp: None, milestone_id: None },
+        };
+        Ok(StoreStatusJs {
+            latest_milestone,
+            ledger_index: s.ledger_index,
+            blocks_stored: s.blocks_stored as f64,
+            referenced_by_last_milestone: s.referenced_by_last_milestone as f64,
+            new_blocks_since_last_milestone: s.new_blocks_since_last_milestone as f64,
+            pending_blocks: s.pending_blocks as f64,
+        })
+    }
+
+    /// The sum of all unspent outputs, decimal (equals the token supply when consistent).
+    #[napi]
+    pub fn unspent_total(&self) -> Result<String> {
+        Ok(self.get()?.unspent_total().map_err(to_napi)?.to_string())
+    }
+
+    #[napi]
+    pub fn approximate_size_bytes(&self) -> Result<f64> {
+        Ok(self.get()?.approximate_size_bytes() as f64)
+    }
+}
+
+pub struct SubmitTask {
+    store: Arc<Store>,
+    bytes: Vec<u8>,
+}
+
+impl Task for SubmitTask {
+    type Output = ledger_core::Result<Submitted>;
+    type JsValue = SubmitOutcome;
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(self.store.submit_block(&self.bytes))
+    }
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<SubmitOutcome> {
+        Ok(match output {
+            Ok(s) => SubmitOutcome { block_id: Some(hex(&s.block_id)), stored: s.stored, failure: None },
+            Err(e) => SubmitOutcome { block_id: None, stored: false, failure: Some(e.into()) },
+        })
+    }
+}
+
+pub struct IssueTask {
+    store: Arc<Store>,
+    timestamp: Option<u32>,
+}
+
+impl Task for IssueTask {
+    type Output = ledger_core::Result<IssuedMilestone>;
+    type JsValue = MilestoneOutcome;
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(self.store.issue_milestone(self.timestamp))
+    }
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<MilestoneOutcome> {
+        Ok(match output {
+            Ok(m) => MilestoneOutcome {
+                index: m.index,
+                milestone_id: hex(&m.milestone_id),
+                block_id: hex(&m.block_id),
+                timestamp: m.timestamp,
+                referenced_blocks: m.referenced_blocks as u32,
+                included_transactions: m.included_transactions as u32,
+                failure: None,
+            },
+            Err(e) => MilestoneOutcome {
+                index: 0,
+                milestone_id: String::new(),
+                block_id: String::new(),
+                timestamp: 0,
+                referenced_blocks: 0,
+                included_transactions: 0,
+                failure: Some(e.into()),
+            },
+        })
+    }
+}
