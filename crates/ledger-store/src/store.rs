@@ -12,7 +12,7 @@
 use crate::columns::{self, state_key, BLOCKS, BLOCK_META, CHILDREN, DIFFS, MILESTONES, MILESTONE_IDS, OUTPUTS, SPENTS, STATE, TX_BLOCKS, UNREFERENCED, UNSPENT};
 use crate::db::Db;
 use crate::genesis;
-use crate::graph::{ConeRoots, Graph};
+use crate::graph::{cone_roots, ConeRoots, Graph};
 use crate::ledger;
 use crate::metadata;
 use crate::milestone::{self, CoordinatorKeys, Essence, Previous};
@@ -22,11 +22,12 @@ use crate::white_flag::{self, Confirmation};
 use crate::{is_solid_entry_point, storage_error, SOLID_ENTRY_POINTS};
 use ledger_core::codec::{decode_block, encode_block, encode_milestone_payload};
 use ledger_core::ids;
+use ledger_core::pow;
 use ledger_core::model::*;
 use ledger_core::protocol::ProtocolParameters;
 use ledger_core::validate::{validate_block, validate_milestone_block, MAX_PARENTS, MIN_PARENTS};
 use ledger_core::{Error, Result};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -85,6 +86,15 @@ pub struct UtxoChanges {
     pub index: u32,
     pub created: Vec<OutputId>,
     pub consumed: Vec<OutputId>,
+}
+
+/// A block about to be written.
+struct NewBlock<'a> {
+    id: Id32,
+    bytes: &'a [u8],
+    parents: Vec<Id32>,
+    /// The index of the milestone it carries, 0 for other blocks.
+    milestone_index: u32,
 }
 
 struct State {
@@ -183,36 +193,112 @@ impl Store {
     /// milestone payload are refused while the embedded coordinator runs (D16); otherwise
     /// they are milestones of another coordinator and are checked and applied.
     pub fn submit_block(&self, bytes: &[u8]) -> Result<Submitted> {
-        let block = decode_block(bytes)?;
-        validate_block(&block, bytes, &self.protocol)?;
-        let block_id = ids::block_id(bytes);
-        if let Some(Payload::Milestone(_)) = &block.payload {
-            return self.accept_milestone(block, bytes, block_id);
-        }
-        let transaction_id = match &block.payload {
-            Some(Payload::Transaction(tx)) => Some(ids::transaction_id(tx)),
-            _ => None,
-        };
-        let mut state = lock(&self.state);
-        if state.latest.is_none() {
-            return Err(not_ready());
-        }
-        if self.db.exists(BLOCKS, &block_id)? {
-            return Ok(Submitted { block_id, stored: false });
-        }
-        self.check_parents_known(&state, &block.parents)?;
-        let mut batch = self.db.batch();
-        if let Some(tx) = transaction_id {
-            batch.put(TX_BLOCKS, &columns::pair_key(&tx, &block_id), &[]);
-        }
-        self.write_block(&mut state, batch, block_id, bytes, &block.parents, 0)?;
-        Ok(Submitted { block_id, stored: true })
+        self.submit_blocks(&[bytes]).pop().expect("one result per block")
     }
 
-    /// Every parent is a stored block or an entry point (D13).
-    fn check_parents_known(&self, state: &State, parents: &[Id32]) -> Result<()> {
+    /// `submit_block` for many blocks at once, one result each, in order. Their proofs of
+    /// work are scored together (one bit-sliced pass for up to 128 blocks) and they are
+    /// written in one RocksDB batch: every block is acknowledged only after that write.
+    /// A block may name a parent that comes earlier in the same call.
+    pub fn submit_blocks(&self, blocks: &[&[u8]]) -> Vec<Result<Submitted>> {
+        let mut results: Vec<Option<Result<Submitted>>> = blocks.iter().map(|_| None).collect();
+        // Every rule but the proof of work, block by block, outside the lock.
+        let rules_without_pow = ProtocolParameters { min_pow_score: 0, ..self.protocol.clone() };
+        let mut candidates: Vec<(usize, Block)> = Vec::with_capacity(blocks.len());
+        for (i, bytes) in blocks.iter().enumerate() {
+            match decode_block(bytes).and_then(|block| validate_block(&block, bytes, &rules_without_pow).map(|()| block)) {
+                Ok(block) if matches!(block.payload, Some(Payload::Milestone(_))) => {
+                    results[i] = Some(self.accept_milestone(block, bytes, ids::block_id(bytes)));
+                }
+                Ok(block) => candidates.push((i, block)),
+                Err(e) => results[i] = Some(Err(e)),
+            }
+        }
+        let scored: Vec<&[u8]> = candidates.iter().map(|(i, _)| blocks[*i]).collect();
+        let pow = self.check_pow(&scored);
+        let mut accepted = Vec::with_capacity(candidates.len());
+        for ((i, block), verdict) in candidates.into_iter().zip(pow) {
+            match verdict {
+                Ok(()) => accepted.push((i, block)),
+                Err(e) => results[i] = Some(Err(e)),
+            }
+        }
+        for (i, result) in self.store_blocks(blocks, accepted) {
+            results[i] = Some(result);
+        }
+        results.into_iter().map(|r| r.expect("every block has a result")).collect()
+    }
+
+    /// The proof-of-work rule (validation.md §2) for each block: together through the
+    /// bit-sliced lanes when there are several, else with the scalar scorer.
+    fn check_pow(&self, blocks: &[&[u8]]) -> Vec<Result<()>> {
+        let min = self.protocol.min_pow_score;
+        if min == 0 {
+            return blocks.iter().map(|_| Ok(())).collect();
+        }
+        let zeros = if blocks.len() >= 4 { pow::trailing_zeros_many(blocks) } else { blocks.iter().map(|b| pow::trailing_zeros(b)).collect() };
+        blocks
+            .iter()
+            .zip(zeros)
+            .map(|(b, z)| {
+                if z >= pow::required_zeros(min, b.len()) {
+                    Ok(())
+                } else {
+                    let score = 3f64.powi(z as i32) / b.len() as f64;
+                    Err(Error::new("pow-score-too-low", "nonce", format!("the proof-of-work score {score:.2} is below the minimum {min}")))
+                }
+            })
+            .collect()
+    }
+
+    /// Store blocks that passed every rule: under the lock, drop the ones already stored,
+    /// check parents, and write the rest in one batch.
+    fn store_blocks(&self, blocks: &[&[u8]], accepted: Vec<(usize, Block)>) -> Vec<(usize, Result<Submitted>)> {
+        let mut out = Vec::with_capacity(accepted.len());
+        if accepted.is_empty() {
+            return out;
+        }
+        let mut state = lock(&self.state);
+        if state.latest.is_none() {
+            return accepted.into_iter().map(|(i, _)| (i, Err(not_ready()))).collect();
+        }
+        let mut staged: Vec<NewBlock<'_>> = Vec::with_capacity(accepted.len());
+        let mut staged_ids: HashSet<Id32> = HashSet::new();
+        let mut written: Vec<(usize, Id32, bool)> = Vec::new();
+        let mut batch = self.db.batch();
+        for (i, block) in accepted {
+            let block_id = ids::block_id(blocks[i]);
+            let known = match staged_ids.contains(&block_id) {
+                true => Ok(true),
+                false => self.db.exists(BLOCKS, &block_id),
+            };
+            match known {
+                Err(e) => out.push((i, Err(e))),
+                Ok(true) => written.push((i, block_id, false)),
+                Ok(false) => match self.check_parents_known(&state, &block.parents, &staged_ids) {
+                    Err(e) => out.push((i, Err(e))),
+                    Ok(()) => {
+                        if let Some(Payload::Transaction(tx)) = &block.payload {
+                            batch.put(TX_BLOCKS, &columns::pair_key(&ids::transaction_id(tx), &block_id), &[]);
+                        }
+                        staged_ids.insert(block_id);
+                        staged.push(NewBlock { id: block_id, bytes: blocks[i], parents: block.parents, milestone_index: 0 });
+                        written.push((i, block_id, true));
+                    }
+                },
+            }
+        }
+        let committed = if staged.is_empty() { Ok(()) } else { self.write_blocks(&mut state, batch, staged) };
+        for (i, block_id, stored) in written {
+            out.push((i, committed.clone().map(|()| Submitted { block_id, stored })));
+        }
+        out
+    }
+
+    /// Every parent is a stored block, an entry point or one of `staged` (D13).
+    fn check_parents_known(&self, state: &State, parents: &[Id32], staged: &HashSet<Id32>) -> Result<()> {
         for (i, p) in parents.iter().enumerate() {
-            if !is_solid_entry_point(p) && state.graph.get(p).is_none() && !self.db.exists(BLOCK_META, p)? {
+            if !is_solid_entry_point(p) && state.graph.get(p).is_none() && !staged.contains(p) && !self.db.exists(BLOCK_META, p)? {
                 return Err(Error::new("unknown-parent", format!("parents[{i}]"), format!("parent 0x{} is not a known block", hex::encode(p))));
             }
         }
@@ -374,7 +460,7 @@ impl Store {
                 None => Previous { index: 0, milestone_id: [0; 32], timestamp: 0 },
             };
             milestone::check_foreign(&payload, &previous, &self.trusted_keys)?;
-            self.check_parents_known(&state, &block.parents)?;
+            self.check_parents_known(&state, &block.parents, &HashSet::new())?;
             white_flag::traversal_order(&payload.parents, &state.graph)
         };
         let confirmation = white_flag::confirm(&self.db, order, payload.index, payload.timestamp)?;
@@ -432,11 +518,10 @@ impl Store {
         batch.put(MILESTONE_IDS, &milestone_id, &columns::index_key(index));
         batch.put(STATE, state_key::LEDGER_INDEX, &index.to_le_bytes());
         let referenced: HashSet<Id32> = c.order.iter().copied().collect();
-        self.write_block(&mut state, batch, block_id, bytes, &payload.parents, index)?;
+        self.write_blocks(&mut state, batch, vec![NewBlock { id: block_id, bytes, parents: payload.parents.clone(), milestone_index: index }])?;
 
-        state.graph.remove(&c.order);
         let db = &self.db;
-        state.graph.recompute_roots(|p| if referenced.contains(p) { Ok(index) } else { referenced_index(db, p) })?;
+        state.graph.remove_referenced(&c.order, |p| if referenced.contains(p) { Ok(index) } else { referenced_index(db, p) })?;
         state.latest = Some(Latest { index, milestone_id, block_id, timestamp: payload.timestamp });
         state.referenced_by_last_milestone = c.order.len() as u64;
         state.new_blocks_since_last_milestone = 0;
@@ -450,27 +535,39 @@ impl Store {
         })
     }
 
-    /// Add a new block to `batch` (bytes, metadata, child links, pending entry, counters),
-    /// write the batch, then add the block to memory.
-    fn write_block(&self, state: &mut State, mut batch: crate::db::Batch<'_>, block_id: Id32, bytes: &[u8], parents: &[Id32], milestone_index: u32) -> Result<()> {
+    /// Add new blocks to `batch` (bytes, metadata, child links, pending entries, counters),
+    /// write the batch, and only then add the blocks to memory. Blocks come parents first;
+    /// a block may name a parent earlier in the list.
+    fn write_blocks(&self, state: &mut State, mut batch: crate::db::Batch<'_>, blocks: Vec<NewBlock<'_>>) -> Result<()> {
         let db = &self.db;
-        let roots = state.graph.roots_of(parents, |p| referenced_index(db, p))?;
-        let seq = state.next_seq;
         let arrival_ms = now_ms();
-        let meta = BlockMeta { arrival_ms, seq, milestone_index, ..Default::default() };
-        batch.put(BLOCKS, &block_id, bytes);
-        batch.put(BLOCK_META, &block_id, &meta.to_bytes());
-        for p in parents {
-            batch.put(CHILDREN, &columns::pair_key(p, &block_id), &[]);
+        let mut staged_roots: HashMap<Id32, ConeRoots> = HashMap::new();
+        let mut entries = Vec::with_capacity(blocks.len());
+        for (k, b) in blocks.into_iter().enumerate() {
+            let graph = &state.graph;
+            let known = |p: &Id32| graph.get(p).map(|x| x.roots).or_else(|| staged_roots.get(p).copied());
+            let roots = cone_roots(&b.parents, known, &mut |p| referenced_index(db, p))?;
+            staged_roots.insert(b.id, roots);
+            let seq = state.next_seq + k as u64;
+            let meta = BlockMeta { arrival_ms, seq, milestone_index: b.milestone_index, ..Default::default() };
+            batch.put(BLOCKS, &b.id, b.bytes);
+            batch.put(BLOCK_META, &b.id, &meta.to_bytes());
+            for p in &b.parents {
+                batch.put(CHILDREN, &columns::pair_key(p, &b.id), &[]);
+            }
+            batch.put(UNREFERENCED, &columns::unreferenced_key(seq, &b.id), &[]);
+            entries.push((b, seq, roots));
         }
-        batch.put(UNREFERENCED, &columns::unreferenced_key(seq, &block_id), &[]);
-        batch.put(STATE, state_key::NEXT_SEQ, &(seq + 1).to_le_bytes());
-        batch.put(STATE, state_key::BLOCK_COUNT, &(state.block_count + 1).to_le_bytes());
+        let count = entries.len() as u64;
+        batch.put(STATE, state_key::NEXT_SEQ, &(state.next_seq + count).to_le_bytes());
+        batch.put(STATE, state_key::BLOCK_COUNT, &(state.block_count + count).to_le_bytes());
         batch.commit()?;
-        state.next_seq = seq + 1;
-        state.block_count += 1;
-        state.new_blocks_since_last_milestone += 1;
-        state.graph.insert(block_id, parents.to_vec(), seq, arrival_ms, milestone_index, roots);
+        state.next_seq += count;
+        state.block_count += count;
+        state.new_blocks_since_last_milestone += count;
+        for (b, seq, roots) in entries {
+            state.graph.insert(b.id, b.parents, seq, arrival_ms, b.milestone_index, roots);
+        }
         Ok(())
     }
 
@@ -604,7 +701,7 @@ fn load_state(db: &Db) -> Result<State> {
         let meta = BlockMeta::from_bytes(&db.get(BLOCK_META, &id)?.unwrap_or_default())?;
         graph.insert(id, parents_of(&bytes)?, meta.seq, meta.arrival_ms, meta.milestone_index, ConeRoots::at(0));
     }
-    graph.recompute_roots(|p| referenced_index(db, p))?;
+    graph.compute_all_roots(|p| referenced_index(db, p))?;
     let new_blocks = graph.len() as u64;
     Ok(State {
         graph,

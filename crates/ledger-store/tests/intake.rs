@@ -1,0 +1,61 @@
+//! Block intake in batches: one call, one write, one result per block in order.
+
+mod common;
+
+use common::*;
+use ledger_core::codec::encode_block;
+use ledger_core::ids;
+use ledger_core::model::*;
+use std::sync::atomic::AtomicBool;
+
+const MIN_POW: u32 = 10;
+
+fn mined(parents: Vec<Id32>, data: &[u8]) -> Vec<u8> {
+    let block = Block { protocol_version: 2, parents, payload: Some(Payload::TaggedData(TaggedData { tag: vec![], data: data.to_vec() })), nonce: 0 };
+    let mut bytes = encode_block(&block);
+    let found = ledger_core::pow::mine(&bytes, MIN_POW, 1, &AtomicBool::new(false)).unwrap();
+    let at = bytes.len() - 8;
+    bytes[at..].copy_from_slice(&found.nonce.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn a_batch_gets_one_result_per_block_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open_dev(dir.path(), MIN_POW);
+    store.issue_milestone(None).unwrap();
+    let tips = store.select_tips().unwrap();
+    let first = mined(tips.clone(), b"first");
+    let mut child_parents = vec![tips[0], ids::block_id(&first)];
+    child_parents.sort();
+    let child = mined(child_parents, b"child of first, same batch");
+    let mut weak = mined(tips.clone(), b"weak");
+    let at = weak.len() - 8;
+    // Find a nonce that fails the score (most do at 10 × ~100 bytes).
+    let mut n = 1u64;
+    loop {
+        weak[at..].copy_from_slice(&n.to_le_bytes());
+        if !ledger_core::pow::meets_min_score(&weak, MIN_POW) {
+            break;
+        }
+        n += 1;
+    }
+    let orphan = mined(vec![tips[0], [0xee; 32]], b"orphan");
+    let batch: Vec<&[u8]> = vec![&first, &first, &child, &weak, &orphan, b"\x02"];
+    let results = store.submit_blocks(&batch);
+    assert_eq!(results.len(), 6);
+    assert!(results[0].as_ref().unwrap().stored);
+    assert!(!results[1].as_ref().unwrap().stored);
+    assert_eq!(results[1].as_ref().unwrap().block_id, ids::block_id(&first));
+    assert!(results[2].as_ref().unwrap().stored);
+    assert_eq!(results[3].as_ref().err().unwrap().code, "pow-score-too-low");
+    assert_eq!(results[4].as_ref().err().unwrap().path, "parents[1]");
+    assert!(results[5].is_err());
+    assert_eq!(store.status().blocks_stored, 3); // milestone 1, first, child
+    // The child's parent came in the same batch and is no tip any more.
+    let tips_now = store.select_tips().unwrap();
+    assert!(tips_now.contains(&ids::block_id(&child)));
+    assert!(!tips_now.contains(&ids::block_id(&first)));
+    // Submitting the stored blocks again, alone, stores nothing.
+    assert!(!store.submit_block(&child).unwrap().stored);
+}
