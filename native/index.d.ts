@@ -18,10 +18,18 @@ export declare class LedgerStore {
   coordinatorPublicKeys(): Array<string>
   isReady(): boolean
   selectTips(): Array<string>
-  /** Validate and store a serialized block off the event loop. */
-  submitBlock(bytes: Buffer): Promise<SubmitOutcome>
+  /**
+   * Validate and store serialized blocks off the event loop: one outcome per block, in
+   * order; all of them written in one batch (see `Store::submit_blocks`).
+   */
+  submitBlocks(blocks: Array<Buffer>): Promise<SubmitOutcome[]>
   /** Issue the next milestone with the embedded coordinator, off the event loop. */
   issueMilestone(timestamp?: number | undefined | null): Promise<MilestoneOutcome>
+  /**
+   * The block's bytes, copied into a buffer of the JavaScript heap: for a few hundred
+   * bytes that is much cheaper than an external buffer, whose finalizer the garbage
+   * collector would have to run for every lookup.
+   */
   getBlock(blockId: string): Buffer | null
   getBlockMetadata(blockId: string): string | null
   getIncludedBlockId(transactionId: string): string | null

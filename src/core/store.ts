@@ -4,9 +4,17 @@
 import native from '../native';
 import type { IssuedMilestone, LedgerStoreApi, MilestoneRecord, StoreOptions, StoreStatus } from '../store-contract';
 import { fromNative, LedgerError } from './errors';
+import { LruCache } from './lru-cache';
+import { SubmitBatcher } from './submit-batcher';
+
+/** Recently read blocks kept in memory (stored blocks never change): 32 MiB of bytes. */
+const BLOCK_CACHE_BYTES = 32 << 20;
+/** Transactions whose including block is known (final once included). */
+const INCLUDED_CACHE_ENTRIES = 100_000;
 import type { ProtocolJson } from './types';
 
 type NativeStore = InstanceType<typeof native.LedgerStore>;
+type SubmitOutcome = Awaited<ReturnType<NativeStore['submitBlocks']>>[number];
 type Failure = { code: string; path: string; detail: string } | null | undefined;
 
 function throwFailure(failure: Failure): void {
@@ -14,10 +22,16 @@ function throwFailure(failure: Failure): void {
 }
 
 export class LedgerStore implements LedgerStoreApi {
+  private readonly submissions: SubmitBatcher<SubmitOutcome>;
+  private readonly blocks = new LruCache<Buffer>(BLOCK_CACHE_BYTES, (b) => b.length + 64);
+  private readonly includedBlocks = new LruCache<string>(INCLUDED_CACHE_ENTRIES);
+
   private constructor(
     private readonly inner: NativeStore,
     private readonly protocolJson: ProtocolJson,
-  ) {}
+  ) {
+    this.submissions = new SubmitBatcher((blocks) => fromNative(() => inner.submitBlocks(blocks)));
+  }
 
   /** Open or create the ledger in `dataDir` (RocksDB under `dataDir/ledger`). */
   static open(dataDir: string, options: StoreOptions): LedgerStore {
@@ -58,13 +72,18 @@ export class LedgerStore implements LedgerStoreApi {
   }
 
   async submitBlock(bytes: Buffer): Promise<{ blockId: string; stored: boolean }> {
-    const outcome = await fromNative(() => this.inner.submitBlock(bytes));
+    const outcome = await this.submissions.submit(bytes);
     throwFailure(outcome.failure);
     return { blockId: outcome.blockId!, stored: outcome.stored };
   }
 
+  /** The same Buffer object for repeated reads of a cached block (callers must not modify it). */
   getBlock(blockId: string): Buffer | null {
-    return fromNative(() => this.inner.getBlock(blockId)) ?? null;
+    const cached = this.blocks.get(blockId);
+    if (cached !== undefined) return cached;
+    const bytes = fromNative(() => this.inner.getBlock(blockId)) ?? null;
+    if (bytes !== null) this.blocks.set(blockId, bytes);
+    return bytes;
   }
 
   getBlockMetadata(blockId: string): string | null {
@@ -72,7 +91,12 @@ export class LedgerStore implements LedgerStoreApi {
   }
 
   getIncludedBlockId(transactionId: string): string | null {
-    return fromNative(() => this.inner.getIncludedBlockId(transactionId)) ?? null;
+    const cached = this.includedBlocks.get(transactionId);
+    if (cached !== undefined) return cached;
+    // Only a positive answer is final: a pending transaction may be included later.
+    const blockId = fromNative(() => this.inner.getIncludedBlockId(transactionId)) ?? null;
+    if (blockId !== null) this.includedBlocks.set(transactionId, blockId);
+    return blockId;
   }
 
   getBlocksWithTransaction(transactionId: string): string[] {

@@ -8,10 +8,14 @@
 
 use crate::codec::hex_array;
 use crate::errors::{to_napi, Result};
+
+fn invalid_state(detail: String) -> napi::Error<String> {
+    to_napi(ledger_core::Error::new("binding-failure", "", detail))
+}
 use ledger_core::codec::decode_output;
 use ledger_core::json::hex;
 use ledger_store::{protocol_from_json, protocol_json, IssuedMilestone, MilestoneRecord, Store, StoreOptions, Submitted};
-use napi::bindgen_prelude::{AsyncTask, Buffer};
+use napi::bindgen_prelude::{AsyncTask, Buffer, BufferSlice};
 use napi::{Env, Task};
 use napi_derive::napi;
 use std::path::Path;
@@ -179,10 +183,11 @@ impl LedgerStore {
         Ok(self.get()?.select_tips().map_err(to_napi)?.iter().map(|id| hex(id)).collect())
     }
 
-    /// Validate and store a serialized block off the event loop.
-    #[napi(ts_return_type = "Promise<SubmitOutcome>")]
-    pub fn submit_block(&self, bytes: Buffer) -> Result<AsyncTask<SubmitTask>> {
-        Ok(AsyncTask::new(SubmitTask { store: self.get()?, bytes: bytes.to_vec() }))
+    /// Validate and store serialized blocks off the event loop: one outcome per block, in
+    /// order; all of them written in one batch (see `Store::submit_blocks`).
+    #[napi(ts_return_type = "Promise<SubmitOutcome[]>")]
+    pub fn submit_blocks(&self, blocks: Vec<Buffer>) -> Result<AsyncTask<SubmitTask>> {
+        Ok(AsyncTask::new(SubmitTask { store: self.get()?, blocks: blocks.iter().map(|b| b.to_vec()).collect() }))
     }
 
     /// Issue the next milestone with the embedded coordinator, off the event loop.
@@ -191,10 +196,16 @@ impl LedgerStore {
         Ok(AsyncTask::new(IssueTask { store: self.get()?, timestamp }))
     }
 
-    #[napi]
-    pub fn get_block(&self, block_id: String) -> Result<Option<Buffer>> {
+    /// The block's bytes, copied into a buffer of the JavaScript heap: for a few hundred
+    /// bytes that is much cheaper than an external buffer, whose finalizer the garbage
+    /// collector would have to run for every lookup.
+    #[napi(ts_return_type = "Buffer | null")]
+    pub fn get_block<'env>(&self, env: &'env Env, block_id: String) -> Result<Option<BufferSlice<'env>>> {
         let id = hex_array::<32>(&block_id, "blockId")?;
-        Ok(self.get()?.block(&id).map_err(to_napi)?.map(Buffer::from))
+        match self.get()?.block(&id).map_err(to_napi)? {
+            Some(bytes) => Ok(Some(BufferSlice::copy_from(env, bytes).map_err(|e| invalid_state(e.to_string()))?)),
+            None => Ok(None),
+        }
     }
 
     #[napi]
@@ -273,20 +284,24 @@ impl LedgerStore {
 
 pub struct SubmitTask {
     store: Arc<Store>,
-    bytes: Vec<u8>,
+    blocks: Vec<Vec<u8>>,
 }
 
 impl Task for SubmitTask {
-    type Output = ledger_core::Result<Submitted>;
-    type JsValue = SubmitOutcome;
+    type Output = Vec<ledger_core::Result<Submitted>>;
+    type JsValue = Vec<SubmitOutcome>;
     fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(self.store.submit_block(&self.bytes))
+        let blocks: Vec<&[u8]> = self.blocks.iter().map(|b| b.as_slice()).collect();
+        Ok(self.store.submit_blocks(&blocks))
     }
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<SubmitOutcome> {
-        Ok(match output {
-            Ok(s) => SubmitOutcome { block_id: Some(hex(&s.block_id)), stored: s.stored, failure: None },
-            Err(e) => SubmitOutcome { block_id: None, stored: false, failure: Some(e.into()) },
-        })
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<Vec<SubmitOutcome>> {
+        Ok(output
+            .into_iter()
+            .map(|result| match result {
+                Ok(s) => SubmitOutcome { block_id: Some(hex(&s.block_id)), stored: s.stored, failure: None },
+                Err(e) => SubmitOutcome { block_id: None, stored: false, failure: Some(e.into()) },
+            })
+            .collect())
     }
 }
 
