@@ -3,13 +3,13 @@
 
 import type { Context, Next } from 'koa';
 
-export async function cors(ctx: Context, next: Next): Promise<void> {
+export function cors(ctx: Context, next: Next): Promise<void> {
   ctx.set('Access-Control-Allow-Origin', '*');
   if (ctx.method === 'OPTIONS') {
     ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
     ctx.set('Access-Control-Allow-Headers', 'Content-Type, Accept, Authorization');
     ctx.status = 204;
-    return;
+    return Promise.resolve();
   }
-  await next();
+  return next();
 }
