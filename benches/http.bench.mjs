@@ -15,16 +15,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { arg } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const core = require('../dist/index.js');
 
-const arg = (name, fallback) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
 const duration = arg('duration', 5);
 const connections = arg('connections', 50);
 const ROUNDS = arg('rounds', 3);

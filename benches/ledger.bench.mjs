@@ -22,15 +22,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { arg } from './measure.mjs';
 import { performance } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
 const core = require('../dist/index.js');
 
-const arg = (name, fallback) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
 const TRANSACTIONS = arg('transactions', 5120);
 const CHAINS = arg('chains', 7);
 const POW = arg('pow', 1);

@@ -30,3 +30,9 @@ export function table(headers, rows) {
 
 export const fmt = (n, digits = 0) =>
   n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : n >= 1e4 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(digits);
+
+/** A numeric command-line option `--name value`, or the fallback. */
+export function arg(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
