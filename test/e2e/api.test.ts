@@ -73,6 +73,8 @@ describe('submit', () => {
     await expectError(await submit({ protocolVersion: 2, payload: { type: 5, tag: '0xzz' } }), 400, 'invalid data provided: payload.tag');
     await expectError(await submit({ protocolVersion: 2, nonce: '12' }), 400, 'invalid data provided: nonce: no parents given');
     await expectError(await submit({ protocolVersion: 2, payload: { type: 7 } }), 400, 'invalid data provided: payload');
+    await expectError(await submit({ protocolVersion: 2, payload: { type: 9 } }), 400, 'invalid data provided: payload.type');
+    await expectError(await submit({ protocolVersion: 2, parents: ['0x' + '22'.repeat(32), '0x' + '11'.repeat(32)], nonce: '1' }), 400, 'invalid data provided: parents[1]');
     await expectError(await submit('{"protocolVersion":2,'), 400, 'invalid data provided: body: malformed JSON');
     await expectError(await submit('['.repeat(100_000) + ']'.repeat(100_000)), 400, 'invalid data provided: body: nesting');
     await expectError(await submit(Buffer.from([3, 0]), SERIALIZER), 400, 'invalid data provided: protocolVersion');
