@@ -10,8 +10,12 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 export declare class LedgerStore {
-  /** Open or create the store in `dataDir` (RocksDB lives in `dataDir/ledger`). */
-  static open(dataDir: string, options: StoreOpenOptions): LedgerStore
+  /**
+   * Open or create the store in `dataDir` (RocksDB lives in `dataDir/ledger`), off the
+   * event loop: on a large ledger, checking the supply invariant reads every unspent
+   * output.
+   */
+  static open(dataDir: string, options: StoreOpenOptions): Promise<LedgerStore>
   /** Close the database (once the async work in flight has finished). */
   close(): void
   protocolJson(): string

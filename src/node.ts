@@ -13,6 +13,7 @@ import { Coordinator } from './coordinator';
 import { coordinatorKeys, CoordinatorKeysError } from './coordinator-keys';
 import { LedgerError } from './core/errors';
 import { genesisOutputs, GenesisError } from './genesis';
+import { withProgress } from './progress';
 import { jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
 import { NodeMetrics } from './server/metrics';
@@ -44,7 +45,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const logger = options.logger ?? pino({ level: config.logLevel, base: { name: 'ledger-node' } }, pino.destination({ dest: 1, sync: false }));
   mkdirSync(config.dataDir, { recursive: true });
   const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
-  const store = openStore(config);
+  const store = await openStore(config);
   const shutdown = new AbortController();
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
@@ -92,7 +93,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   }
 }
 
-function openStore(config: NodeConfig): LedgerStoreApi {
+async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
   // The store is loaded at run time so that a missing native build is a clear message.
   let LedgerStore: LedgerStoreClass;
   try {
@@ -102,13 +103,13 @@ function openStore(config: NodeConfig): LedgerStoreApi {
   }
   try {
     const protocol = protocolOf(config);
-    return LedgerStore.open(config.dataDir, {
+    return await withProgress(`opening the ledger in ${config.dataDir}`, () => LedgerStore.open(config.dataDir, {
       protocol,
       genesisOutputs: genesisOutputs(config),
       coordinator: { enabled: config.coordinator.enabled, privateKeys: signingKeys(config), publicKeys: config.coordinator.publicKeys },
       syncWrites: config.storage.syncWrites,
       tips: config.tips,
-    });
+    }));
   } catch (err) {
     if (err instanceof LedgerError) throw new StartupError(`cannot open the ledger in ${config.dataDir}: ${err.code}: ${err.path ? err.path + ': ' : ''}${err.detail}`);
     if (err instanceof CoordinatorKeysError || err instanceof GenesisError) throw new StartupError(err.message);

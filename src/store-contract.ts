@@ -65,5 +65,5 @@ export interface LedgerStoreApi {
 }
 
 export interface LedgerStoreClass {
-  open(dataDir: string, options: StoreOptions): LedgerStoreApi;
+  open(dataDir: string, options: StoreOptions): Promise<LedgerStoreApi>;
 }

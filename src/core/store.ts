@@ -17,6 +17,12 @@ type NativeStore = InstanceType<typeof native.LedgerStore>;
 type SubmitOutcome = Awaited<ReturnType<NativeStore['submitBlocks']>>[number];
 type Failure = { code: string; path: string; detail: string } | null | undefined;
 
+/** A failed open carries `code␟path␟detail` in its message (napi tasks reject with a status). */
+function openFailure(err: unknown): unknown {
+  const parts = err instanceof Error ? err.message.split('\u001f') : [];
+  return parts.length === 3 ? new LedgerError(parts[0], parts[1], parts[2]) : err;
+}
+
 function throwFailure(failure: Failure): void {
   if (failure) throw new LedgerError(failure.code, failure.path, failure.detail);
 }
@@ -33,20 +39,25 @@ export class LedgerStore implements LedgerStoreApi {
     this.submissions = new SubmitBatcher((blocks) => fromNative(() => inner.submitBlocks(blocks)));
   }
 
-  /** Open or create the ledger in `dataDir` (RocksDB under `dataDir/ledger`). */
-  static open(dataDir: string, options: StoreOptions): LedgerStore {
-    const inner = fromNative(() =>
-      native.LedgerStore.open(dataDir, {
-        protocolJson: JSON.stringify(options.protocol),
-        genesisOutputs: options.genesisOutputs,
-        coordinatorEnabled: options.coordinator.enabled,
-        coordinatorPrivateKeys: options.coordinator.privateKeys,
-        coordinatorPublicKeys: options.coordinator.publicKeys,
-        syncWrites: options.syncWrites,
-        maxDeltaYcri: options.tips.maxDeltaYcri,
-        maxDeltaOcri: options.tips.maxDeltaOcri,
-      }),
-    );
+  /** Open or create the ledger in `dataDir` (RocksDB under `dataDir/ledger`), off the event loop. */
+  static async open(dataDir: string, options: StoreOptions): Promise<LedgerStore> {
+    let inner: NativeStore;
+    try {
+      inner = await fromNative(() =>
+        native.LedgerStore.open(dataDir, {
+          protocolJson: JSON.stringify(options.protocol),
+          genesisOutputs: options.genesisOutputs,
+          coordinatorEnabled: options.coordinator.enabled,
+          coordinatorPrivateKeys: options.coordinator.privateKeys,
+          coordinatorPublicKeys: options.coordinator.publicKeys,
+          syncWrites: options.syncWrites,
+          maxDeltaYcri: options.tips.maxDeltaYcri,
+          maxDeltaOcri: options.tips.maxDeltaOcri,
+        }),
+      );
+    } catch (err) {
+      throw openFailure(err);
+    }
     return new LedgerStore(inner, JSON.parse(inner.protocolJson()) as ProtocolJson);
   }
 

@@ -7,7 +7,7 @@
 //! because napi's task errors cannot carry the core's reason codes.
 
 use crate::codec::hex_array;
-use crate::errors::{to_napi, Result};
+use crate::errors::{to_napi, Result, SEPARATOR};
 
 fn invalid_state(detail: String) -> napi::Error<String> {
     to_napi(ledger_core::Error::new("binding-failure", "", detail))
@@ -144,12 +144,12 @@ fn milestone_js(r: MilestoneRecord) -> FoundMilestone {
 
 #[napi]
 impl LedgerStore {
-    /// Open or create the store in `dataDir` (RocksDB lives in `dataDir/ledger`).
-    #[napi(factory)]
-    pub fn open(data_dir: String, options: StoreOpenOptions) -> Result<LedgerStore> {
-        let options = open_options(options)?;
-        let store = Store::open(&Path::new(&data_dir).join("ledger"), options).map_err(to_napi)?;
-        Ok(LedgerStore { store: RwLock::new(Some(Arc::new(store))) })
+    /// Open or create the store in `dataDir` (RocksDB lives in `dataDir/ledger`), off the
+    /// event loop: on a large ledger, checking the supply invariant reads every unspent
+    /// output.
+    #[napi(ts_return_type = "Promise<LedgerStore>")]
+    pub fn open(data_dir: String, options: StoreOpenOptions) -> Result<AsyncTask<OpenTask>> {
+        Ok(AsyncTask::new(OpenTask { path: Path::new(&data_dir).join("ledger"), options: Some(open_options(options)?) }))
     }
 
     fn get(&self) -> Result<Arc<Store>> {
@@ -279,6 +279,27 @@ impl LedgerStore {
     #[napi]
     pub fn approximate_size_bytes(&self) -> Result<f64> {
         Ok(self.get()?.approximate_size_bytes() as f64)
+    }
+}
+
+pub struct OpenTask {
+    path: std::path::PathBuf,
+    options: Option<StoreOptions>,
+}
+
+impl Task for OpenTask {
+    type Output = ledger_core::Result<Store>;
+    type JsValue = LedgerStore;
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        let options = self.options.take().expect("a task computes once");
+        Ok(Store::open(&self.path, options))
+    }
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<LedgerStore> {
+        match output {
+            Ok(store) => Ok(LedgerStore { store: RwLock::new(Some(Arc::new(store))) }),
+            // The reason code travels in the message; the adapter turns it into a LedgerError.
+            Err(e) => Err(napi::Error::new(napi::Status::GenericFailure, format!("{}{SEPARATOR}{}{SEPARATOR}{}", e.code, e.path, e.detail))),
+        }
     }
 }
 
