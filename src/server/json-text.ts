@@ -6,18 +6,19 @@ import { fromNative } from '../core/errors';
 
 export const blockJsonText = (bytes: Buffer): string => fromNative(() => native.decodeBlockToJson(bytes));
 
-// A block read from the store's cache is the same Buffer every time, so its JSON is kept
-// per Buffer (and forgotten with it), already encoded as UTF-8: the response then writes
-// it as it is.
-const blockJsons = new WeakMap<Buffer, Buffer>();
+// A block read from the store's cache is the same Buffer every time, so its JSON text is
+// kept per Buffer (and forgotten with it). Text rather than UTF-8 bytes: Node writes a
+// string body together with the headers in one write, a Buffer body as a second chunk.
+const blockTexts = new WeakMap<Buffer, string>();
 
-export function blockJsonBytes(bytes: Buffer): Buffer {
-  let json = blockJsons.get(bytes);
-  if (json === undefined) {
-    json = Buffer.from(blockJsonText(bytes));
-    blockJsons.set(bytes, json);
+export function cachedBlockJsonText(bytes: Buffer): string {
+  let text = blockTexts.get(bytes);
+  if (text === undefined) {
+    text = blockJsonText(bytes);
+    blockTexts.set(bytes, text);
   }
-  return json;
+  return text;
 }
+
 export const payloadJsonText = (bytes: Buffer): string => fromNative(() => native.decodePayloadToJson(bytes));
 export const outputJsonText = (bytes: Buffer): string => fromNative(() => native.decodeOutputToJson(bytes));

@@ -36,8 +36,8 @@ export function requestBodyKind(ctx: Context): 'json' | 'binary' {
   throw new HttpError(415);
 }
 
-/** Answer with JSON (already serialized, as text or UTF-8 bytes) or the raw bytes, as Accept asks. */
-export function sendJsonOrBinary(ctx: Context, bytes: Buffer, jsonText: () => string | Buffer): void {
+/** Answer with JSON text (already serialized) or the raw bytes, as Accept asks. */
+export function sendJsonOrBinary(ctx: Context, bytes: Buffer, jsonText: () => string): void {
   const binary = binaryResponseType(ctx);
   if (binary !== undefined) {
     ctx.type = binary;

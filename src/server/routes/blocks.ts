@@ -3,7 +3,7 @@
 
 import type Router from '@koa/router';
 import { notFound } from '../http-error';
-import { blockJsonBytes } from '../json-text';
+import { cachedBlockJsonText } from '../json-text';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { id32Param } from '../params';
 import type { ServerServices } from '../services';
@@ -25,7 +25,7 @@ export function blocksRoutes(router: Router, services: ServerServices): void {
     const id = id32Param(ctx.params.blockId, 'blockId');
     const bytes = store.getBlock(id);
     if (bytes === null) throw notFound(`block ${id} not found`);
-    sendJsonOrBinary(ctx, bytes, () => blockJsonBytes(bytes));
+    sendJsonOrBinary(ctx, bytes, () => cachedBlockJsonText(bytes));
   });
 
   router.get('/api/core/v2/blocks/:blockId/metadata', (ctx) => {

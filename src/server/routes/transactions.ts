@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../http-error';
-import { blockJsonBytes } from '../json-text';
+import { cachedBlockJsonText } from '../json-text';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { id32Param } from '../params';
 import type { ServerServices } from '../services';
@@ -25,7 +25,7 @@ export function transactionsRoutes(router: Router, { store }: ServerServices): v
     const blockId = includedBlockId(ctx);
     const bytes = store.getBlock(blockId);
     if (bytes === null) throw notFound(`block ${blockId} not found`);
-    sendJsonOrBinary(ctx, bytes, () => blockJsonBytes(bytes));
+    sendJsonOrBinary(ctx, bytes, () => cachedBlockJsonText(bytes));
   });
 
   router.get('/api/core/v2/transactions/:transactionId/included-block/metadata', (ctx) => {
