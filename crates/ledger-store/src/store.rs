@@ -17,7 +17,7 @@ use crate::ledger;
 use crate::metadata;
 use crate::milestone::{self, CoordinatorKeys, Essence, Previous};
 use crate::records::{u32_at, u64_at, BlockMeta, Diff, MilestoneRecord};
-use crate::tips::{self, TipScore};
+use crate::tips::{self, TipScore, TipThresholds};
 use crate::white_flag::{self, Confirmation};
 use crate::{is_solid_entry_point, storage_error, SOLID_ENTRY_POINTS};
 use ledger_core::codec::{decode_block, encode_block, encode_milestone_payload};
@@ -25,14 +25,13 @@ use ledger_core::ids;
 use ledger_core::pow;
 use ledger_core::model::*;
 use ledger_core::protocol::ProtocolParameters;
-use ledger_core::validate::{validate_block, validate_milestone_block, MAX_PARENTS, MIN_PARENTS};
+use ledger_core::validate::{check_pow_zeros, validate_block, validate_milestone_block, MAX_PARENTS, MIN_PARENTS};
 use ledger_core::{Error, Result};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-pub use crate::tips::TipThresholds;
 
 pub struct StoreOptions {
     pub protocol: ProtocolParameters,
@@ -109,6 +108,8 @@ struct State {
 pub struct Store {
     db: Db,
     protocol: ProtocolParameters,
+    /// The protocol with the PoW check off: intake scores proofs of work for a whole batch.
+    rules_without_pow: ProtocolParameters,
     keys: CoordinatorKeys,
     coordinator_enabled: bool,
     trusted_keys: Vec<[u8; 32]>,
@@ -164,6 +165,7 @@ impl Store {
         let state = load_state(&db)?;
         Ok(Store {
             db,
+            rules_without_pow: ProtocolParameters { min_pow_score: 0, ..options.protocol.clone() },
             protocol: options.protocol,
             keys,
             coordinator_enabled: options.coordinator_enabled,
@@ -176,10 +178,6 @@ impl Store {
 
     pub fn protocol(&self) -> &ProtocolParameters {
         &self.protocol
-    }
-
-    pub fn coordinator_public_keys(&self) -> Vec<[u8; 32]> {
-        self.trusted_keys.clone()
     }
 
     /// Milestone 1 exists: blocks can be accepted and tips selected.
@@ -203,10 +201,9 @@ impl Store {
     pub fn submit_blocks(&self, blocks: &[&[u8]]) -> Vec<Result<Submitted>> {
         let mut results: Vec<Option<Result<Submitted>>> = blocks.iter().map(|_| None).collect();
         // Every rule but the proof of work, block by block, outside the lock.
-        let rules_without_pow = ProtocolParameters { min_pow_score: 0, ..self.protocol.clone() };
         let mut candidates: Vec<(usize, Block)> = Vec::with_capacity(blocks.len());
         for (i, bytes) in blocks.iter().enumerate() {
-            match decode_block(bytes).and_then(|block| validate_block(&block, bytes, &rules_without_pow).map(|()| block)) {
+            match decode_block(bytes).and_then(|block| validate_block(&block, bytes, &self.rules_without_pow).map(|()| block)) {
                 Ok(block) if matches!(block.payload, Some(Payload::Milestone(_))) => {
                     results[i] = Some(self.accept_milestone(block, bytes, ids::block_id(bytes)));
                 }
@@ -237,18 +234,7 @@ impl Store {
             return blocks.iter().map(|_| Ok(())).collect();
         }
         let zeros = if blocks.len() >= 4 { pow::trailing_zeros_many(blocks) } else { blocks.iter().map(|b| pow::trailing_zeros(b)).collect() };
-        blocks
-            .iter()
-            .zip(zeros)
-            .map(|(b, z)| {
-                if z >= pow::required_zeros(min, b.len()) {
-                    Ok(())
-                } else {
-                    let score = 3f64.powi(z as i32) / b.len() as f64;
-                    Err(Error::new("pow-score-too-low", "nonce", format!("the proof-of-work score {score:.2} is below the minimum {min}")))
-                }
-            })
-            .collect()
+        blocks.iter().zip(zeros).map(|(b, z)| check_pow_zeros(b.len(), z, min)).collect()
     }
 
     /// Store blocks that passed every rule: under the lock, drop the ones already stored,
@@ -517,11 +503,10 @@ impl Store {
         batch.put(MILESTONES, &columns::index_key(index), &record.to_bytes());
         batch.put(MILESTONE_IDS, &milestone_id, &columns::index_key(index));
         batch.put(STATE, state_key::LEDGER_INDEX, &index.to_le_bytes());
-        let referenced: HashSet<Id32> = c.order.iter().copied().collect();
         self.write_blocks(&mut state, batch, vec![NewBlock { id: block_id, bytes, parents: payload.parents.clone(), milestone_index: index }])?;
 
         let db = &self.db;
-        state.graph.remove_referenced(&c.order, |p| if referenced.contains(p) { Ok(index) } else { referenced_index(db, p) })?;
+        state.graph.remove_referenced(&c.order, index, |p| referenced_index(db, p))?;
         state.latest = Some(Latest { index, milestone_id, block_id, timestamp: payload.timestamp });
         state.referenced_by_last_milestone = c.order.len() as u64;
         state.new_blocks_since_last_milestone = 0;

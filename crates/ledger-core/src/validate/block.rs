@@ -53,14 +53,21 @@ fn validate_block_at(block: &Block, bytes: &[u8], params: &ProtocolParameters) -
             ))
         }
     }
-    if !pow::meets_min_score(bytes, params.min_pow_score) {
-        return Err(Error::new(
-            "pow-score-too-low",
-            "nonce",
-            format!("the proof-of-work score {:.2} is below the minimum {}", pow::score(bytes), params.min_pow_score),
-        ));
+    if params.min_pow_score == 0 {
+        return Ok(());
     }
-    Ok(())
+    check_pow_zeros(bytes.len(), pow::trailing_zeros(bytes), params.min_pow_score)
+}
+
+/// The proof-of-work rule for a block of `block_len` bytes whose PoW hash ends in `zeros`
+/// zero trits (computed singly, or for many blocks at once with
+/// `pow::trailing_zeros_many`): score = 3^zeros / length ≥ `min_pow_score`.
+pub fn check_pow_zeros(block_len: usize, zeros: u32, min_pow_score: u32) -> Result<()> {
+    if zeros >= pow::required_zeros(min_pow_score, block_len) {
+        return Ok(());
+    }
+    let score = 3f64.powi(zeros as i32) / block_len as f64;
+    Err(Error::new("pow-score-too-low", "nonce", format!("the proof-of-work score {score:.2} is below the minimum {min_pow_score}")))
 }
 
 /// 2..8 parents, strictly ascending byte-wise (D3); never re-sorted (D13).
