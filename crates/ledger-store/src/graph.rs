@@ -8,7 +8,7 @@
 
 use ledger_core::model::Id32;
 use ledger_core::Result;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The youngest and oldest cone root index of a block (ledger.md §5): the largest and the
 /// smallest milestone index among the referenced blocks and entry points where a walk of
@@ -74,10 +74,13 @@ impl Graph {
         self.pending.insert(id, Pending { parents, seq, arrival_ms, milestone_index, children: Vec::new(), roots });
     }
 
-    /// Forget blocks a milestone has just referenced, and update the cone roots of what
-    /// stays pending. Only descendants of the referenced blocks can change (their walks
-    /// now stop earlier), so only those are visited, parents before children.
-    pub fn remove_referenced(&mut self, ids: &[Id32], mut referenced: impl FnMut(&Id32) -> Result<u32>) -> Result<()> {
+    /// Forget the blocks milestone `index` has just referenced, and update the cone roots
+    /// of what stays pending. Only descendants of the referenced blocks can change (their
+    /// walks now stop there, at `index`), so only those are visited, parents before
+    /// children. `referenced` answers for other blocks that are not pending.
+    pub fn remove_referenced(&mut self, ids: &[Id32], index: u32, mut referenced: impl FnMut(&Id32) -> Result<u32>) -> Result<()> {
+        let just_referenced: HashSet<Id32> = ids.iter().copied().collect();
+        let mut referenced = |p: &Id32| if just_referenced.contains(p) { Ok(index) } else { referenced(p) };
         let mut affected: BTreeMap<u64, Id32> = BTreeMap::new();
         for id in ids {
             if let Some(p) = self.pending.remove(id) {
@@ -175,7 +178,7 @@ mod tests {
         let tips: Vec<_> = g.newest_childless().map(|(i, _)| *i).collect();
         assert_eq!(tips, vec![id(11)]);
         // A milestone 6 references block 10: 11 now stops there.
-        g.remove_referenced(&[id(10)], |p: &Id32| Ok(if p[0] == 10 { 6 } else { 5 })).unwrap();
+        g.remove_referenced(&[id(10)], 6, |_: &Id32| Ok(5)).unwrap();
         assert_eq!(g.get(&id(11)).unwrap().roots, ConeRoots { youngest: 6, oldest: 5 });
         assert_eq!(g.len(), 1);
     }
@@ -206,7 +209,7 @@ mod tests {
                 }
             }
             let in_cone = |p: &Id32| cone.contains(p);
-            g.remove_referenced(&cone, |p| Ok(if in_cone(p) { 3 } else { 0 })).unwrap();
+            g.remove_referenced(&cone, 3, |_| Ok(0)).unwrap();
             let mut fresh = Graph::default();
             for k in 0..n {
                 if !in_cone(&id(k)) {
