@@ -19,7 +19,6 @@ export declare class LedgerStore {
   /** Close the database (once the async work in flight has finished). */
   close(): void
   protocolJson(): string
-  coordinatorPublicKeys(): Array<string>
   isReady(): boolean
   selectTips(): Array<string>
   /**
@@ -44,8 +43,6 @@ export declare class LedgerStore {
   getMilestoneById(milestoneId: string): FoundMilestone | null
   getUtxoChanges(index: number): UtxoChangesJs | null
   status(): StoreStatusJs
-  /** The sum of all unspent outputs, decimal (equals the token supply when consistent). */
-  unspentTotal(): string
   approximateSizeBytes(): number
 }
 

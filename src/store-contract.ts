@@ -43,7 +43,6 @@ export interface StoreOptions {
 export interface LedgerStoreApi {
   close(): void;
   protocol(): ProtocolJson;
-  coordinatorPublicKeys(): string[];
   isReady(): boolean;
   selectTips(): string[];
   /** Validates (every syntactic rule, parents known) and stores; LedgerError on rejection. */
@@ -60,7 +59,6 @@ export interface LedgerStoreApi {
   getUtxoChanges(index: number): { index: number; createdOutputs: string[]; consumedOutputs: string[] } | null;
   status(): StoreStatus;
   issueMilestone(timestamp?: number): Promise<IssuedMilestone>;
-  unspentTotal(): bigint;
   approximateSizeBytes(): number;
 }
 

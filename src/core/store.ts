@@ -70,10 +70,6 @@ export class LedgerStore implements LedgerStoreApi {
     return this.protocolJson;
   }
 
-  coordinatorPublicKeys(): string[] {
-    return fromNative(() => this.inner.coordinatorPublicKeys());
-  }
-
   isReady(): boolean {
     return fromNative(() => this.inner.isReady());
   }
@@ -90,11 +86,7 @@ export class LedgerStore implements LedgerStoreApi {
 
   /** The same Buffer object for repeated reads of a cached block (callers must not modify it). */
   getBlock(blockId: string): Buffer | null {
-    const cached = this.blocks.get(blockId);
-    if (cached !== undefined) return cached;
-    const bytes = fromNative(() => this.inner.getBlock(blockId)) ?? null;
-    if (bytes !== null) this.blocks.set(blockId, bytes);
-    return bytes;
+    return this.blocks.getOrLoad(blockId, () => fromNative(() => this.inner.getBlock(blockId)) ?? null);
   }
 
   getBlockMetadata(blockId: string): string | null {
@@ -102,12 +94,8 @@ export class LedgerStore implements LedgerStoreApi {
   }
 
   getIncludedBlockId(transactionId: string): string | null {
-    const cached = this.includedBlocks.get(transactionId);
-    if (cached !== undefined) return cached;
-    // Only a positive answer is final: a pending transaction may be included later.
-    const blockId = fromNative(() => this.inner.getIncludedBlockId(transactionId)) ?? null;
-    if (blockId !== null) this.includedBlocks.set(transactionId, blockId);
-    return blockId;
+    // Only a positive answer is final (and cached): a pending transaction may be included later.
+    return this.includedBlocks.getOrLoad(transactionId, () => fromNative(() => this.inner.getIncludedBlockId(transactionId)) ?? null);
   }
 
   getBlocksWithTransaction(transactionId: string): string[] {
@@ -149,10 +137,6 @@ export class LedgerStore implements LedgerStoreApi {
     throwFailure(outcome.failure);
     const { failure: _, ...issued } = outcome;
     return issued;
-  }
-
-  unspentTotal(): bigint {
-    return BigInt(fromNative(() => this.inner.unspentTotal()));
   }
 
   approximateSizeBytes(): number {

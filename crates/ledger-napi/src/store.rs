@@ -169,11 +169,6 @@ impl LedgerStore {
     }
 
     #[napi]
-    pub fn coordinator_public_keys(&self) -> Result<Vec<String>> {
-        Ok(self.get()?.coordinator_public_keys().iter().map(|k| hex(k)).collect())
-    }
-
-    #[napi]
     pub fn is_ready(&self) -> Result<bool> {
         Ok(self.get()?.is_ready())
     }
@@ -268,12 +263,6 @@ impl LedgerStore {
             new_blocks_since_last_milestone: s.new_blocks_since_last_milestone as f64,
             pending_blocks: s.pending_blocks as f64,
         })
-    }
-
-    /// The sum of all unspent outputs, decimal (equals the token supply when consistent).
-    #[napi]
-    pub fn unspent_total(&self) -> Result<String> {
-        Ok(self.get()?.unspent_total().map_err(to_napi)?.to_string())
     }
 
     #[napi]

@@ -26,7 +26,7 @@ mod white_flag;
 pub use ledger_core::{Error, Result};
 pub use genesis::{protocol_from_json, protocol_json};
 pub use records::{InclusionState, MilestoneRecord};
-pub use store::{IssuedMilestone, Status, Store, StoreOptions, Submitted, TipThresholds, UtxoChanges};
+pub use store::{IssuedMilestone, Status, Store, StoreOptions, Submitted, UtxoChanges};
 
 /// The two virtual solid entry points of the genesis (D11): solid, never stored.
 pub const SOLID_ENTRY_POINTS: [[u8; 32]; 2] = [[0; 32], {
