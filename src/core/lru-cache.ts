@@ -20,6 +20,15 @@ export class LruCache<V> {
     return entry.value;
   }
 
+  /** The cached value, or `load`'s answer, which is kept unless it is null (not final). */
+  getOrLoad(key: string, load: () => V | null): V | null {
+    const cached = this.get(key);
+    if (cached !== undefined) return cached;
+    const value = load();
+    if (value !== null) this.set(key, value);
+    return value;
+  }
+
   set(key: string, value: V): void {
     const size = this.sizeOf(value);
     if (size > this.budget) return;
