@@ -4,12 +4,12 @@
 
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { HttpError } from './http-error';
+import { HttpError } from './lib/http-error';
 import { auth } from './middleware/auth';
 import { cors } from './middleware/cors';
 import { errors } from './middleware/errors';
 import { requestLog } from './middleware/logging';
-import { requestMetrics } from './middleware/metrics';
+import { requestMetrics } from './middleware/request-metrics';
 import { blocksRoutes } from './routes/blocks';
 import { healthRoutes } from './routes/health';
 import { infoRoutes } from './routes/info';

@@ -5,7 +5,7 @@ import type { NodeConfig } from '../config/schema';
 import type { Coordinator } from '../coordinator';
 import type { ProtocolJson } from '../core/types';
 import type { LedgerStoreApi } from '../store-contract';
-import type { NodeMetrics } from './metrics';
+import type { NodeMetrics } from './lib/node-metrics';
 
 export interface ServerServices {
   config: NodeConfig;

@@ -3,7 +3,7 @@
 // past it (never buffered unbounded). Oversize is 400 (api.md §1.1).
 
 import type { Context } from 'koa';
-import { badRequest } from '../http-error';
+import { badRequest } from '../lib/http-error';
 
 export function readBody(ctx: Context, limit: number): Promise<Buffer> {
   const declared = ctx.get('Content-Length');

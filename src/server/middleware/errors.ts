@@ -3,7 +3,7 @@
 
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { HttpError } from '../http-error';
+import { HttpError } from '../lib/http-error';
 
 export function errors(logger: Logger) {
   return async function errorBody(ctx: Context, next: Next): Promise<void> {
@@ -16,6 +16,12 @@ export function errors(logger: Logger) {
       } else {
         logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
         httpError = new HttpError(500);
+      }
+      // A streamed answer that already sent its headers cannot become an error body: the
+      // connection is cut instead, so the client sees a truncated response, not a false one.
+      if (ctx.headerSent) {
+        ctx.req.socket.destroy();
+        return;
       }
       sendError(ctx, httpError);
     }

@@ -2,12 +2,12 @@
 // (§2.6, JSON or raw) and its metadata (§2.7).
 
 import type Router from '@koa/router';
-import { notFound } from '../http-error';
-import { cachedBlockJsonText } from '../json-text';
+import { notFound } from '../lib/http-error';
+import { cachedBlockJsonText } from '../lib/json-text';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
-import { id32Param } from '../params';
+import { id32Param } from '../lib/params';
 import type { ServerServices } from '../services';
-import { BlockSubmitter } from '../submit';
+import { BlockSubmitter } from '../pipeline/submit';
 
 export function blocksRoutes(router: Router, services: ServerServices): void {
   const { store } = services;

@@ -1,8 +1,8 @@
 // GET /health (api.md §2.1): 200 with an empty body, or 503.
 
 import type Router from '@koa/router';
-import { isHealthy } from '../health';
-import { unavailable } from '../http-error';
+import { isHealthy } from '../lib/node-health';
+import { unavailable } from '../lib/http-error';
 import type { ServerServices } from '../services';
 
 export function healthRoutes(router: Router, { store, config }: ServerServices): void {

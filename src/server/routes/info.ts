@@ -1,7 +1,7 @@
 // GET /api/core/v2/info (api.md §2.3), field for field.
 
 import type Router from '@koa/router';
-import { isHealthy } from '../health';
+import { isHealthy } from '../lib/node-health';
 import type { ServerServices } from '../services';
 
 export function infoRoutes(router: Router, services: ServerServices): void {

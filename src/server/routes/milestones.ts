@@ -2,10 +2,10 @@
 // JSON or raw payload bytes, and the UTXO changes it applied.
 
 import type Router from '@koa/router';
-import { notFound } from '../http-error';
-import { payloadJsonText } from '../json-text';
+import { notFound } from '../lib/http-error';
+import { payloadJsonText } from '../lib/json-text';
 import { sendJsonOrBinary } from '../middleware/media';
-import { id32Param, indexParam } from '../params';
+import { id32Param, indexParam } from '../lib/params';
 import type { ServerServices } from '../services';
 import type { MilestoneRecord } from '../../store-contract';
 

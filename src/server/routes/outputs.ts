@@ -2,10 +2,10 @@
 // serialized output; JSON wraps it with its metadata.
 
 import type Router from '@koa/router';
-import { notFound } from '../http-error';
-import { outputJsonText } from '../json-text';
+import { notFound } from '../lib/http-error';
+import { outputJsonText } from '../lib/json-text';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
-import { outputIdParam } from '../params';
+import { outputIdParam } from '../lib/params';
 import type { ServerServices } from '../services';
 
 export function outputsRoutes(router: Router, { store }: ServerServices): void {

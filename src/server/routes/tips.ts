@@ -2,7 +2,7 @@
 
 import type Router from '@koa/router';
 import type { ServerServices } from '../services';
-import { selectTips } from '../tips';
+import { selectTips } from '../pipeline/tips';
 
 export function tipsRoutes(router: Router, { store }: ServerServices): void {
   router.get('/api/core/v2/tips', (ctx) => {

@@ -3,10 +3,10 @@
 
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { notFound } from '../http-error';
-import { cachedBlockJsonText } from '../json-text';
+import { notFound } from '../lib/http-error';
+import { cachedBlockJsonText } from '../lib/json-text';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
-import { id32Param } from '../params';
+import { id32Param } from '../lib/params';
 import type { ServerServices } from '../services';
 
 export function transactionsRoutes(router: Router, { store }: ServerServices): void {

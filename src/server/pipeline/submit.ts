@@ -8,14 +8,14 @@
 // native code before it has the right shape.
 
 import type { Context } from 'koa';
-import { encodeBlock } from '../core/codec';
-import { LedgerError } from '../core/errors';
-import { mine, powScore } from '../core/pow';
-import { badRequest, HttpError, invalidData, unavailable } from './http-error';
-import { parseJsonBody, readBody } from './middleware/body';
-import { requestBodyKind } from './middleware/media';
-import { checkBlockShape, describeShapeError } from './schemas/block';
-import type { ServerServices } from './services';
+import { encodeBlock } from '../../core/codec';
+import { LedgerError } from '../../core/errors';
+import { mine, powScore } from '../../core/pow';
+import { badRequest, HttpError, invalidData, unavailable } from '../lib/http-error';
+import { parseJsonBody, readBody } from '../middleware/body';
+import { requestBodyKind } from '../middleware/media';
+import { checkBlockShape, describeShapeError } from '../schemas/block';
+import type { ServerServices } from '../services';
 import { selectTips } from './tips';
 
 const MAX_JSON_DEPTH = 32;

@@ -3,7 +3,7 @@
 // distinct label set and kept: prom-client would otherwise hash the labels every request.
 
 import type { Context, Next } from 'koa';
-import type { NodeMetrics } from '../metrics';
+import type { NodeMetrics } from '../lib/node-metrics';
 
 export function requestMetrics(metrics: NodeMetrics) {
   const counters = new Map<string, { inc(): void }>();

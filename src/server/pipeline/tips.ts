@@ -1,9 +1,9 @@
 // Tip selection as the API sees it: the store's choice, or 503 when it cannot choose
 // (before milestone 1 or when no parents can be selected).
 
-import { LedgerError } from '../core/errors';
-import type { LedgerStoreApi } from '../store-contract';
-import { unavailable } from './http-error';
+import { LedgerError } from '../../core/errors';
+import type { LedgerStoreApi } from '../../store-contract';
+import { unavailable } from '../lib/http-error';
 
 export function selectTips(store: LedgerStoreApi): string[] {
   try {
