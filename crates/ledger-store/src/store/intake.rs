@@ -1,0 +1,159 @@
+//! Block intake (validation.md §1, D13): every rule of a submitted block, the proofs of work
+//! of a batch scored together, parents known, one atomic write per batch.
+
+use super::{lock, not_ready, now_ms, referenced_index, NewBlock, State, Store, Submitted};
+use crate::columns::{self, state_key, BLOCKS, BLOCK_META, CHILDREN, STATE, TX_BLOCKS, UNREFERENCED};
+use crate::db::Batch;
+use crate::graph::{cone_roots, ConeRoots};
+use crate::is_solid_entry_point;
+use crate::records::BlockMeta;
+use ledger_core::codec::decode_block;
+use ledger_core::ids;
+use ledger_core::model::{Block, Id32, Payload};
+use ledger_core::pow;
+use ledger_core::validate::{check_pow_zeros, validate_block};
+use ledger_core::{Error, Result};
+use std::collections::{HashMap, HashSet};
+
+impl Store {
+
+    /// Validate and store a serialized block (validation.md §1 steps 3–6). Blocks with a
+    /// milestone payload are refused while the embedded coordinator runs (D16); otherwise
+    /// they are milestones of another coordinator and are checked and applied.
+    pub fn submit_block(&self, bytes: &[u8]) -> Result<Submitted> {
+        self.submit_blocks(&[bytes]).pop().expect("one result per block")
+    }
+
+    /// `submit_block` for many blocks at once, one result each, in order. Their proofs of
+    /// work are scored together (one bit-sliced pass for up to 128 blocks) and they are
+    /// written in one RocksDB batch: every block is acknowledged only after that write.
+    /// A block may name a parent that comes earlier in the same call.
+    pub fn submit_blocks(&self, blocks: &[&[u8]]) -> Vec<Result<Submitted>> {
+        let mut results: Vec<Option<Result<Submitted>>> = blocks.iter().map(|_| None).collect();
+        // Every rule but the proof of work, block by block, outside the lock.
+        let mut candidates: Vec<(usize, Block)> = Vec::with_capacity(blocks.len());
+        for (i, bytes) in blocks.iter().enumerate() {
+            match decode_block(bytes).and_then(|block| validate_block(&block, bytes, &self.rules_without_pow).map(|()| block)) {
+                Ok(block) if matches!(block.payload, Some(Payload::Milestone(_))) => {
+                    results[i] = Some(self.accept_milestone(block, bytes, ids::block_id(bytes)));
+                }
+                Ok(block) => candidates.push((i, block)),
+                Err(e) => results[i] = Some(Err(e)),
+            }
+        }
+        let scored: Vec<&[u8]> = candidates.iter().map(|(i, _)| blocks[*i]).collect();
+        let pow = self.check_pow(&scored);
+        let mut accepted = Vec::with_capacity(candidates.len());
+        for ((i, block), verdict) in candidates.into_iter().zip(pow) {
+            match verdict {
+                Ok(()) => accepted.push((i, block)),
+                Err(e) => results[i] = Some(Err(e)),
+            }
+        }
+        for (i, result) in self.store_blocks(blocks, accepted) {
+            results[i] = Some(result);
+        }
+        results.into_iter().map(|r| r.expect("every block has a result")).collect()
+    }
+
+    /// The proof-of-work rule (validation.md §2) for each block: together through the
+    /// bit-sliced lanes when there are several, else with the scalar scorer.
+    fn check_pow(&self, blocks: &[&[u8]]) -> Vec<Result<()>> {
+        let min = self.protocol.min_pow_score;
+        if min == 0 {
+            return blocks.iter().map(|_| Ok(())).collect();
+        }
+        let zeros = if blocks.len() >= 4 { pow::trailing_zeros_many(blocks) } else { blocks.iter().map(|b| pow::trailing_zeros(b)).collect() };
+        blocks.iter().zip(zeros).map(|(b, z)| check_pow_zeros(b.len(), z, min)).collect()
+    }
+
+    /// Store blocks that passed every rule: under the lock, drop the ones already stored,
+    /// check parents, and write the rest in one batch.
+    fn store_blocks(&self, blocks: &[&[u8]], accepted: Vec<(usize, Block)>) -> Vec<(usize, Result<Submitted>)> {
+        let mut out = Vec::with_capacity(accepted.len());
+        if accepted.is_empty() {
+            return out;
+        }
+        let mut state = lock(&self.state);
+        if state.latest.is_none() {
+            return accepted.into_iter().map(|(i, _)| (i, Err(not_ready()))).collect();
+        }
+        let mut staged: Vec<NewBlock<'_>> = Vec::with_capacity(accepted.len());
+        let mut staged_ids: HashSet<Id32> = HashSet::new();
+        let mut written: Vec<(usize, Id32, bool)> = Vec::new();
+        let mut batch = self.db.batch();
+        for (i, block) in accepted {
+            let block_id = ids::block_id(blocks[i]);
+            let known = match staged_ids.contains(&block_id) {
+                true => Ok(true),
+                false => self.db.exists(BLOCKS, &block_id),
+            };
+            match known {
+                Err(e) => out.push((i, Err(e))),
+                Ok(true) => written.push((i, block_id, false)),
+                Ok(false) => match self.check_parents_known(&state, &block.parents, &staged_ids) {
+                    Err(e) => out.push((i, Err(e))),
+                    Ok(()) => {
+                        if let Some(Payload::Transaction(tx)) = &block.payload {
+                            batch.put(TX_BLOCKS, &columns::pair_key(&ids::transaction_id(tx), &block_id), &[]);
+                        }
+                        staged_ids.insert(block_id);
+                        staged.push(NewBlock { id: block_id, bytes: blocks[i], parents: block.parents, milestone_index: 0 });
+                        written.push((i, block_id, true));
+                    }
+                },
+            }
+        }
+        let committed = if staged.is_empty() { Ok(()) } else { self.write_blocks(&mut state, batch, staged) };
+        for (i, block_id, stored) in written {
+            out.push((i, committed.clone().map(|()| Submitted { block_id, stored })));
+        }
+        out
+    }
+
+    /// Every parent is a stored block, an entry point or one of `staged` (D13).
+    pub(super) fn check_parents_known(&self, state: &State, parents: &[Id32], staged: &HashSet<Id32>) -> Result<()> {
+        for (i, p) in parents.iter().enumerate() {
+            if !is_solid_entry_point(p) && state.graph.get(p).is_none() && !staged.contains(p) && !self.db.exists(BLOCK_META, p)? {
+                return Err(Error::new("unknown-parent", format!("parents[{i}]"), format!("parent 0x{} is not a known block", hex::encode(p))));
+            }
+        }
+        Ok(())
+    }
+
+    /// Add new blocks to `batch` (bytes, metadata, child links, pending entries, counters),
+    /// write the batch, and only then add the blocks to memory. Blocks come parents first;
+    /// a block may name a parent earlier in the list.
+    pub(super) fn write_blocks(&self, state: &mut State, mut batch: Batch<'_>, blocks: Vec<NewBlock<'_>>) -> Result<()> {
+        let db = &self.db;
+        let arrival_ms = now_ms();
+        let mut staged_roots: HashMap<Id32, ConeRoots> = HashMap::new();
+        let mut entries = Vec::with_capacity(blocks.len());
+        for (k, b) in blocks.into_iter().enumerate() {
+            let graph = &state.graph;
+            let known = |p: &Id32| graph.get(p).map(|x| x.roots).or_else(|| staged_roots.get(p).copied());
+            let roots = cone_roots(&b.parents, known, &mut |p| referenced_index(db, p))?;
+            staged_roots.insert(b.id, roots);
+            let seq = state.next_seq + k as u64;
+            let meta = BlockMeta { arrival_ms, seq, milestone_index: b.milestone_index, ..Default::default() };
+            batch.put(BLOCKS, &b.id, b.bytes);
+            batch.put(BLOCK_META, &b.id, &meta.to_bytes());
+            for p in &b.parents {
+                batch.put(CHILDREN, &columns::pair_key(p, &b.id), &[]);
+            }
+            batch.put(UNREFERENCED, &columns::unreferenced_key(seq, &b.id), &[]);
+            entries.push((b, seq, roots));
+        }
+        let count = entries.len() as u64;
+        batch.put(STATE, state_key::NEXT_SEQ, &(state.next_seq + count).to_le_bytes());
+        batch.put(STATE, state_key::BLOCK_COUNT, &(state.block_count + count).to_le_bytes());
+        batch.commit()?;
+        state.next_seq += count;
+        state.block_count += count;
+        state.new_blocks_since_last_milestone += count;
+        for (b, seq, roots) in entries {
+            state.graph.insert(b.id, b.parents, seq, arrival_ms, b.milestone_index, roots);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,213 @@
+//! The store: one RocksDB database and the in-memory graph of unreferenced blocks, kept
+//! in step under one lock.
+//!
+//! Lock discipline. `state` guards the graph and the counters; every write to RocksDB that
+//! adds a block or applies a milestone happens while holding it, so memory and disk never
+//! disagree. `issuing` serialises milestones (issued here or received from another
+//! coordinator): the long part of a milestone — reading the ledger and checking every
+//! transaction — runs without `state`, so block submissions go on meanwhile. They cannot
+//! disturb it: the ledger only changes when a milestone commits, and the cone being
+//! confirmed was fixed before the walk started.
+//!
+//! This file holds the `Store` itself, its options and `open`; each concern is an
+//! `impl Store` block of its own: `intake` (blocks in), `tip_selection`, `milestones`
+//! (issue, accept, commit), `reads` (lookups and status) and `load` (start-up).
+
+mod intake;
+mod load;
+mod milestones;
+mod reads;
+mod tip_selection;
+
+use crate::columns::{state_key, BLOCK_META, STATE};
+use crate::db::Db;
+use crate::graph::Graph;
+use crate::milestone::CoordinatorKeys;
+use crate::records::BlockMeta;
+use crate::tips::TipThresholds;
+use crate::{genesis, ledger};
+use crate::{is_solid_entry_point, storage_error};
+use ledger_core::model::{Id32, Output, OutputId};
+use ledger_core::protocol::ProtocolParameters;
+use ledger_core::{Error, Result};
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+
+pub struct StoreOptions {
+    pub protocol: ProtocolParameters,
+    /// Used once, when the data directory is new.
+    pub genesis_outputs: Vec<Output>,
+    /// Seeds of the embedded coordinator; empty when it does not run here.
+    pub coordinator_seeds: Vec<[u8; 32]>,
+    /// Keys whose milestones this node accepts from elsewhere (coordinator disabled);
+    /// defaults to the public keys of `coordinator_seeds`.
+    pub trusted_public_keys: Vec<[u8; 32]>,
+    pub coordinator_enabled: bool,
+    pub sync_writes: bool,
+    pub max_delta_ycri: u32,
+    pub max_delta_ocri: u32,
+}
+
+pub struct Submitted {
+    pub block_id: Id32,
+    /// False when the block was stored before (the submission changed nothing).
+    pub stored: bool,
+}
+
+pub struct IssuedMilestone {
+    pub index: u32,
+    pub milestone_id: Id32,
+    pub block_id: Id32,
+    pub timestamp: u32,
+    pub referenced_blocks: usize,
+    pub included_transactions: usize,
+}
+
+#[derive(Clone, Copy)]
+struct Latest {
+    index: u32,
+    milestone_id: Id32,
+    block_id: Id32,
+    timestamp: u32,
+}
+
+pub struct Status {
+    /// (index, timestamp, milestone id) of the latest milestone; None before milestone 1.
+    pub latest_milestone: Option<(u32, u32, Id32)>,
+    pub ledger_index: u32,
+    pub blocks_stored: u64,
+    pub referenced_by_last_milestone: u64,
+    pub new_blocks_since_last_milestone: u64,
+    pub pending_blocks: u64,
+}
+
+pub struct UtxoChanges {
+    pub index: u32,
+    pub created: Vec<OutputId>,
+    pub consumed: Vec<OutputId>,
+}
+
+/// A block about to be written.
+struct NewBlock<'a> {
+    id: Id32,
+    bytes: &'a [u8],
+    parents: Vec<Id32>,
+    /// The index of the milestone it carries, 0 for other blocks.
+    milestone_index: u32,
+}
+
+struct State {
+    graph: Graph,
+    next_seq: u64,
+    block_count: u64,
+    latest: Option<Latest>,
+    new_blocks_since_last_milestone: u64,
+    referenced_by_last_milestone: u64,
+}
+
+pub struct Store {
+    db: Db,
+    protocol: ProtocolParameters,
+    /// The protocol with the PoW check off: intake scores proofs of work for a whole batch.
+    rules_without_pow: ProtocolParameters,
+    keys: CoordinatorKeys,
+    coordinator_enabled: bool,
+    trusted_keys: Vec<[u8; 32]>,
+    thresholds: TipThresholds,
+    state: Mutex<State>,
+    issuing: Mutex<()>,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the lock cannot leave RocksDB half-written (batches are
+    // atomic) and memory is only changed after a successful write, so the data is usable.
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Store {
+    /// Open (or create, with its genesis) the store in `path`. Refuses a data directory
+    /// whose persisted protocol differs from `options.protocol`, and a ledger whose unspent
+    /// outputs do not add up to the token supply.
+    pub fn open(path: &Path, options: StoreOptions) -> Result<Store> {
+        let db = Db::open(path, options.sync_writes)?;
+        match db.get(STATE, state_key::PROTOCOL)? {
+            Some(text) => {
+                let persisted = genesis::protocol_from_json(&String::from_utf8_lossy(&text))?;
+                let differences = genesis::protocol_differences(&persisted, &options.protocol);
+                if !differences.is_empty() {
+                    return Err(Error::new("protocol-mismatch", "protocol", differences.join("; ")));
+                }
+            }
+            None => genesis::create(&db, &options.protocol, &options.genesis_outputs)?,
+        }
+        let total = ledger::unspent_total(&db)?;
+        if total != options.protocol.token_supply as u128 {
+            return Err(Error::new(
+                "ledger-invariant-broken",
+                "",
+                format!("the unspent outputs hold {total}, the token supply is {}: the ledger is inconsistent", options.protocol.token_supply),
+            ));
+        }
+        let keys = CoordinatorKeys::new(options.coordinator_seeds);
+        if options.coordinator_enabled && keys.is_empty() {
+            return Err(Error::new("coordinator-keys-missing", "coordinator.privateKeys", "the embedded coordinator needs at least one key"));
+        }
+        let trusted_keys = if options.trusted_public_keys.is_empty() { keys.public_keys() } else { options.trusted_public_keys };
+        let thresholds = TipThresholds {
+            max_delta_ycri: options.max_delta_ycri,
+            max_delta_ocri: options.max_delta_ocri,
+            below_max_depth: options.protocol.below_max_depth as u32,
+        };
+        let state = load::load_state(&db)?;
+        Ok(Store {
+            db,
+            rules_without_pow: ProtocolParameters { min_pow_score: 0, ..options.protocol.clone() },
+            protocol: options.protocol,
+            keys,
+            coordinator_enabled: options.coordinator_enabled,
+            trusted_keys,
+            thresholds,
+            state: Mutex::new(state),
+            issuing: Mutex::new(()),
+        })
+    }
+
+    pub fn protocol(&self) -> &ProtocolParameters {
+        &self.protocol
+    }
+
+    /// Milestone 1 exists: blocks can be accepted and tips selected.
+    pub fn is_ready(&self) -> bool {
+        lock(&self.state).latest.is_some()
+    }
+}
+
+fn not_ready() -> Error {
+    Error::new("not-ready", "", "no milestone has been issued yet")
+}
+
+/// The milestone that referenced a block that is not pending (0 for the entry points).
+fn referenced_index(db: &Db, id: &Id32) -> Result<u32> {
+    if is_solid_entry_point(id) {
+        return Ok(0);
+    }
+    match db.get(BLOCK_META, id)? {
+        Some(meta) => Ok(BlockMeta::from_bytes(&meta)?.referenced_by),
+        None => Err(storage_error(format!("block 0x{} has no metadata", hex::encode(id)))),
+    }
+}
+
+/// The parents of a stored block, read from its header without decoding the payload.
+fn parents_of(bytes: &[u8]) -> Result<Vec<Id32>> {
+    let count = *bytes.get(1).ok_or_else(|| storage_error("stored block too short"))? as usize;
+    if bytes.len() < 2 + 32 * count {
+        return Err(storage_error("stored block too short"));
+    }
+    Ok((0..count).map(|i| bytes[2 + 32 * i..2 + 32 * (i + 1)].try_into().expect("32 bytes")).collect())
+}

@@ -1,0 +1,110 @@
+//! Reads: blocks and their metadata, milestones, the ledger, the node's status.
+
+use super::{lock, parents_of, Status, Store, UtxoChanges};
+use crate::columns::{self, BLOCKS, BLOCK_META, DIFFS, MILESTONES, MILESTONE_IDS, TX_BLOCKS};
+use crate::records::{BlockMeta, Diff, MilestoneRecord};
+use crate::{ledger, metadata, tips};
+use ledger_core::ids;
+use ledger_core::model::{Id32, OutputId};
+use ledger_core::Result;
+
+impl Store {
+    /// The block's bytes; None for unknown ids and the entry points.
+    pub fn block(&self, block_id: &Id32) -> Result<Option<Vec<u8>>> {
+        self.db.get(BLOCKS, block_id)
+    }
+
+    /// The block metadata object of api.md §2.7 as JSON text.
+    pub fn block_metadata_json(&self, block_id: &Id32) -> Result<Option<String>> {
+        let Some(bytes) = self.db.get(BLOCKS, block_id)? else { return Ok(None) };
+        let parents = parents_of(&bytes)?;
+        let state = lock(&self.state);
+        let (meta, score) = match state.graph.get(block_id) {
+            Some(p) => {
+                let cmi = state.latest.map_or(0, |l| l.index);
+                let meta = BlockMeta { arrival_ms: p.arrival_ms, seq: p.seq, milestone_index: p.milestone_index, ..Default::default() };
+                (meta, Some(tips::score(p.roots, cmi, &self.thresholds)))
+            }
+            None => {
+                drop(state);
+                let Some(meta) = self.db.get(BLOCK_META, block_id)? else { return Ok(None) };
+                (BlockMeta::from_bytes(&meta)?, None)
+            }
+        };
+        Ok(Some(metadata::block_json(block_id, &parents, &meta, score)))
+    }
+
+    pub fn milestone_by_index(&self, index: u32) -> Result<Option<MilestoneRecord>> {
+        self.db.get(MILESTONES, &columns::index_key(index))?.map(|b| MilestoneRecord::from_bytes(&b)).transpose()
+    }
+
+    pub fn milestone_by_id(&self, milestone_id: &Id32) -> Result<Option<MilestoneRecord>> {
+        match self.db.get(MILESTONE_IDS, milestone_id)? {
+            Some(index) if index.len() == 4 => self.milestone_by_index(u32::from_be_bytes(index[..4].try_into().expect("4 bytes"))),
+            _ => Ok(None),
+        }
+    }
+
+    pub fn utxo_changes(&self, index: u32) -> Result<Option<UtxoChanges>> {
+        let Some(bytes) = self.db.get(DIFFS, &columns::index_key(index))? else { return Ok(None) };
+        let diff = Diff::from_bytes(&bytes)?;
+        Ok(Some(UtxoChanges { index, created: diff.created, consumed: diff.consumed }))
+    }
+
+    // ----- ledger -------------------------------------------------------------------
+
+    /// The block that carries the included transaction (ledger.md §11): the creator of its
+    /// output 0. None for unknown, pending and conflicting transactions and for genesis.
+    pub fn included_block_id(&self, transaction_id: &Id32) -> Result<Option<Id32>> {
+        if *transaction_id == [0; 32] {
+            return Ok(None);
+        }
+        Ok(ledger::output(&self.db, &ids::output_id(transaction_id, 0))?.map(|r| r.block_id))
+    }
+
+    /// The blocks that carry a transaction, whether or not a milestone has referenced them.
+    pub fn blocks_with_transaction(&self, transaction_id: &Id32) -> Result<Vec<Id32>> {
+        let mut found = Vec::new();
+        self.db.scan(TX_BLOCKS, transaction_id, |key, _| {
+            found.push(key[32..64].try_into().expect("32 bytes"));
+            Ok(true)
+        })?;
+        Ok(found)
+    }
+
+    /// The output's bytes and its metadata object (api.md §2.9) as JSON text; None while
+    /// no milestone has booked it.
+    pub fn output(&self, output_id: &OutputId) -> Result<Option<(Vec<u8>, String)>> {
+        // Under the lock, so that the output, its spent record and the ledger index come
+        // from one milestone.
+        let state = lock(&self.state);
+        let Some(record) = ledger::output(&self.db, output_id)? else { return Ok(None) };
+        let spent = ledger::spent(&self.db, output_id)?;
+        let ledger_index = state.latest.map_or(0, |l| l.index);
+        drop(state);
+        let json = metadata::output_json(output_id, &record, spent.as_ref(), ledger_index);
+        Ok(Some((record.output, json)))
+    }
+
+    pub fn status(&self) -> Status {
+        let state = lock(&self.state);
+        Status {
+            latest_milestone: state.latest.map(|l| (l.index, l.timestamp, l.milestone_id)),
+            ledger_index: state.latest.map_or(0, |l| l.index),
+            blocks_stored: state.block_count,
+            referenced_by_last_milestone: state.referenced_by_last_milestone,
+            new_blocks_since_last_milestone: state.new_blocks_since_last_milestone,
+            pending_blocks: state.graph.len() as u64,
+        }
+    }
+
+    /// The sum of all unspent outputs (equal to the token supply in a consistent ledger).
+    pub fn unspent_total(&self) -> Result<u128> {
+        let _state = lock(&self.state);
+        ledger::unspent_total(&self.db)
+    }
+
+    pub fn approximate_size_bytes(&self) -> u64 {
+        self.db.approximate_size()
+    }
+}
