@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 const core = require('../dist/index.js');
 const sdk = require('@iota/sdk-wasm/node');
 
-const vectors = join(import.meta.dirname, '..', '..', 'shared', 'vectors');
+const vectors = join(import.meta.dirname, '..', 'vectors');
 const lines = (f) => readFileSync(join(vectors, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 // --- the block mix ---------------------------------------------------------------

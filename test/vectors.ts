@@ -1,9 +1,9 @@
-// Loading the shared conformance vectors (../shared/vectors, beside the checkout).
+// Loading the conformance vectors (vectors/ at the repository root; provenance in its README).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProtocolJson } from '../src/core/types';
 
-export const VECTORS = join(__dirname, '..', '..', 'shared', 'vectors');
+export const VECTORS = join(__dirname, '..', 'vectors');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Record = any;

@@ -3,7 +3,7 @@ use ledger_core::{codec, json};
 use std::time::Instant;
 
 fn main() {
-    let path = format!("{}/../../../shared/vectors/valid.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../vectors/valid.jsonl", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).unwrap();
     let record: serde_json::Value = text
         .lines()

@@ -1,6 +1,6 @@
 //! One error type for everything a block can get wrong, before or after decoding.
 //!
-//! `code` is a stable kebab-case reason (the names of `shared/vectors/invalid.jsonl` where one
+//! `code` is a stable kebab-case reason (the names of `vectors/invalid.jsonl` where one
 //! exists there), `path` names the offending field in JSON notation
 //! (`payload.essence.outputs[2].amount`, empty for the block as a whole) and `detail` says
 //! what was wrong in words. The HTTP layer turns it into a 400 error body.

@@ -138,7 +138,7 @@ fn network_ids_of_the_vectors() {
         assert_eq!(hex_of(&r["bytes"]), name.as_bytes());
         assert_eq!(ledger_core::protocol::network_id(name).to_string(), r["id"], "{name}");
     }
-    let path = format!("{}/../../../shared/vectors/network-ids.json", env!("CARGO_MANIFEST_DIR"));
+    let path = vector_path("network-ids.json");
     let table: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert!(!table.is_empty());

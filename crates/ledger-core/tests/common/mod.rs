@@ -1,10 +1,15 @@
-//! Reading the shared conformance vectors (../shared/vectors beside the checkout).
+//! Reading the conformance vectors (`vectors/` at the repository root; provenance in its README).
 #![allow(dead_code)]
 
 use serde_json::Value;
 
+/// A file of the repository's `vectors/` folder.
+pub fn vector_path(file: &str) -> String {
+    format!("{}/../../vectors/{file}", env!("CARGO_MANIFEST_DIR"))
+}
+
 pub fn records(file: &str) -> Vec<Value> {
-    let path = format!("{}/../../../shared/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = vector_path(file);
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{path}: {e}"))
         .lines()
