@@ -88,7 +88,7 @@ export interface TreasuryTransactionPayloadJson { type: 4; input: TreasuryInputJ
 export interface MigratedFundsJson { tailTransactionHash: string; address: Ed25519AddressJson; deposit: U64String }
 export type MilestoneOptionJson =
   | { type: 0; migratedAt: number; final: boolean; funds: MigratedFundsJson[]; transaction: TreasuryTransactionPayloadJson }
-  | { type: 1; targetMilestoneIndex: number; protocolVersion: number; params: string };
+  | { type: 1; targetMilestoneIndex: number; protocolVersion: number; params?: string };
 export interface MilestonePayloadJson {
   type: 7;
   index: number;

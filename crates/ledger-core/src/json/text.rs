@@ -50,6 +50,13 @@ impl Out {
         self.key(k);
         self.hex_value(bytes);
     }
+    /// A byte string the protocol allows to be empty: omitted when empty, as Hornet and
+    /// iota-sdk write it (D15). Every such field goes through here.
+    fn optional_hex(&mut self, k: &str, bytes: &[u8]) {
+        if !bytes.is_empty() {
+            self.hex(k, bytes);
+        }
+    }
     fn hex_value(&mut self, bytes: &[u8]) {
         const DIGITS: &[u8; 16] = b"0123456789abcdef";
         self.text.reserve(bytes.len() * 2 + 4);
@@ -137,12 +144,8 @@ fn payload_fields(o: &mut Out, p: &Payload) {
     match p {
         Payload::TreasuryTransaction(t) => treasury_fields(o, t),
         Payload::TaggedData(t) => {
-            if !t.tag.is_empty() {
-                o.hex("tag", &t.tag);
-            }
-            if !t.data.is_empty() {
-                o.hex("data", &t.data);
-            }
+            o.optional_hex("tag", &t.tag);
+            o.optional_hex("data", &t.data);
         }
         Payload::Transaction(tx) => {
             let e = &tx.essence;
@@ -222,9 +225,7 @@ fn output_fields(o: &mut Out, out: &Output) {
         Output::Alias(a) => {
             o.hex("aliasId", &a.alias_id);
             o.num("stateIndex", a.state_index as u64);
-            if !a.state_metadata.is_empty() {
-                o.hex("stateMetadata", &a.state_metadata);
-            }
+            o.optional_hex("stateMetadata", &a.state_metadata);
             o.num("foundryCounter", a.foundry_counter as u64);
         }
         Output::Foundry(f) => {
@@ -272,8 +273,10 @@ fn feature_fields(o: &mut Out, f: &Feature) {
     o.num("type", f.type_code() as u64);
     match f {
         Feature::Sender(a) | Feature::Issuer(a) => o.obj("address", |o| address_fields(o, a)),
-        Feature::Metadata(d) => o.hex("data", d),
-        Feature::Tag(t) => o.hex("tag", t),
+        // Empty ones break a rule (1..8192, 1..64 bytes) but still decode; written like
+        // iota-sdk writes them, without the key.
+        Feature::Metadata(d) => o.optional_hex("data", d),
+        Feature::Tag(t) => o.optional_hex("tag", t),
     }
 }
 
@@ -296,9 +299,7 @@ fn milestone_fields(o: &mut Out, m: &MilestonePayload) {
     o.close(']');
     o.hex("inclusionMerkleRoot", &m.inclusion_merkle_root);
     o.hex("appliedMerkleRoot", &m.applied_merkle_root);
-    if !m.metadata.is_empty() {
-        o.hex("metadata", &m.metadata);
-    }
+    o.optional_hex("metadata", &m.metadata);
     if !m.options.is_empty() {
         o.arr("options", &m.options, |o, option| match option {
             MilestoneOption::Receipt(r) => {
@@ -321,7 +322,7 @@ fn milestone_fields(o: &mut Out, m: &MilestonePayload) {
                 o.num("type", 1);
                 o.num("targetMilestoneIndex", *target_milestone_index as u64);
                 o.num("protocolVersion", *protocol_version as u64);
-                o.hex("params", params);
+                o.optional_hex("params", params);
             }
         });
     }
