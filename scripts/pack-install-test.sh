@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Pack-install test (issue 5): what a user gets from npm, without a Rust toolchain.
 #
-#   1. put the already-built binary (native/ledger-node.<platform>.node) into its platform
-#      package npm/<platform>/, as `napi artifacts` does at release;
-#   2. `npm pack` the main package and the platform package;
+#   1-2. make the main package and the platform package with scripts/pack-local.sh, as a
+#      release would (the built binary goes into npm/<platform>/, then `npm pack` of both);
 #   3. install both tarballs into an empty project, with cargo/rustc removed from PATH (the
 #      main package's postinstall must do nothing there);
 #   4. start `npx ledger-node` from that project and check GET /health, a tagged-data block
@@ -21,7 +20,6 @@ cd "$ROOT"
 STEP="setup"
 WORK=""
 NODE_PID=""
-COPIED_BINARY=""
 
 log() { printf '[pack-install] %s\n' "$*" >&2; }
 fail() {
@@ -42,7 +40,6 @@ cleanup() {
     for p in $(pgrep -P "$NODE_PID" 2>/dev/null); do pids="$pids $p $(pgrep -P "$p" 2>/dev/null | tr '\n' ' ')"; done
     kill -KILL $pids 2>/dev/null || true
   fi
-  if [[ -n "$COPIED_BINARY" ]]; then rm -f "$COPIED_BINARY"; fi
   if [[ -n "$WORK" ]]; then
     if [[ "${PACK_TEST_KEEP:-}" == "1" ]]; then log "kept $WORK"; else rm -rf "$WORK"; fi
   fi
@@ -61,38 +58,21 @@ PLATFORM="$(node -p '
   const { platform, arch } = process;
   const abi = platform === "linux" ? "-gnu" : platform === "win32" ? "-msvc" : "";
   `${platform}-${arch}${abi}`')"
-BINARY="native/ledger-node.$PLATFORM.node"
-PKG_DIR="npm/$PLATFORM"
-[[ -d "$PKG_DIR" ]] || fail "no platform package $PKG_DIR for this machine"
-[[ -f "$BINARY" ]] || fail "$BINARY is missing: build it first (npm run build:native)"
-[[ -f dist/cli.js && -f dist/index.js ]] || fail "dist/ is missing: compile it first (npm run build:ts)"
 VERSION="$(node -p 'require("./package.json").version')"
-[[ "$(node -p "require('./$PKG_DIR/package.json').version")" == "$VERSION" ]] \
-  || fail "$PKG_DIR/package.json version differs from the main package ($VERSION)"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/ledger-node-pack.XXXXXX")"
 mkdir -p "$WORK/tarballs" "$WORK/project" "$WORK/data" "$WORK/bin"
 log "platform $PLATFORM, version $VERSION, work dir $WORK"
 
 # ---------------------------------------------------------------------------------------
-STEP="napi artifacts (copy the binary into $PKG_DIR)"
-DEST="$PKG_DIR/ledger-node.$PLATFORM.node"
-if [[ ! -f "$DEST" ]] || ! cmp -s "$BINARY" "$DEST"; then
-  [[ -f "$DEST" ]] || COPIED_BINARY="$ROOT/$DEST"
-  cp "$BINARY" "$DEST"
-fi
-
-STEP="npm pack"
-# `npm pack --json` names the tarball it wrote.
-pack() {
-  (cd "$1" && timeout 120 npm pack --json --pack-destination "$WORK/tarballs" 2>"$WORK/pack.err") \
-    | node -e 'let s = ""; process.stdin.on("data", (c) => (s += c)).on("end", () => process.stdout.write(JSON.parse(s)[0].filename));'
-}
+STEP="pack (scripts/pack-local.sh)"
 t0=$(now_ms)
-MAIN_TGZ="$WORK/tarballs/$(pack "$ROOT")" || fail "npm pack of the main package: $(cat "$WORK/pack.err")"
-PLAT_TGZ="$WORK/tarballs/$(pack "$ROOT/$PKG_DIR")" || fail "npm pack of $PKG_DIR: $(cat "$WORK/pack.err")"
+TARBALLS="$(timeout 300 bash "$ROOT/scripts/pack-local.sh" "$WORK/tarballs" 2>"$WORK/pack.err")" \
+  || fail "$(cat "$WORK/pack.err")"
 t_pack=$(( $(now_ms) - t0 ))
-[[ -f "$MAIN_TGZ" && -f "$PLAT_TGZ" ]] || fail "tarballs not found: $MAIN_TGZ $PLAT_TGZ"
+MAIN_TGZ="$(sed -n 1p <<< "$TARBALLS")"
+PLAT_TGZ="$(sed -n 2p <<< "$TARBALLS")"
+[[ -f "$MAIN_TGZ" && -f "$PLAT_TGZ" ]] || fail "tarballs not found: $TARBALLS"
 log "packed $(basename "$MAIN_TGZ") ($(du -k "$MAIN_TGZ" | cut -f1) KiB) and $(basename "$PLAT_TGZ") ($(du -k "$PLAT_TGZ" | cut -f1) KiB) in ${t_pack} ms"
 
 # What a published main package must carry, and must not.
