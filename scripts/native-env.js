@@ -235,7 +235,7 @@ async function runInNativeEnv(command, args) {
   return r.status ?? 1;
 }
 
-module.exports = { nativeEnv, runInNativeEnv, Stop };
+module.exports = { nativeEnv, runInNativeEnv, unzipMember, Stop };
 
 async function main(argv) {
   if (argv[0] === '--print') {
