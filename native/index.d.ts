@@ -11,6 +11,13 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 export declare class LedgerStore {
   /**
+   * Deliver the store's events to `callback` from now on (replacing an earlier one).
+   * Events are built only while `setEventsActive(true)`. The callback must not throw.
+   */
+  onEvents(callback: (event: StoreEventJs) => void): void
+  /** Build events (true) or skip that work while nobody listens (false). */
+  setEventsActive(active: boolean): void
+  /**
    * Open or create the store in `dataDir` (RocksDB lives in `dataDir/ledger`), off the
    * event loop: on a large ledger, checking the supply invariant reads every unspent
    * output.
@@ -54,6 +61,16 @@ export declare class MiningJob {
 
 /** Bech32 form (BIP-173) of an address given as JSON text or hex. */
 export declare function addressToBech32(hrp: string, addressJsonOrHex: string): string
+
+export interface AppliedTransactionEvent {
+  transactionId: string
+  /** The block that carries it. */
+  blockId: string
+  /** Spent inputs, in input order. */
+  consumed: Array<OutputChangeEvent>
+  /** Created outputs, in output order. */
+  created: Array<OutputChangeEvent>
+}
 
 /** The HRP and the address JSON object (as text) of a bech32 address. */
 export interface Bech32Address {
@@ -118,6 +135,19 @@ export interface LatestMilestoneJs {
 /** TIP-4 merkle root of block ids (0x-hex), as milestones carry it. */
 export declare function merkleRootOf(ids: Array<string>): string
 
+export interface MilestoneCommittedEvent {
+  index: number
+  timestamp: number
+  milestoneId: string
+  block: StoredBlockEvent
+  /** The milestone payload's bytes, type code first. */
+  payload: Buffer
+  /** Every referenced block, in white-flag order. */
+  referenced: Array<ReferencedBlockEvent>
+  /** Applied transactions, in white-flag order. */
+  transactions: Array<AppliedTransactionEvent>
+}
+
 export declare function milestoneIdOf(input: Buffer | string): string
 
 export interface MilestoneOutcome {
@@ -150,6 +180,18 @@ export interface NativeFailure {
 
 export declare function networkIdOf(name: string): string
 
+export interface OutputChangeEvent {
+  outputId: string
+  output: Buffer
+  /** The output metadata object (api.md §2.9) as of this milestone. */
+  metadataJson: string
+  unlockAddresses: Array<UnlockAddress>
+  /** Output type code of an alias (4), foundry (5) or NFT (6) output; null otherwise. */
+  chainType?: number
+  /** Its 0x-hex alias, foundry or NFT id (derived when the output starts the chain). */
+  chainId?: string
+}
+
 export declare function outputIdOf(transactionId: string, index: number): string
 
 /** Hashes per second of `threads` workers over `millis` milliseconds (runs off the loop). */
@@ -170,11 +212,34 @@ export declare function powScoreMany(blocks: Array<Buffer>): Array<number>
 
 export declare function powTrailingZeros(bytes: Buffer): number
 
+export interface ReferencedBlockEvent {
+  blockId: string
+  metadataJson: string
+}
+
 /**
  * Minimum storage deposit of an output (decimal string) under a rent structure
  * `{vByteCost, vByteFactorData, vByteFactorKey}`.
  */
 export declare function storageDeposit(outputJson: string, rentJson: string): string
+
+export interface StoredBlockEvent {
+  blockId: string
+  bytes: Buffer
+  /** The block metadata object of `GET …/blocks/{blockId}/metadata` after the write. */
+  metadataJson: string
+  /** Payload type code, 0 without a payload. */
+  payloadType: number
+  /** 0x-hex tag of a tagged-data payload (also inside a transaction); null without one. */
+  tag?: string
+}
+
+/** Exactly one of the fields is set. */
+export interface StoreEventJs {
+  /** The blocks one intake batch stored, in write order. */
+  blocks?: Array<StoredBlockEvent>
+  milestone?: MilestoneCommittedEvent
+}
 
 export interface StoreOpenOptions {
   /** The protocol object of the info endpoint, as JSON text. */
@@ -207,6 +272,16 @@ export interface SubmitOutcome {
 }
 
 export declare function transactionIdOf(input: Buffer | string): string
+
+export interface UnlockAddress {
+  /**
+   * The unlock condition's type code (0 address, 1 storage deposit return, 3
+   * expiration, 4 state controller, 5 governor, 6 immutable alias).
+   */
+  condition: number
+  /** Bech32 with the network's HRP. */
+  address: string
+}
 
 export interface UtxoChangesJs {
   index: number

@@ -2,6 +2,11 @@
 //! (`bad-hex`, `parents-unsorted`, …) and whose message is `<path>\u{1f}<detail>`, which
 //! `src/core/errors.ts` splits back into `LedgerError.path` and `.detail`. The unit
 //! separator cannot occur in a JSON path, so the split is unambiguous.
+//!
+//! Per export: sync calls throw as above; async tasks put a `failure` field in their
+//! result (`SubmitOutcome`, `MilestoneOutcome`); `LedgerStore.open` rejects with
+//! `code␟path␟detail`; the event feed (`onEvents`, `setEventsActive`) throws like a sync
+//! call when it is set up, and its events carry no failures (a failed commit emits none).
 
 use ledger_core::Error;
 

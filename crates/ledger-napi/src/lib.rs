@@ -4,6 +4,7 @@
 mod codec;
 mod crypto;
 mod errors;
+mod events;
 mod pow;
 mod store;
 mod validate;

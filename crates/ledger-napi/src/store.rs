@@ -152,7 +152,7 @@ impl LedgerStore {
         Ok(AsyncTask::new(OpenTask { path: Path::new(&data_dir).join("ledger"), options: Some(open_options(options)?) }))
     }
 
-    fn get(&self) -> Result<Arc<Store>> {
+    pub(crate) fn get(&self) -> Result<Arc<Store>> {
         let guard = self.store.read().unwrap_or_else(|p| p.into_inner());
         guard.clone().ok_or_else(|| to_napi(ledger_core::Error::new("store-closed", "", "the store is closed")))
     }
@@ -160,7 +160,11 @@ impl LedgerStore {
     /// Close the database (once the async work in flight has finished).
     #[napi]
     pub fn close(&self) {
-        self.store.write().unwrap_or_else(|p| p.into_inner()).take();
+        // The event listener (a threadsafe function) goes first: tasks still in flight
+        // must not call into JavaScript after the store was closed there.
+        if let Some(store) = self.store.write().unwrap_or_else(|p| p.into_inner()).take() {
+            store.set_event_listener(None);
+        }
     }
 
     #[napi]

@@ -9,10 +9,12 @@
 //! * `graph`, `tips` — the unreferenced part of the block graph kept in memory, tip scores;
 //! * `ledger`, `white_flag`, `milestone` — confirmation of a milestone's past cone;
 //! * `genesis` — the first ledger state; `metadata` — the API's metadata objects;
-//! * `store` — the `Store` that ties them together under one lock discipline.
+//! * `store` — the `Store` that ties them together under one lock discipline;
+//! * `events` — the feed of what each commit changed, for the event API.
 
 mod columns;
 mod db;
+pub mod events;
 mod genesis;
 mod graph;
 mod ledger;

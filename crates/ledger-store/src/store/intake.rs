@@ -1,7 +1,9 @@
 //! Block intake (validation.md §1, D13): every rule of a submitted block, the proofs of work
 //! of a batch scored together, parents known, one atomic write per batch.
 
+use super::events::IntakeBlock;
 use super::{lock, not_ready, now_ms, referenced_index, NewBlock, State, Store, Submitted};
+use crate::events;
 use crate::columns::{self, state_key, BLOCKS, BLOCK_META, CHILDREN, STATE, TX_BLOCKS, UNREFERENCED};
 use crate::db::Batch;
 use crate::graph::{cone_roots, ConeRoots};
@@ -79,6 +81,7 @@ impl Store {
             return accepted.into_iter().map(|(i, _)| (i, Err(not_ready()))).collect();
         }
         let mut staged: Vec<NewBlock<'_>> = Vec::with_capacity(accepted.len());
+        let mut for_events: Option<Vec<IntakeBlock<'_>>> = self.events_active().then(Vec::new);
         let mut staged_ids: HashSet<Id32> = HashSet::new();
         let mut written: Vec<(usize, Id32, bool)> = Vec::new();
         let mut batch = self.db.batch();
@@ -97,6 +100,10 @@ impl Store {
                         if let Some(Payload::Transaction(tx)) = &block.payload {
                             batch.put(TX_BLOCKS, &columns::pair_key(&ids::transaction_id(tx), &block_id), &[]);
                         }
+                        if let Some(list) = for_events.as_mut() {
+                            let (payload_type, tag) = events::payload_facts(&block);
+                            list.push(IntakeBlock { id: block_id, bytes: blocks[i], payload_type, tag });
+                        }
                         staged_ids.insert(block_id);
                         staged.push(NewBlock { id: block_id, bytes: blocks[i], parents: block.parents, milestone_index: 0 });
                         written.push((i, block_id, true));
@@ -105,6 +112,9 @@ impl Store {
             }
         }
         let committed = if staged.is_empty() { Ok(()) } else { self.write_blocks(&mut state, batch, staged) };
+        if let (Ok(()), Some(list)) = (&committed, for_events) {
+            self.emit_blocks_stored(&state, list);
+        }
         for (i, block_id, stored) in written {
             out.push((i, committed.clone().map(|()| Submitted { block_id, stored })));
         }

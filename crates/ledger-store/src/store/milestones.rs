@@ -3,6 +3,8 @@
 
 use super::{lock, now_ms, referenced_index, IssuedMilestone, Latest, NewBlock, Store, Submitted};
 use crate::columns::{self, state_key, BLOCKS, BLOCK_META, DIFFS, MILESTONES, MILESTONE_IDS, OUTPUTS, SPENTS, STATE, UNREFERENCED, UNSPENT};
+use crate::events::ReferencedBlock;
+use crate::metadata;
 use crate::milestone::{self, Essence, Previous};
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
 use crate::white_flag::{self, Confirmation};
@@ -110,6 +112,11 @@ impl Store {
         if c.supply_change != 0 {
             return Err(Error::new("ledger-invariant-broken", "", format!("milestone {index} would change the token supply by {}", c.supply_change)));
         }
+        // The event's ledger part is built before taking the lock (it decodes outputs and
+        // reads the spent ones); the referenced blocks' part below, from the same values
+        // that are written.
+        let ledger_changes = if self.events_active() { Some(self.milestone_ledger_changes(&c, index)?) } else { None };
+        let mut referenced_events = ledger_changes.as_ref().map(|_| Vec::with_capacity(c.order.len()));
         let mut state = lock(&self.state);
         let mut batch = self.db.batch();
         for (position, (id, (inclusion, conflict))) in c.order.iter().zip(&c.states).enumerate() {
@@ -125,6 +132,9 @@ impl Store {
             };
             batch.put(BLOCK_META, id, &meta.to_bytes());
             batch.delete(UNREFERENCED, &columns::unreferenced_key(pending.seq, id));
+            if let Some(list) = referenced_events.as_mut() {
+                list.push(ReferencedBlock { block_id: *id, metadata_json: metadata::block_json(id, &pending.parents, &meta, None) });
+            }
         }
         let mut diff = Diff::default();
         for (id, record) in &c.created {
@@ -150,6 +160,9 @@ impl Store {
         state.latest = Some(Latest { index, milestone_id, block_id, timestamp: payload.timestamp });
         state.referenced_by_last_milestone = c.order.len() as u64;
         state.new_blocks_since_last_milestone = 0;
+        if let (Some(transactions), Some(referenced)) = (ledger_changes, referenced_events) {
+            self.emit_milestone_committed(&state, block_id, bytes, payload, record.payload, referenced, transactions);
+        }
         Ok(IssuedMilestone {
             index,
             milestone_id,

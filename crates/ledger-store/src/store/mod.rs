@@ -11,8 +11,10 @@
 //!
 //! This file holds the `Store` itself, its options and `open`; each concern is an
 //! `impl Store` block of its own: `intake` (blocks in), `tip_selection`, `milestones`
-//! (issue, accept, commit), `reads` (lookups and status) and `load` (start-up).
+//! (issue, accept, commit), `reads` (lookups and status), `load` (start-up) and `events`
+//! (the event feed filled at the two commit points).
 
+mod events;
 mod intake;
 mod load;
 mod milestones;
@@ -21,6 +23,7 @@ mod tip_selection;
 
 use crate::columns::{state_key, BLOCK_META, STATE};
 use crate::db::Db;
+use crate::events::EventFeed;
 use crate::graph::Graph;
 use crate::milestone::CoordinatorKeys;
 use crate::records::BlockMeta;
@@ -118,6 +121,7 @@ pub struct Store {
     thresholds: TipThresholds,
     state: Mutex<State>,
     issuing: Mutex<()>,
+    events: EventFeed,
 }
 
 fn now_ms() -> u64 {
@@ -175,6 +179,7 @@ impl Store {
             thresholds,
             state: Mutex::new(state),
             issuing: Mutex::new(()),
+            events: EventFeed::default(),
         })
     }
 

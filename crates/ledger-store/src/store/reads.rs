@@ -3,7 +3,7 @@
 use super::{lock, parents_of, Status, Store, UtxoChanges};
 use crate::columns::{self, BLOCKS, BLOCK_META, DIFFS, MILESTONES, MILESTONE_IDS, TX_BLOCKS};
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
-use crate::{ledger, metadata, tips};
+use crate::{ledger, metadata};
 use ledger_core::ids;
 use ledger_core::model::{Id32, OutputId};
 use ledger_core::Result;
@@ -19,19 +19,12 @@ impl Store {
         let Some(bytes) = self.db.get(BLOCKS, block_id)? else { return Ok(None) };
         let parents = parents_of(&bytes)?;
         let state = lock(&self.state);
-        let (meta, score) = match state.graph.get(block_id) {
-            Some(p) => {
-                let cmi = state.latest.map_or(0, |l| l.index);
-                let meta = BlockMeta { arrival_ms: p.arrival_ms, seq: p.seq, milestone_index: p.milestone_index, ..Default::default() };
-                (meta, Some(tips::score(p.roots, cmi, &self.thresholds)))
-            }
-            None => {
-                drop(state);
-                let Some(meta) = self.db.get(BLOCK_META, block_id)? else { return Ok(None) };
-                (BlockMeta::from_bytes(&meta)?, None)
-            }
-        };
-        Ok(Some(metadata::block_json(block_id, &parents, &meta, score)))
+        if let Some(json) = self.pending_metadata_json(&state, block_id, &parents) {
+            return Ok(Some(json));
+        }
+        drop(state);
+        let Some(meta) = self.db.get(BLOCK_META, block_id)? else { return Ok(None) };
+        Ok(Some(metadata::block_json(block_id, &parents, &BlockMeta::from_bytes(&meta)?, None)))
     }
 
     pub fn milestone_by_index(&self, index: u32) -> Result<Option<MilestoneRecord>> {

@@ -1,0 +1,105 @@
+//! The store's side of the event feed (`crate::events`): building the events at the two
+//! commit points, intake (`intake::store_blocks`) and a milestone's commit
+//! (`milestones::commit_milestone`), and handing them over while the state lock is held,
+//! so that they leave in commit order.
+
+use super::{State, Store};
+use crate::events::{self, CommittedMilestone, EventListener, ReferencedBlock, StoreEvent, StoredBlock};
+use crate::ledger;
+use crate::metadata;
+use crate::records::{BlockMeta, OutputRecord};
+use crate::storage_error;
+use crate::tips;
+use crate::white_flag::Confirmation;
+use ledger_core::model::{Id32, MilestonePayload, OutputId};
+use ledger_core::Result;
+use std::collections::HashMap;
+
+/// A block of an intake batch as the feed needs it: id, bytes and payload facts.
+pub(super) struct IntakeBlock<'a> {
+    pub id: Id32,
+    pub bytes: &'a [u8],
+    pub payload_type: u32,
+    pub tag: Option<Vec<u8>>,
+}
+
+impl Store {
+    /// Hand every later event to `listener` (None: stop). The listener is called with the
+    /// store's lock held and must only queue the event.
+    pub fn set_event_listener(&self, listener: Option<EventListener>) {
+        self.events.set_listener(listener);
+    }
+
+    /// Build events (true) or skip building them while nobody takes them (false).
+    pub fn set_events_active(&self, active: bool) {
+        self.events.set_active(active);
+    }
+
+    pub(super) fn events_active(&self) -> bool {
+        self.events.active()
+    }
+
+    /// The metadata object of a pending (unreferenced) block, as `block_metadata_json`
+    /// answers it: solid, with its tip score.
+    pub(super) fn pending_metadata_json(&self, state: &State, block_id: &Id32, parents: &[Id32]) -> Option<String> {
+        let p = state.graph.get(block_id)?;
+        let cmi = state.latest.map_or(0, |l| l.index);
+        let meta = BlockMeta { arrival_ms: p.arrival_ms, seq: p.seq, milestone_index: p.milestone_index, ..Default::default() };
+        Some(metadata::block_json(block_id, parents, &meta, Some(tips::score(p.roots, cmi, &self.thresholds))))
+    }
+
+    /// After intake wrote `blocks` (lock held): their stored events, in write order.
+    pub(super) fn emit_blocks_stored(&self, state: &State, blocks: Vec<IntakeBlock<'_>>) {
+        let stored = blocks
+            .into_iter()
+            .filter_map(|b| {
+                let parents = &state.graph.get(&b.id)?.parents;
+                Some(StoredBlock {
+                    block_id: b.id,
+                    metadata_json: self.pending_metadata_json(state, &b.id, parents)?,
+                    bytes: b.bytes.to_vec(),
+                    payload_type: b.payload_type,
+                    tag: b.tag,
+                })
+            })
+            .collect::<Vec<_>>();
+        if !stored.is_empty() {
+            self.events.emit(StoreEvent::BlocksStored(stored));
+        }
+    }
+
+    /// Before a milestone's commit, outside the lock: its ledger changes per applied
+    /// transaction. Spent outputs booked by earlier milestones are read once here.
+    pub(super) fn milestone_ledger_changes(&self, c: &Confirmation, index: u32) -> Result<Vec<events::AppliedTransaction>> {
+        let created_here: HashMap<&OutputId, &OutputRecord> = c.created.iter().map(|(id, r)| (id, r)).collect();
+        events::applied_transactions(&self.protocol.bech32_hrp, index, &c.created, &c.consumed, |id| match created_here.get(id) {
+            Some(record) => Ok((*record).clone()),
+            None => ledger::output(&self.db, id)?.ok_or_else(|| storage_error(format!("spent output 0x{} has no record", hex::encode(id)))),
+        })
+    }
+
+    /// After a milestone's commit (lock held, memory updated): its event.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn emit_milestone_committed(
+        &self,
+        state: &State,
+        block_id: Id32,
+        bytes: &[u8],
+        payload: &MilestonePayload,
+        payload_bytes: Vec<u8>,
+        referenced: Vec<ReferencedBlock>,
+        transactions: Vec<events::AppliedTransaction>,
+    ) {
+        let Some(metadata_json) = self.pending_metadata_json(state, &block_id, &payload.parents) else { return };
+        let block = StoredBlock { block_id, bytes: bytes.to_vec(), metadata_json, payload_type: 7, tag: None };
+        self.events.emit(StoreEvent::MilestoneCommitted(Box::new(CommittedMilestone {
+            index: payload.index,
+            timestamp: payload.timestamp,
+            milestone_id: ledger_core::ids::milestone_id(payload),
+            block,
+            payload: payload_bytes,
+            referenced,
+            transactions,
+        })));
+    }
+}
