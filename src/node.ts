@@ -1,6 +1,7 @@
 // The node: opens the store (which checks persisted protocol values), bootstraps the
-// coordinator (milestone 1 before listening, D12), serves HTTP, and shuts down in order:
-// stop accepting → in-flight requests finish → coordinator stops → store closes.
+// coordinator (milestone 1 before listening, D12), serves HTTP and the event API on the
+// same port, and shuts down in order: event API connections close → stop accepting →
+// in-flight requests finish → coordinator stops → store closes.
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { protocolOf, type NodeConfig } from './config/schema';
 import { Coordinator } from './coordinator';
 import { coordinatorKeys, CoordinatorKeysError } from './coordinator-keys';
 import { LedgerError } from './core/errors';
+import { EventServer } from './events/server';
 import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
 import { jwtSecret } from './jwt-secret';
@@ -49,6 +51,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const shutdown = new AbortController();
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
+  let events: EventServer | undefined;
   try {
     const protocol = store.protocol();
     const metrics = new NodeMetrics({ blocksStored: () => store.status().blocksStored, sizeBytes: () => store.approximateSizeBytes() });
@@ -59,6 +62,10 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, shutdown: shutdown.signal }, secret);
     server = createServer(app.callback());
     server.keepAliveTimeout = 65_000;
+    if (config.events.enabled) {
+      events = new EventServer({ config, store, logger, jwtSecret: secret });
+      events.attach(server);
+    }
     const { host, port } = splitBind(config.restApi.bindAddress);
     await listen(server, host, port);
     const bound = (server.address() as AddressInfo).port;
@@ -69,6 +76,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const stop = () =>
       (stopping ??= (async () => {
         logger.info('shutting down');
+        events?.stop();
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
         // Keep-alive connections become idle once their request is answered: close them as
         // they do, and cut whatever is still open after the grace period.
@@ -86,6 +94,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       })());
     return { host, port: bound, url, store, logger, stop };
   } catch (err) {
+    events?.stop();
     await coordinator?.stop();
     server?.close();
     store.close();

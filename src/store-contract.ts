@@ -2,6 +2,14 @@
 // type, so that the server is type-checked against it and tests can see its shape.
 
 import type { ProtocolJson } from './core/types';
+import type { StoreEventJs } from '../native/index';
+
+/**
+ * One event of the store's feed (events.md §7): the blocks an intake batch stored, or a
+ * committed milestone with its referenced blocks and ledger changes in white-flag order.
+ */
+export type StoreEvent = StoreEventJs;
+export type { AppliedTransactionEvent, MilestoneCommittedEvent, OutputChangeEvent, StoredBlockEvent } from '../native/index';
 
 export interface MilestoneRecord {
   index: number;
@@ -60,6 +68,10 @@ export interface LedgerStoreApi {
   status(): StoreStatus;
   issueMilestone(timestamp?: number): Promise<IssuedMilestone>;
   approximateSizeBytes(): number;
+  /** Every later event to `listener`, on the event loop, in commit order. */
+  onEvents(listener: (event: StoreEvent) => void): void;
+  /** Build events only while someone listens. */
+  setEventsActive(active: boolean): void;
 }
 
 export interface LedgerStoreClass {

@@ -38,6 +38,7 @@ export const OPTIONS: Option[] = [
   { flag: '--coordinator-public-key', env: 'LEDGER_NODE_COORDINATOR_PUBLIC_KEYS', path: 'coordinator.publicKeys', kind: 'list', help: 'with --no-coordinator: accept milestones signed by this key, 0x + 64 hex (repeatable)' },
   { flag: '--sync-writes', env: 'LEDGER_NODE_SYNC_WRITES', path: 'storage.syncWrites', kind: 'bool', help: 'fsync every acknowledged write (default off: writes survive a crash, not a power loss)' },
   { flag: '--jwt-secret', env: 'LEDGER_NODE_JWT_SECRET', path: 'restApi.jwtSecret', kind: 'string', help: 'HS256 secret for protected routes (default: generated and kept in the data dir)' },
+  { flag: '--no-events', env: 'LEDGER_NODE_NO_EVENTS', path: 'events.enabled', kind: 'negate', help: 'do not serve the event API (MQTT over WebSocket at /api/mqtt/v1)' },
   { flag: '--log-level', env: 'LEDGER_NODE_LOG_LEVEL', path: 'logLevel', kind: 'string', help: 'fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
 
@@ -200,6 +201,10 @@ function check(c: NodeConfig): void {
   if (!(c.restApi.pow.timeout > 0)) fail('restApi.pow.timeout must be a positive number of seconds');
   if (!Number.isInteger(c.restApi.pow.threads) || c.restApi.pow.threads < 0 || c.restApi.pow.threads > 1024) fail('restApi.pow.threads must be an integer 0..1024');
   if (!Number.isInteger(c.restApi.maxBodyBytes) || c.restApi.maxBodyBytes < 1) fail('restApi.maxBodyBytes must be a positive integer');
+  if (typeof c.events.enabled !== 'boolean') fail('events.enabled must be true or false');
+  for (const k of ['maxClients', 'maxSubscriptionsPerClient', 'maxClientBufferBytes'] as const) {
+    if (!Number.isInteger(c.events[k]) || c.events[k] < 1) fail(`events.${k} must be a positive integer`);
+  }
   if (!LEVELS.includes(c.logLevel)) fail(`logLevel must be one of ${LEVELS.join(', ')}`);
   c.genesis.address = genesisHex(c.genesis.address, p.bech32Hrp);
 }

@@ -35,6 +35,8 @@ export interface NodeConfig {
     maxBodyBytes: number;
   };
   tips: { maxDeltaYcri: number; maxDeltaOcri: number };
+  /** The event API, MQTT over WebSocket at /api/mqtt/v1 (events.md §6). */
+  events: { enabled: boolean; maxClients: number; maxSubscriptionsPerClient: number; maxClientBufferBytes: number };
   logLevel: string;
 }
 
@@ -47,6 +49,7 @@ export const DEFAULT_PUBLIC_ROUTES = [
   '/api/core/v2/transactions*',
   '/api/core/v2/milestones*',
   '/api/core/v2/outputs*',
+  '/api/mqtt/v1',
 ];
 
 export function defaultConfig(): NodeConfig {
@@ -80,6 +83,7 @@ export function defaultConfig(): NodeConfig {
       maxBodyBytes: 1024 * 1024,
     },
     tips: { maxDeltaYcri: 8, maxDeltaOcri: 13 },
+    events: { enabled: true, maxClients: 1000, maxSubscriptionsPerClient: 1000, maxClientBufferBytes: 8 * 1024 * 1024 },
     logLevel: 'info',
   };
 }

@@ -2,7 +2,7 @@
 // A thin adapter: ids and JSON text pass through, native failures become LedgerError.
 
 import native from '../native';
-import type { IssuedMilestone, LedgerStoreApi, MilestoneRecord, StoreOptions, StoreStatus } from '../store-contract';
+import type { IssuedMilestone, LedgerStoreApi, MilestoneRecord, StoreEvent, StoreOptions, StoreStatus } from '../store-contract';
 import { fromNative, LedgerError } from './errors';
 import { LruCache } from './lru-cache';
 import { SubmitBatcher } from './submit-batcher';
@@ -141,5 +141,22 @@ export class LedgerStore implements LedgerStoreApi {
 
   approximateSizeBytes(): number {
     return fromNative(() => this.inner.approximateSizeBytes());
+  }
+
+  onEvents(listener: (event: StoreEvent) => void): void {
+    fromNative(() =>
+      this.inner.onEvents((event) => {
+        // Called from native code: an exception here would be uncaught and end the process.
+        try {
+          listener(event);
+        } catch (err) {
+          process.emitWarning(`store event listener failed: ${(err as Error).stack ?? String(err)}`);
+        }
+      }),
+    );
+  }
+
+  setEventsActive(active: boolean): void {
+    fromNative(() => this.inner.setEventsActive(active));
   }
 }

@@ -15,6 +15,7 @@ import { healthRoutes } from './routes/health';
 import { infoRoutes } from './routes/info';
 import { metricsRoutes } from './routes/metrics';
 import { milestonesRoutes } from './routes/milestones';
+import { mqttRoutes } from './routes/mqtt';
 import { outputsRoutes } from './routes/outputs';
 import { routesRoutes } from './routes/routes';
 import { tipsRoutes } from './routes/tips';
@@ -29,7 +30,7 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
 
   const router = new Router();
   healthRoutes(router, services);
-  routesRoutes(router);
+  routesRoutes(router, services);
   infoRoutes(router, services);
   tipsRoutes(router, services);
   blocksRoutes(router, services);
@@ -37,6 +38,7 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   outputsRoutes(router, services);
   milestonesRoutes(router, services);
   metricsRoutes(router, services);
+  if (services.config.events.enabled) mqttRoutes(router);
 
   app.use(requestLog(services.logger));
   app.use(requestMetrics(services.metrics));

@@ -14,20 +14,33 @@ export function publicRouteMatcher(patterns: string[]): (path: string) => boolea
   return (path) => regex.test(path);
 }
 
-export function auth(publicPatterns: string[], secret: string) {
+/**
+ * The rule itself: may a request for `path` with this `Authorization` header value pass?
+ * Shared by the middleware and the event API's WebSocket upgrade (events.md §1).
+ */
+export function routeAuthorizer(publicPatterns: string[], secret: string): (path: string, authorization: string | undefined) => true | Promise<boolean> {
   const isPublic = publicRouteMatcher(publicPatterns);
   const key = new TextEncoder().encode(secret);
-  return async function authorize(ctx: Context, next: Next): Promise<void> {
-    if (!isPublic(ctx.path)) {
-      const header = ctx.get('Authorization');
-      const match = /^Bearer\s+(\S+)$/i.exec(header);
-      if (match === null) throw new HttpError(403);
-      try {
-        await jwtVerify(match[1], key, { algorithms: ['HS256'] });
-      } catch {
-        throw new HttpError(403);
-      }
+  const verify = async (token: string) => {
+    try {
+      await jwtVerify(token, key, { algorithms: ['HS256'] });
+      return true;
+    } catch {
+      return false;
     }
+  };
+  return (path, authorization) => {
+    if (isPublic(path)) return true;
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+    return match === null ? Promise.resolve(false) : verify(match[1]);
+  };
+}
+
+export function auth(publicPatterns: string[], secret: string) {
+  const allowed = routeAuthorizer(publicPatterns, secret);
+  return async function authorize(ctx: Context, next: Next): Promise<void> {
+    const verdict = allowed(ctx.path, ctx.get('Authorization'));
+    if (verdict !== true && !(await verdict)) throw new HttpError(403);
     await next();
   };
 }

@@ -3,7 +3,7 @@
 
 import type Router from '@koa/router';
 import { notFound } from '../lib/http-error';
-import { outputJsonText } from '../lib/json-text';
+import { outputBodyJsonText } from '../lib/json-text';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { outputIdParam } from '../lib/params';
 import type { ServerServices } from '../services';
@@ -13,7 +13,7 @@ export function outputsRoutes(router: Router, { store }: ServerServices): void {
     const id = outputIdParam(ctx.params.outputId);
     const found = store.getOutput(id);
     if (found === null) throw notFound(`output ${id} not found`);
-    sendJsonOrBinary(ctx, found.output, () => `{"metadata":${found.metadata},"output":${outputJsonText(found.output)}}`);
+    sendJsonOrBinary(ctx, found.output, () => outputBodyJsonText(found.output, found.metadata));
   });
 
   router.get('/api/core/v2/outputs/:outputId/metadata', (ctx) => {

@@ -1,0 +1,184 @@
+// Who receives a published message, and when it is written (events.md §2, §5, §6).
+//
+// Sessions with the same set of topic filters receive exactly the same messages, so they
+// form one group: a topic is matched once per group, not once per session, and a group's
+// messages are concatenated once and the same bytes are written to each of its sessions
+// (many clients of the same topics — dashboards, explorers, the benchmark's thousand —
+// cost one match and one buffer). Messages queue in their groups and are written
+// together, so that a busy node writes each client one WebSocket frame per flush instead
+// of one per message. Flushes leave the event loop room: after a flush that took d ms,
+// the next one waits FLUSH_PAUSE_FACTOR·d (at most MAX_FLUSH_WAIT_MS).
+//
+// Order per connection (D37) holds because a group's queue keeps publication order and a
+// session's subscriptions only change right after a flush (`beforeChange`).
+
+import { generate } from 'mqtt-packet';
+import { performance } from 'node:perf_hooks';
+import { FilterIndex } from './topics';
+
+/** What the fanout needs of a connection. */
+export interface Receiver {
+  /** Queue bytes (whole MQTT packets) for the connection. */
+  write(bytes: Buffer): void;
+}
+
+/** The next flush waits this many times the duration of the last one. */
+const FLUSH_PAUSE_FACTOR = 4;
+const MAX_FLUSH_WAIT_MS = 50;
+/** A flush writes at most this much per WebSocket frame (whole packets, at least one). */
+const FRAME_BYTES = 256 * 1024;
+
+class Group<R extends Receiver> {
+  readonly receivers = new Set<R>();
+  pending: Buffer[] = [];
+  pendingBytes = 0;
+  /** The publication that last reached this group (several filters may match one topic). */
+  stamp = 0;
+  constructor(
+    readonly key: string,
+    readonly filters: string[],
+  ) {}
+}
+
+export type Payload = Buffer | string;
+
+export class Fanout<R extends Receiver> {
+  private readonly groups = new Map<string, Group<R>>();
+  private readonly groupOf = new Map<R, Group<R>>();
+  private readonly index = new FilterIndex<Group<R>>();
+  private readonly dirty = new Set<Group<R>>();
+  private stamp = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private nextFlushAt = 0;
+  /** Messages and bytes queued since start, for metrics and the benchmark. */
+  published = 0;
+
+  /** True when some subscription matches `topic`: nothing else need be built otherwise. */
+  wants(topic: string): boolean {
+    let found = false;
+    this.index.match(topic, () => (found = true));
+    return found;
+  }
+
+  /**
+   * Queue a PUBLISH (QoS 0, retain 0, dup 0) of `topic` for every group with a matching
+   * filter, once per group. The payload is built only if some group matches. Returns
+   * whether it was queued.
+   */
+  publish(topic: string, payload: () => Payload): boolean {
+    const stamp = ++this.stamp;
+    let packet: Buffer | undefined;
+    this.index.match(topic, (group) => {
+      if (group.stamp === stamp) return;
+      group.stamp = stamp;
+      packet ??= generate({ cmd: 'publish', topic, payload: payload(), qos: 0, dup: false, retain: false });
+      group.pending.push(packet);
+      group.pendingBytes += packet.length;
+      this.dirty.add(group);
+    });
+    if (packet === undefined) return false;
+    this.published++;
+    this.schedule();
+    return true;
+  }
+
+  /** Call before a receiver's filters change: what was published so far reaches it first. */
+  beforeChange(): void {
+    if (this.dirty.size > 0) this.flush();
+  }
+
+  /** Set the receiver's filters (an empty set removes it from every group). */
+  setFilters(receiver: R, filters: Iterable<string>): void {
+    const sorted = [...filters].sort();
+    const key = sorted.join('\u0000');
+    const current = this.groupOf.get(receiver);
+    if (current?.key === key && sorted.length > 0) return;
+    if (current !== undefined) this.leave(receiver, current);
+    if (sorted.length === 0) return;
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      group = new Group<R>(key, sorted);
+      this.groups.set(key, group);
+      for (const f of sorted) this.index.add(f, group);
+    }
+    group.receivers.add(receiver);
+    this.groupOf.set(receiver, group);
+  }
+
+  /** Forget a closed receiver (its queued messages are dropped with it). */
+  remove(receiver: R): void {
+    const group = this.groupOf.get(receiver);
+    if (group !== undefined) this.leave(receiver, group);
+  }
+
+  private leave(receiver: R, group: Group<R>): void {
+    group.receivers.delete(receiver);
+    this.groupOf.delete(receiver);
+    if (group.receivers.size > 0) return;
+    for (const f of group.filters) this.index.remove(f, group);
+    this.groups.delete(group.key);
+    this.dirty.delete(group);
+  }
+
+  /** Distinct filter sets in use (for metrics). */
+  get groupCount(): number {
+    return this.groups.size;
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || this.immediate !== undefined) return;
+    const wait = this.nextFlushAt - performance.now();
+    if (wait <= 0) this.immediate = setImmediate(() => this.flush());
+    else this.timer = setTimeout(() => this.flush(), wait);
+  }
+
+  private cancel(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+  }
+
+  /** Write every group's queued messages now. */
+  flush(): void {
+    this.cancel();
+    const started = performance.now();
+    const groups = [...this.dirty];
+    this.dirty.clear();
+    for (const group of groups) {
+      const frames = framesOf(group.pending, group.pendingBytes);
+      group.pending = [];
+      group.pendingBytes = 0;
+      for (const receiver of group.receivers) for (const frame of frames) receiver.write(frame);
+    }
+    const ended = performance.now();
+    this.nextFlushAt = ended + Math.min(MAX_FLUSH_WAIT_MS, (ended - started) * FLUSH_PAUSE_FACTOR);
+  }
+
+  /** Stop the timer (the node is shutting down). */
+  stop(): void {
+    this.dirty.clear();
+    this.cancel();
+  }
+}
+
+/** Packets concatenated into frames of at most FRAME_BYTES (a larger packet is a frame alone). */
+function framesOf(packets: Buffer[], total: number): Buffer[] {
+  if (packets.length === 1) return packets;
+  if (total <= FRAME_BYTES) return [Buffer.concat(packets, total)];
+  const frames: Buffer[] = [];
+  let run: Buffer[] = [];
+  let runBytes = 0;
+  for (const p of packets) {
+    if (runBytes > 0 && runBytes + p.length > FRAME_BYTES) {
+      frames.push(Buffer.concat(run, runBytes));
+      run = [];
+      runBytes = 0;
+    }
+    run.push(p);
+    runBytes += p.length;
+  }
+  if (run.length > 0) frames.push(Buffer.concat(run, runBytes));
+  return frames;
+}

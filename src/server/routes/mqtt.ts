@@ -1,0 +1,14 @@
+// /api/mqtt/v1 as a plain HTTP route (events.md §1): the event API is reached by a
+// WebSocket upgrade, which src/events/server.ts takes before Koa sees the request. A GET
+// without the upgrade is 400; other methods fall through to 405.
+
+import type Router from '@koa/router';
+import { badRequest } from '../lib/http-error';
+
+export const EVENTS_PATH = '/api/mqtt/v1';
+
+export function mqttRoutes(router: Router): void {
+  router.get(EVENTS_PATH, () => {
+    throw badRequest('WebSocket upgrade expected');
+  });
+}
