@@ -130,7 +130,7 @@ describe('Fanout', () => {
     expect(fanout.publish('milestones-other', payload('5'))).toBe(true);
     // a leaves the group it shares with b: b still gets everything.
     fanout.remove(a);
-    fanout.flush();
+    fanout.writeAllNow();
     expect(a.frames).toEqual([]);
     expect(b.frames.length).toBe(1);
     expect(b.messages().map((m) => m.topic)).toEqual(['blocks', 'blocks/transaction', 'milestones', 'receipts/x', 'milestones-other']);
@@ -149,11 +149,38 @@ describe('Fanout', () => {
     fanout.beforeChange();
     fanout.setFilters(a, ['blocks', 'milestones']);
     fanout.publish('milestones', () => 'second');
-    fanout.flush();
+    fanout.writeAllNow();
     expect(a.messages()).toEqual([
       { topic: 'blocks', payload: 'first' },
       { topic: 'milestones', payload: 'second' },
     ]);
+    fanout.stop();
+  });
+
+  it('writes a large flush in slices, each receiver in publication order', async () => {
+    class Slow extends Recorder {
+      write(bytes: Buffer): void {
+        const until = performance.now() + 0.01;
+        while (performance.now() < until);
+        super.write(bytes);
+      }
+    }
+    const fanout = new Fanout<Slow>();
+    const receivers = Array.from({ length: 2000 }, () => new Slow());
+    receivers.forEach((r) => fanout.setFilters(r, ['blocks']));
+    fanout.publish('blocks', () => 'm1');
+    // The event loop gets turns while the first flush is written.
+    let turns = 0;
+    const counting = setInterval(() => turns++, 0);
+    while (receivers[receivers.length - 1].frames.length === 0) await new Promise((r) => setImmediate(r));
+    fanout.publish('blocks', () => 'm2');
+    fanout.publish('blocks', () => 'm3');
+    await new Promise((r) => setTimeout(r, 5));
+    // A subscription change mid-delivery completes everything queued first.
+    fanout.beforeChange();
+    clearInterval(counting);
+    expect(turns).toBeGreaterThan(2);
+    for (const r of receivers) expect(r.messages().map((m) => m.payload)).toEqual(['m1', 'm2', 'm3']);
     fanout.stop();
   });
 
@@ -162,10 +189,10 @@ describe('Fanout', () => {
     const a = new Recorder();
     fanout.setFilters(a, ['#']);
     for (let i = 0; i < 10; i++) fanout.publish('blocks', () => Buffer.alloc(1000, i));
-    fanout.flush();
+    fanout.writeAllNow();
     expect(a.frames.length).toBe(1);
     for (let i = 0; i < 10; i++) fanout.publish('blocks', () => Buffer.alloc(100_000, i));
-    fanout.flush();
+    fanout.writeAllNow();
     expect(a.frames.length).toBe(1 + 5);
     expect(a.messages().length).toBe(20);
     fanout.stop();

@@ -6,11 +6,18 @@
 // (many clients of the same topics — dashboards, explorers, the benchmark's thousand —
 // cost one match and one buffer). Messages queue in their groups and are written
 // together, so that a busy node writes each client one WebSocket frame per flush instead
-// of one per message. Flushes leave the event loop room: after a flush that took d ms,
-// the next one waits FLUSH_PAUSE_FACTOR·d (at most MAX_FLUSH_WAIT_MS).
+// of one per message: on loopback and LAN a socket write costs about the same for 300
+// bytes as for 30 kB, so the number of writes is what a thousand clients cost.
 //
-// Order per connection (D37) holds because a group's queue keeps publication order and a
-// session's subscriptions only change right after a flush (`beforeChange`).
+// Writing to every client of a flush is cut into slices of at most SLICE_MS, with the
+// event loop free in between, so that HTTP requests and store events are not held up by
+// a long flush. After a flush whose slices took d ms together, the next one waits
+// FLUSH_PAUSE_FACTOR·d (at most MAX_FLUSH_WAIT_MS): delivery takes about a tenth of the
+// event loop at most, and a message waits at most about MAX_FLUSH_WAIT_MS plus a flush.
+//
+// Order per connection (D37) holds because a group's queue keeps publication order, one
+// flush is delivered completely before the next starts, and a session's subscriptions only
+// change right after everything queued so far was written (`beforeChange`).
 
 import { generate } from 'mqtt-packet';
 import { performance } from 'node:perf_hooks';
@@ -22,9 +29,12 @@ export interface Receiver {
   write(bytes: Buffer): void;
 }
 
-/** The next flush waits this many times the duration of the last one. */
-const FLUSH_PAUSE_FACTOR = 4;
-const MAX_FLUSH_WAIT_MS = 50;
+/** The next flush waits this many times the duration of the last one (delivery ≤ ~10 %). */
+const FLUSH_PAUSE_FACTOR = 9;
+/** …but never longer than this, which bounds how long a message waits (events.md §6). */
+const MAX_FLUSH_WAIT_MS = 60;
+/** The longest the event loop is held by writing one flush before it yields. */
+const SLICE_MS = 2;
 /** A flush writes at most this much per WebSocket frame (whole packets, at least one). */
 const FRAME_BYTES = 256 * 1024;
 
@@ -50,6 +60,8 @@ export class Fanout<R extends Receiver> {
   private stamp = 0;
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
+  /** The flush being written, slice by slice. */
+  private delivery: Delivery<R> | undefined;
   private nextFlushAt = 0;
   /** Messages and bytes queued since start, for metrics and the benchmark. */
   published = 0;
@@ -85,7 +97,17 @@ export class Fanout<R extends Receiver> {
 
   /** Call before a receiver's filters change: what was published so far reaches it first. */
   beforeChange(): void {
-    if (this.dirty.size > 0) this.flush();
+    this.writeAllNow();
+  }
+
+  /** Write everything queued, at once (the delivery in progress first). */
+  writeAllNow(): void {
+    this.cancel();
+    if (this.delivery !== undefined) this.deliver(false);
+    if (this.dirty.size > 0) {
+      this.startDelivery();
+      this.deliver(false);
+    }
   }
 
   /** Set the receiver's filters (an empty set removes it from every group). */
@@ -140,27 +162,73 @@ export class Fanout<R extends Receiver> {
     this.immediate = undefined;
   }
 
-  /** Write every group's queued messages now. */
-  flush(): void {
+  /** Start writing every group's queued messages (timer callback). */
+  private flush(): void {
     this.cancel();
-    const started = performance.now();
-    const groups = [...this.dirty];
-    this.dirty.clear();
-    for (const group of groups) {
-      const frames = framesOf(group.pending, group.pendingBytes);
-      group.pending = [];
-      group.pendingBytes = 0;
-      for (const receiver of group.receivers) for (const frame of frames) receiver.write(frame);
-    }
-    const ended = performance.now();
-    this.nextFlushAt = ended + Math.min(MAX_FLUSH_WAIT_MS, (ended - started) * FLUSH_PAUSE_FACTOR);
+    if (this.delivery !== undefined || this.dirty.size === 0) return;
+    this.startDelivery();
+    this.deliver(true);
   }
 
-  /** Stop the timer (the node is shutting down). */
+  /** Freeze what is queued into the next delivery: frames per group and who gets them. */
+  private startDelivery(): void {
+    const jobs: Job<R>[] = [];
+    for (const group of this.dirty) {
+      jobs.push({ receivers: [...group.receivers], frames: framesOf(group.pending, group.pendingBytes) });
+      group.pending = [];
+      group.pendingBytes = 0;
+    }
+    this.dirty.clear();
+    this.delivery = { jobs, job: 0, next: 0, busyMs: 0 };
+  }
+
+  /** Write the current delivery; `sliced`: yield to the event loop every SLICE_MS. */
+  private deliver(sliced: boolean): void {
+    const d = this.delivery!;
+    const started = performance.now();
+    for (; d.job < d.jobs.length; d.job++, d.next = 0) {
+      const { receivers, frames } = d.jobs[d.job];
+      while (d.next < receivers.length) {
+        const receiver = receivers[d.next++];
+        for (const frame of frames) receiver.write(frame);
+        if (sliced && (d.next & 7) === 0 && performance.now() - started > SLICE_MS) {
+          d.busyMs += performance.now() - started;
+          this.immediate = setImmediate(() => {
+            this.immediate = undefined;
+            if (this.delivery === d) this.deliver(true);
+          });
+          return;
+        }
+      }
+    }
+    const ended = performance.now();
+    d.busyMs += ended - started;
+    this.delivery = undefined;
+    this.nextFlushAt = ended + Math.min(MAX_FLUSH_WAIT_MS, d.busyMs * FLUSH_PAUSE_FACTOR);
+    if (this.dirty.size > 0) this.schedule();
+  }
+
+  /** Stop writing (the node is shutting down). */
   stop(): void {
     this.dirty.clear();
+    this.delivery = undefined;
     this.cancel();
   }
+}
+
+/** One group's frames of a delivery and the receivers they go to. */
+interface Job<R> {
+  receivers: R[];
+  frames: Buffer[];
+}
+
+interface Delivery<R> {
+  jobs: Job<R>[];
+  /** Position: job index and next receiver in it. */
+  job: number;
+  next: number;
+  /** Time spent writing so far. */
+  busyMs: number;
 }
 
 /** Packets concatenated into frames of at most FRAME_BYTES (a larger packet is a frame alone). */
