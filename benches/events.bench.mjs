@@ -4,21 +4,24 @@
 // Two runs on fresh nodes (bin/ledger-node.js in a child process), the same load in both
 // (ledger-load.mjs: fan-out, one signed transfer per output in chains of pre-mined blocks,
 // submitted as bytes): first without subscribers, then with --clients WebSocket MQTT
-// clients subscribed to `blocks` and `milestone-info/latest`. The clients live in a third
-// process, so the load generator and the node each keep their own event loop.
+// clients subscribed to `blocks` and `milestone-info/latest`. The clients live in other
+// processes, so the load generator and the node each keep their own event loop.
 //
-// --probes of the clients are mqtt.js clients (the library wallets and explorers use): they
-// decode every message and take the latency of each benchmark block's `blocks` message,
-// from the 201 the load generator received for it (both follow the same store write) to the
-// probe's receipt. The other clients do what any client must — WebSocket handshake with
-// subprotocol `mqtt`, CONNECT, SUBSCRIBE (packets written by mqtt-packet) — and then only
-// walk the MQTT framing of what arrives to count PUBLISH packets, so that the figures are
-// the node's and not a thousand copies of a client library's decoder.
+// --probes of the clients are mqtt.js clients (the library wallets and explorers use), in
+// a process of their own: they decode every message and take the latency of each
+// benchmark block's `blocks` message, from the 201 the load generator received for it
+// (both follow the same store write) to the probe's receipt. The other clients do what any
+// client must — WebSocket handshake with subprotocol `mqtt`, CONNECT, SUBSCRIBE (packets
+// written by mqtt-packet) — and then only walk the MQTT framing of what arrives to count
+// PUBLISH packets, so that the figures are the node's and not a thousand copies of a
+// client library's decoder.
 //
 // Prints: submitted blocks/s without and with the subscribers and their ratio (target
 // ≥ 85 %), messages delivered per second to all clients, `blocks` messages delivered of
-// those expected, clients disconnected, latency p50/p99 (target p99 < 100 ms), and the
-// node's CPU time during the submissions. Asserts nothing.
+// those expected, clients disconnected, latency p50/p99 (target p99 < 100 ms), and the CPU
+// time of the node, the load generator and the subscribers during the submissions (on a
+// two-core machine the subscribers compete with the node for the same cores). Asserts
+// nothing.
 
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -144,8 +147,9 @@ function cpuSeconds(pid) {
   }
 }
 
-function startSubscribers(httpUrl) {
-  const child = fork(fileURLToPath(import.meta.url), ['--subscribers', `${httpUrl.replace(/^http/, 'ws')}/api/mqtt/v1`, String(CLIENTS), String(PROBES)], { stdio: 'inherit' });
+/** A process of `light` counting clients and `probes` mqtt.js clients. */
+function subscriberProcess(wsUrl, light, probes) {
+  const child = fork(fileURLToPath(import.meta.url), ['--subscribers', wsUrl, String(light + probes), String(probes)], { stdio: 'inherit' });
   const next = (key) =>
     new Promise((resolve, reject) => {
       const onMessage = (m) => {
@@ -157,12 +161,26 @@ function startSubscribers(httpUrl) {
       child.on('message', onMessage);
       child.once('exit', (code) => reject(new Error(`subscribers exited with ${code}`)));
     });
+  return { child, next, ready: next('ready') };
+}
+
+/**
+ * The clients, in two processes: the counting clients in one, the probes in another, so
+ * that a busy counting process does not delay the probes' clocks.
+ */
+function startSubscribers(httpUrl) {
+  const wsUrl = `${httpUrl.replace(/^http/, 'ws')}/api/mqtt/v1`;
+  const processes = [subscriberProcess(wsUrl, CLIENTS - PROBES, 0), subscriberProcess(wsUrl, 0, PROBES)].filter((_, i) => (i === 0 ? CLIENTS > PROBES : PROBES > 0));
+  const all = (message, key) => Promise.all(processes.map((p) => (p.child.send(message), p.next(key))));
   return {
-    child,
-    ready: next('ready'),
-    reset: () => (child.send({ reset: true }), next('reset')),
-    report: () => (child.send({ report: true }), next('delivered')),
-    stop: () => child.kill(),
+    pids: processes.map((p) => p.child.pid),
+    ready: Promise.all(processes.map((p) => p.ready)),
+    reset: () => all({ reset: true }, 'reset'),
+    report: async () => {
+      const parts = await all({ report: true }, 'delivered');
+      return { delivered: parts.reduce((s, p) => s + p.delivered, 0), closed: parts.reduce((s, p) => s + p.closed, 0), receipts: parts.flatMap((p) => p.receipts) };
+    },
+    stop: () => processes.forEach((p) => p.child.kill()),
   };
 }
 
@@ -179,11 +197,12 @@ async function run(withSubscribers) {
     const { chains } = await prepareLoad(node, { transactions: TRANSACTIONS, chains: CHAINS });
     const all = chains.flat();
     await subs?.reset();
-    const cpuBefore = cpuSeconds(node.child.pid);
+    const pids = [node.child.pid, process.pid, ...(subs?.pids ?? [])];
+    const cpuBefore = pids.map(cpuSeconds);
     const startedAt = now();
     const { submitStart, submitEnd } = await submitLoad(node, chains);
-    const cpu = cpuSeconds(node.child.pid) - cpuBefore;
-    const result = { blocksPerSecond: all.length / ((submitEnd - submitStart) / 1000), cpu, blocks: all.length };
+    const [cpu, generatorCpu, ...subscriberCpu] = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
+    const result = { blocksPerSecond: all.length / ((submitEnd - submitStart) / 1000), seconds: (submitEnd - submitStart) / 1000, cpu, generatorCpu, subscriberCpu: subscriberCpu.reduce((a, b) => a + b, 0), blocks: all.length };
     if (subs) {
       // Wait until every client has every block, or nothing more arrives for 5 s.
       const expected = CLIENTS * all.length;
@@ -235,7 +254,9 @@ async function main() {
         ['submitted blocks/s without subscribers', Math.round(without.blocksPerSecond)],
         [`submitted blocks/s with ${CLIENTS} subscribers`, Math.round(withSubs.blocksPerSecond)],
         ['**with / without** (target ≥ 85 %)', `**${((withSubs.blocksPerSecond / without.blocksPerSecond) * 100).toFixed(0)} %**`],
-        ['node CPU s during the submissions, without / with', `${without.cpu.toFixed(1)} / ${withSubs.cpu.toFixed(1)}`],
+        ['submission time s, without / with', `${without.seconds.toFixed(1)} / ${withSubs.seconds.toFixed(1)}`],
+        ['CPU s during the submissions: node without / with', `${without.cpu.toFixed(1)} / ${withSubs.cpu.toFixed(1)}`],
+        ['CPU s during the submissions: load generator without / with, subscriber processes', `${without.generatorCpu.toFixed(1)} / ${withSubs.generatorCpu.toFixed(1)}, ${withSubs.subscriberCpu.toFixed(1)}`],
         ['messages delivered to all clients per s', fmt(withSubs.deliveredPerSecond)],
         ['messages delivered (all topics, all clients)', withSubs.delivered],
         ['`blocks` messages of benchmark blocks at the probes', `${withSubs.blocksDelivered} of ${withSubs.blocksExpected}`],
