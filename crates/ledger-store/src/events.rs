@@ -297,6 +297,26 @@ mod tests {
     }
 
     #[test]
+    fn a_foundry_is_known_by_its_foundry_id() {
+        use ledger_core::model::{FoundryOutput, TokenScheme};
+        let foundry = Output::Foundry(FoundryOutput {
+            amount: 1,
+            native_tokens: vec![],
+            serial_number: 3,
+            token_scheme: TokenScheme::Simple { minted_tokens: [0; 32], melted_tokens: [0; 32], maximum_supply: [1; 32] },
+            unlock_conditions: vec![UnlockCondition::ImmutableAliasAddress(Address::Alias([8; 32]))],
+            features: vec![],
+            immutable_features: vec![],
+        });
+        let change = output_change("tst", &ids::output_id(&[5; 32], 0), &record(encode_output(&foundry)), None, 3, true).unwrap();
+        assert_eq!(change.chain, Some((5, ids::foundry_id(&[8; 32], 3, 0).to_vec())));
+        assert_eq!(change.unlock_addresses, vec![(6, bech32::encode_address("tst", &Address::Alias([8; 32])))]);
+        // Spent outputs carry no chain topic.
+        let spent = SpentRecord { transaction_id: [6; 32], milestone_index: 3, milestone_timestamp: 30 };
+        assert!(output_change("tst", &ids::output_id(&[5; 32], 0), &record(encode_output(&foundry)), Some(&spent), 3, false).unwrap().chain.is_none());
+    }
+
+    #[test]
     fn block_payload_facts() {
         use ledger_core::model::TaggedData;
         let block = |payload| Block { protocol_version: 2, parents: vec![[0; 32]], payload, nonce: 0 };
