@@ -63,15 +63,6 @@ export class Fanout<R extends Receiver> {
   /** The flush being written, slice by slice. */
   private delivery: Delivery<R> | undefined;
   private nextFlushAt = 0;
-  /** Messages and bytes queued since start, for metrics and the benchmark. */
-  published = 0;
-
-  /** True when some subscription matches `topic`: nothing else need be built otherwise. */
-  wants(topic: string): boolean {
-    let found = false;
-    this.index.match(topic, () => (found = true));
-    return found;
-  }
 
   /**
    * Queue a PUBLISH (QoS 0, retain 0, dup 0) of `topic` for every group with a matching
@@ -90,7 +81,6 @@ export class Fanout<R extends Receiver> {
       this.dirty.add(group);
     });
     if (packet === undefined) return false;
-    this.published++;
     this.schedule();
     return true;
   }

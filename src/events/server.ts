@@ -82,16 +82,6 @@ export class EventServer {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(server, req, socket, head));
   }
 
-  /** Connected clients (for metrics and tests). */
-  get clientCount(): number {
-    return this.sessions.size;
-  }
-
-  /** Messages published since start (each counted once, however many clients got it). */
-  get publishedCount(): number {
-    return this.fanout.published;
-  }
-
   private upgrade(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     if (!isEventsPath(req.url)) return answerAsHttp(server, req, socket);
