@@ -27,6 +27,8 @@ pub mod state_key {
     pub const BLOCK_COUNT: &[u8] = b"block_count";
     /// u64 LE: the next arrival sequence number.
     pub const NEXT_SEQ: &[u8] = b"next_seq";
+    /// u32 LE: the layout of the data directory (`schema.rs`).
+    pub const SCHEMA_VERSION: &[u8] = b"schema_version";
 }
 
 pub fn pair_key(a: &[u8], b: &[u8]) -> Vec<u8> {

@@ -4,6 +4,11 @@
 //! `sync_writes` off (the default) the write returns once the WAL record is in the
 //! operating system's page cache: it survives a crash or `kill -9` of the node, not a power
 //! loss. With `sync_writes` on, every batch is also fsynced before it is acknowledged.
+//!
+//! Memory: one LRU block cache shared by every column family, which also holds index and
+//! filter blocks, and one limit on all memtables together (`db_write_buffer_size`); both
+//! are set by the operator (`storage.blockCacheMiB`, `storage.writeBuffersMiB`), so
+//! RocksDB's share of the node's memory does not grow with the data.
 
 use crate::columns;
 use crate::storage_error;
@@ -14,11 +19,23 @@ use std::path::Path;
 pub struct Db {
     db: DB,
     write_options: WriteOptions,
+    cache: Cache,
 }
+
+pub struct DbOptions {
+    pub sync_writes: bool,
+    pub block_cache_bytes: usize,
+    /// All memtables together; a column family flushes once its own memtable reaches
+    /// half of it, or earlier when all of them together reach it.
+    pub write_buffer_bytes: usize,
+}
+
+/// RocksDB's own default for one memtable; smaller limits shrink it.
+const MAX_MEMTABLE_BYTES: usize = 64 << 20;
 
 /// Shared by all column families: point lookups dominate, so bloom filters and a block
 /// cache; no compression (blocks and outputs are small and dense, and codecs cost build time).
-fn column_options(cache: &Cache) -> Options {
+fn column_options(cache: &Cache, memtable_bytes: usize) -> Options {
     let mut table = BlockBasedOptions::default();
     table.set_block_cache(cache);
     table.set_bloom_filter(10.0, false);
@@ -26,26 +43,30 @@ fn column_options(cache: &Cache) -> Options {
     let mut opts = Options::default();
     opts.set_block_based_table_factory(&table);
     opts.set_compression_type(rocksdb::DBCompressionType::None);
+    opts.set_write_buffer_size(memtable_bytes);
     opts
 }
 
 impl Db {
-    pub fn open(path: &Path, sync_writes: bool) -> Result<Db> {
-        let cache = Cache::new_lru_cache(64 << 20);
-        let mut opts = column_options(&cache);
+    pub fn open(path: &Path, options: &DbOptions) -> Result<Db> {
+        let cache = Cache::new_lru_cache(options.block_cache_bytes);
+        let memtable_bytes = (options.write_buffer_bytes / 2).clamp(1 << 20, MAX_MEMTABLE_BYTES);
+        let mut opts = column_options(&cache, memtable_bytes);
         opts.create_if_missing(true);
         opts.create_missing_column_families(true);
         opts.increase_parallelism(2);
         opts.set_max_open_files(512);
-        let descriptors = columns::ALL.iter().map(|name| ColumnFamilyDescriptor::new(*name, column_options(&cache)));
+        opts.set_db_write_buffer_size(options.write_buffer_bytes);
+        let descriptors = columns::ALL.iter().map(|name| ColumnFamilyDescriptor::new(*name, column_options(&cache, memtable_bytes)));
         let db = DB::open_cf_descriptors(&opts, path, descriptors).map_err(|e| storage_error(format!("cannot open RocksDB in {}: {e}", path.display())))?;
         let mut write_options = WriteOptions::default();
-        write_options.set_sync(sync_writes);
+        write_options.set_sync(options.sync_writes);
         write_options.disable_wal(false);
-        Ok(Db { db, write_options })
+        Ok(Db { db, write_options, cache })
     }
 
     pub fn cf(&self, name: &str) -> &ColumnFamily {
+        // `open` opens every family of `columns::ALL` (or fails), and callers name only those.
         self.db.cf_handle(name).expect("every column family is opened")
     }
 
@@ -92,6 +113,15 @@ impl Db {
             }
         }
         total
+    }
+
+    /// Memory RocksDB holds now: the block cache's contents plus every memtable, in bytes.
+    pub fn memory_bytes(&self) -> u64 {
+        let memtables: u64 = columns::ALL
+            .iter()
+            .map(|name| self.db.property_int_value_cf(self.cf(name), "rocksdb.cur-size-all-mem-tables").ok().flatten().unwrap_or(0))
+            .sum();
+        self.cache.get_usage() as u64 + memtables
     }
 }
 

@@ -5,6 +5,7 @@
 use crate::columns::{state_key, OUTPUTS, STATE, UNSPENT};
 use crate::db::Db;
 use crate::records::OutputRecord;
+use crate::schema;
 use ledger_core::codec::encode_output;
 use ledger_core::ids;
 use ledger_core::model::*;
@@ -36,6 +37,7 @@ pub fn create(db: &Db, protocol: &ProtocolParameters, outputs: &[Output]) -> Res
     batch.put(STATE, state_key::LEDGER_INDEX, &0u32.to_le_bytes());
     batch.put(STATE, state_key::NEXT_SEQ, &0u64.to_le_bytes());
     batch.put(STATE, state_key::BLOCK_COUNT, &0u64.to_le_bytes());
+    schema::write(&mut batch);
     batch.commit()
 }
 

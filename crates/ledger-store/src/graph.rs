@@ -1,10 +1,18 @@
 //! The unreferenced part of the block graph, kept in memory (and mirrored in the
 //! `unreferenced` column family so that it can be rebuilt after a restart).
 //!
-//! Every stored block is either referenced by a milestone (its metadata says which) or
-//! here. White flag walks only this part; tip selection reads its childless blocks; and the
-//! cone root indexes of ledger.md §5 are kept per block, so that a tip's score is a lookup
+//! Every stored block is referenced by a milestone (its metadata says which), below max
+//! depth (no milestone can reference it any more; its metadata says so), or here. Blocks
+//! below max depth leave at the milestone that puts them there, so the graph holds at
+//! most about `belowMaxDepth` milestones' worth of blocks, however long the node runs.
+//! White flag walks only this part; tip selection reads its tip candidates; and the cone
+//! root indexes of ledger.md §5 are kept per block, so that a tip's score is a lookup
 //! rather than a walk of its past cone.
+//!
+//! Once below max depth, always: a block is there when its oldest cone root is too old,
+//! and that root can only move if a pending block on the path to it gets referenced; but
+//! such a block is itself below max depth and so is everything approving it, so no
+//! healthy tip, and no milestone, ever reaches it.
 
 use ledger_core::model::Id32;
 use ledger_core::Result;
@@ -40,15 +48,26 @@ pub struct Pending {
     /// The stored blocks that name it as a parent (all of them pending too).
     pub children: Vec<Id32>,
     pub roots: ConeRoots,
+    /// Healthy when it was attached (ledger.md §5). Only such a block can become a tip, and
+    /// only such a child takes its parents out of the tip pool: a lazy block approving a
+    /// fresh tip must not bury it, or lazy spam would leave honest blocks unreferenced
+    /// (Hornet's tip selector, `AddTip`, has the same rule).
+    pub healthy_at_attach: bool,
+    /// How many of `children` were healthy when they were attached.
+    healthy_children: u32,
 }
+
+/// New cone roots of pending blocks after a milestone references some of their ancestors.
+pub type RootUpdates = HashMap<Id32, ConeRoots>;
 
 #[derive(Default)]
 pub struct Graph {
     pending: HashMap<Id32, Pending>,
     /// Every pending block by arrival.
     by_seq: BTreeMap<u64, Id32>,
-    /// Pending blocks without children, by arrival: the candidates for tips.
-    childless: BTreeMap<u64, Id32>,
+    /// The tip candidates by arrival: pending blocks that were healthy when attached and
+    /// that no such block approves yet.
+    tips: BTreeMap<u64, Id32>,
 }
 
 impl Graph {
@@ -60,81 +79,160 @@ impl Graph {
         self.pending.len()
     }
 
-    pub fn insert(&mut self, id: Id32, parents: Vec<Id32>, seq: u64, arrival_ms: u64, milestone_index: u32, roots: ConeRoots) {
+    pub fn insert(&mut self, id: Id32, parents: Vec<Id32>, seq: u64, arrival_ms: u64, milestone_index: u32, roots: ConeRoots, healthy_at_attach: bool) {
         for p in &parents {
             if let Some(parent) = self.pending.get_mut(p) {
-                if parent.children.is_empty() {
-                    self.childless.remove(&parent.seq);
+                if healthy_at_attach {
+                    if parent.healthy_children == 0 {
+                        self.tips.remove(&parent.seq);
+                    }
+                    parent.healthy_children += 1;
                 }
                 parent.children.push(id);
             }
         }
         self.by_seq.insert(seq, id);
-        self.childless.insert(seq, id);
-        self.pending.insert(id, Pending { parents, seq, arrival_ms, milestone_index, children: Vec::new(), roots });
+        if healthy_at_attach {
+            self.tips.insert(seq, id);
+        }
+        let block = Pending { parents, seq, arrival_ms, milestone_index, children: Vec::new(), roots, healthy_at_attach, healthy_children: 0 };
+        self.pending.insert(id, block);
     }
 
-    /// Forget the blocks milestone `index` has just referenced, and update the cone roots
-    /// of what stays pending. Only descendants of the referenced blocks can change (their
-    /// walks now stop there, at `index`), so only those are visited, parents before
-    /// children. `referenced` answers for other blocks that are not pending.
-    pub fn remove_referenced(&mut self, ids: &[Id32], index: u32, mut referenced: impl FnMut(&Id32) -> Result<u32>) -> Result<()> {
-        let just_referenced: HashSet<Id32> = ids.iter().copied().collect();
-        let mut referenced = |p: &Id32| if just_referenced.contains(p) { Ok(index) } else { referenced(p) };
+    /// The cone roots that change when a milestone at `index` references `referenced` (a
+    /// past cone: every pending parent of one of them is in it too), computed without
+    /// changing the graph, so that the milestone's batch can be written first. Only
+    /// descendants of the referenced blocks can change (their walks now stop there, at
+    /// `index`), so only those are visited, parents before children. `stop` answers for
+    /// other blocks that are not pending.
+    pub fn roots_after(&self, referenced: &HashSet<Id32>, index: u32, mut stop: impl FnMut(&Id32) -> Result<u32>) -> Result<RootUpdates> {
+        let mut stop = |p: &Id32| if referenced.contains(p) { Ok(index) } else { stop(p) };
+        let mut updates = RootUpdates::new();
         let mut affected: BTreeMap<u64, Id32> = BTreeMap::new();
-        for id in ids {
-            if let Some(p) = self.pending.remove(id) {
-                self.by_seq.remove(&p.seq);
-                self.childless.remove(&p.seq);
-                for child in p.children {
-                    if let Some(c) = self.pending.get(&child) {
-                        affected.insert(c.seq, child);
-                    }
+        let add_children = |block: &Pending, affected: &mut BTreeMap<u64, Id32>| {
+            for child in &block.children {
+                if let Some(c) = self.pending.get(child).filter(|_| !referenced.contains(child)) {
+                    affected.insert(c.seq, *child);
                 }
+            }
+        };
+        for id in referenced {
+            if let Some(block) = self.pending.get(id) {
+                add_children(block, &mut affected);
             }
         }
         while let Some((_, id)) = affected.pop_first() {
             let Some(block) = self.pending.get(&id) else { continue };
-            let roots = cone_roots(&block.parents, |p| self.pending.get(p).map(|x| x.roots), &mut referenced)?;
+            let known = |p: &Id32| match referenced.contains(p) {
+                true => None,
+                false => updates.get(p).copied().or_else(|| self.pending.get(p).map(|x| x.roots)),
+            };
+            let roots = cone_roots(&block.parents, known, &mut stop)?;
             if roots != block.roots {
-                for child in &block.children {
-                    affected.insert(self.pending[child].seq, *child);
-                }
-                self.pending.get_mut(&id).expect("pending").roots = roots;
+                updates.insert(id, roots);
+                add_children(block, &mut affected);
             }
         }
-        Ok(())
+        Ok(updates)
     }
 
-    /// Compute every pending block's cone roots (after loading the graph from disk), in
-    /// arrival order so that parents come before their children. Many blocks share
-    /// parents, so the answers of `referenced` (a storage read) are remembered.
-    pub fn compute_all_roots(&mut self, mut referenced: impl FnMut(&Id32) -> Result<u32>) -> Result<()> {
+    /// The pending blocks, other than `referenced`, whose roots (after `updates`) make
+    /// `below` true: the ones no milestone can ever reference.
+    pub fn below_max_depth(&self, referenced: &HashSet<Id32>, updates: &RootUpdates, below: impl Fn(ConeRoots) -> bool) -> Vec<Id32> {
+        self.pending
+            .iter()
+            .filter(|(id, block)| !referenced.contains(*id) && below(updates.get(*id).copied().unwrap_or(block.roots)))
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// Forget the blocks a milestone has just referenced and take the new roots of what
+    /// stays pending (from `roots_after`).
+    pub fn remove_referenced(&mut self, ids: &[Id32], updates: RootUpdates) {
+        for id in ids {
+            if let Some(block) = self.pending.remove(id) {
+                self.by_seq.remove(&block.seq);
+                self.tips.remove(&block.seq);
+            }
+        }
+        for (id, roots) in updates {
+            if let Some(block) = self.pending.get_mut(&id) {
+                block.roots = roots;
+            }
+        }
+    }
+
+    /// Forget blocks below max depth. Their descendants are below max depth too, so
+    /// `ids` holds them as well; a parent that stays pending and loses its last healthy
+    /// child becomes a tip candidate again.
+    pub fn remove_below_max_depth(&mut self, ids: &[Id32]) {
+        for id in ids {
+            let Some(block) = self.pending.remove(id) else { continue };
+            self.by_seq.remove(&block.seq);
+            self.tips.remove(&block.seq);
+            for p in &block.parents {
+                let Some(parent) = self.pending.get_mut(p) else { continue };
+                parent.children.retain(|c| c != id);
+                if block.healthy_at_attach {
+                    parent.healthy_children = parent.healthy_children.saturating_sub(1);
+                    if parent.healthy_children == 0 && parent.healthy_at_attach {
+                        self.tips.insert(parent.seq, *p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// After loading the graph from disk: compute every pending block's cone roots, in
+    /// arrival order so that parents come before their children, and judge each block's
+    /// health against the current milestone (its health at attach time is not kept).
+    /// Many blocks share parents, so the answers of `stop` (a storage read) are remembered.
+    pub fn compute_all_roots(&mut self, mut stop: impl FnMut(&Id32) -> Result<u32>, healthy: impl Fn(ConeRoots) -> bool) -> Result<()> {
         let mut known: HashMap<Id32, u32> = HashMap::new();
         let mut remembered = |p: &Id32| -> Result<u32> {
             if let Some(index) = known.get(p) {
                 return Ok(*index);
             }
-            let index = referenced(p)?;
+            let index = stop(p)?;
             known.insert(*p, index);
             Ok(index)
         };
         let order: Vec<Id32> = self.by_seq.values().copied().collect();
-        for id in order {
-            let roots = cone_roots(&self.pending[&id].parents, |p| self.pending.get(p).map(|x| x.roots), &mut remembered)?;
-            self.pending.get_mut(&id).expect("pending").roots = roots;
+        for id in &order {
+            let Some(parents) = self.pending.get(id).map(|b| b.parents.clone()) else { continue };
+            let roots = cone_roots(&parents, |p| self.pending.get(p).map(|x| x.roots), &mut remembered)?;
+            if let Some(block) = self.pending.get_mut(id) {
+                block.roots = roots;
+                block.healthy_at_attach = healthy(roots);
+                block.healthy_children = 0;
+            }
+        }
+        self.tips.clear();
+        for id in &order {
+            let Some(block) = self.pending.get(id) else { continue };
+            let (seq, healthy_block, parents) = (block.seq, block.healthy_at_attach, block.parents.clone());
+            if !healthy_block {
+                continue;
+            }
+            self.tips.insert(seq, *id);
+            for p in &parents {
+                if let Some(parent) = self.pending.get_mut(p) {
+                    parent.healthy_children += 1;
+                    self.tips.remove(&parent.seq);
+                }
+            }
         }
         Ok(())
     }
 
-    /// Childless pending blocks, newest arrival first.
-    pub fn newest_childless(&self) -> impl Iterator<Item = (&Id32, &Pending)> {
-        self.childless.values().rev().map(|id| (id, &self.pending[id]))
+    /// Tip candidates, newest arrival first.
+    pub fn newest_tips(&self) -> impl Iterator<Item = (&Id32, &Pending)> {
+        self.tips.values().rev().filter_map(|id| self.pending.get(id).map(|p| (id, p)))
     }
 
-    /// Childless pending blocks, oldest arrival first.
-    pub fn oldest_childless(&self) -> impl Iterator<Item = (&Id32, &Pending)> {
-        self.childless.values().map(|id| (id, &self.pending[id]))
+    /// Tip candidates, oldest arrival first.
+    pub fn oldest_tips(&self) -> impl Iterator<Item = (&Id32, &Pending)> {
+        self.tips.values().filter_map(|id| self.pending.get(id).map(|p| (id, p)))
     }
 }
 
@@ -164,23 +262,62 @@ mod tests {
         [n; 32]
     }
 
+    fn referenced_now(g: &mut Graph, ids: &[Id32], index: u32, stop: impl FnMut(&Id32) -> Result<u32>) {
+        let set: HashSet<Id32> = ids.iter().copied().collect();
+        let updates = g.roots_after(&set, index, stop).unwrap();
+        g.remove_referenced(ids, updates);
+    }
+
     #[test]
-    fn children_leave_the_childless_set_and_roots_merge() {
+    fn children_leave_the_tip_set_and_roots_merge() {
         let mut g = Graph::default();
         // Parents 1 and 2 are referenced by milestones 3 and 5.
         let referenced = |p: &Id32| Ok(if p[0] == 1 { 3 } else { 5 });
         let r = cone_roots(&[id(1), id(2)], |p| g.get(p).map(|x| x.roots), &mut { referenced }).unwrap();
         assert_eq!(r, ConeRoots { youngest: 5, oldest: 3 });
-        g.insert(id(10), vec![id(1), id(2)], 0, 0, 0, r);
+        g.insert(id(10), vec![id(1), id(2)], 0, 0, 0, r, true);
         let r2 = cone_roots(&[id(10), id(2)], |p| g.get(p).map(|x| x.roots), &mut { referenced }).unwrap();
         assert_eq!(r2, ConeRoots { youngest: 5, oldest: 3 });
-        g.insert(id(11), vec![id(2), id(10)], 1, 0, 0, r2);
-        let tips: Vec<_> = g.newest_childless().map(|(i, _)| *i).collect();
+        g.insert(id(11), vec![id(2), id(10)], 1, 0, 0, r2, true);
+        let tips: Vec<_> = g.newest_tips().map(|(i, _)| *i).collect();
         assert_eq!(tips, vec![id(11)]);
         // A milestone 6 references block 10: 11 now stops there.
-        g.remove_referenced(&[id(10)], 6, |_: &Id32| Ok(5)).unwrap();
+        referenced_now(&mut g, &[id(10)], 6, |_: &Id32| Ok(5));
         assert_eq!(g.get(&id(11)).unwrap().roots, ConeRoots { youngest: 6, oldest: 5 });
         assert_eq!(g.len(), 1);
+    }
+
+    #[test]
+    fn a_lazy_child_leaves_its_parent_a_tip() {
+        let mut g = Graph::default();
+        g.insert(id(10), vec![id(1), id(2)], 0, 0, 0, ConeRoots::at(5), true);
+        // 11 approves 10 but was lazy when attached (another parent is old).
+        g.insert(id(11), vec![id(10), id(3)], 1, 0, 0, ConeRoots { youngest: 5, oldest: 1 }, false);
+        let tips: Vec<_> = g.oldest_tips().map(|(i, _)| *i).collect();
+        assert_eq!(tips, vec![id(10)]);
+        // A healthy child takes its place; pruning that child brings 10 back.
+        g.insert(id(12), vec![id(10), id(1)], 2, 0, 0, ConeRoots::at(5), true);
+        assert_eq!(g.newest_tips().map(|(i, _)| *i).collect::<Vec<_>>(), vec![id(12)]);
+        g.remove_below_max_depth(&[id(12), id(11)]);
+        assert_eq!(g.newest_tips().map(|(i, _)| *i).collect::<Vec<_>>(), vec![id(10)]);
+        assert!(g.get(&id(10)).unwrap().children.is_empty());
+        assert_eq!(g.len(), 1);
+    }
+
+    #[test]
+    fn below_max_depth_sees_the_roots_after_the_milestone() {
+        let mut g = Graph::default();
+        // Block n is referenced at milestone n. 10 hangs on 1; 11 on 10 and 9; 12 on 4.
+        g.insert(id(10), vec![id(1)], 0, 0, 0, ConeRoots::at(1), true);
+        g.insert(id(11), vec![id(10), id(9)], 1, 0, 0, ConeRoots { youngest: 9, oldest: 1 }, true);
+        g.insert(id(12), vec![id(4)], 2, 0, 0, ConeRoots::at(4), true);
+        // Milestone 20 references 10: 11 then stops at 20 and 9, so of the blocks left
+        // only 12 is below a limit of "oldest < 9".
+        let referenced: HashSet<Id32> = [id(10)].into();
+        let updates = g.roots_after(&referenced, 20, |p| Ok(p[0] as u32)).unwrap();
+        assert_eq!(updates.get(&id(11)), Some(&ConeRoots { youngest: 20, oldest: 9 }));
+        let below = g.below_max_depth(&referenced, &updates, |r| r.oldest < 9);
+        assert_eq!(below, vec![id(12)]);
     }
 
     #[test]
@@ -196,9 +333,9 @@ mod tests {
                 .collect();
             let mut g = Graph::default();
             for k in 0..n {
-                g.insert(id(k), parents[k].clone(), k as u64, 0, 0, ConeRoots::at(0));
+                g.insert(id(k), parents[k].clone(), k as u64, 0, 0, ConeRoots::at(0), true);
             }
-            g.compute_all_roots(|_| Ok(0)).unwrap();
+            g.compute_all_roots(|_| Ok(0), |_| true).unwrap();
             // A milestone 3 references the past cone of a random block (ancestors first).
             let mut cone = vec![];
             let mut stack = vec![id(rng.gen_range(0..n))];
@@ -209,14 +346,14 @@ mod tests {
                 }
             }
             let in_cone = |p: &Id32| cone.contains(p);
-            g.remove_referenced(&cone, 3, |_| Ok(0)).unwrap();
+            referenced_now(&mut g, &cone, 3, |_| Ok(0));
             let mut fresh = Graph::default();
             for k in 0..n {
                 if !in_cone(&id(k)) {
-                    fresh.insert(id(k), parents[k].clone(), k as u64, 0, 0, ConeRoots::at(0));
+                    fresh.insert(id(k), parents[k].clone(), k as u64, 0, 0, ConeRoots::at(0), true);
                 }
             }
-            fresh.compute_all_roots(|p| Ok(if in_cone(p) { 3 } else { 0 })).unwrap();
+            fresh.compute_all_roots(|p| Ok(if in_cone(p) { 3 } else { 0 }), |_| true).unwrap();
             for k in 0..n {
                 if let Some(block) = fresh.get(&id(k)) {
                     assert_eq!(g.get(&id(k)).unwrap().roots, block.roots);

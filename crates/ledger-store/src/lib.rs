@@ -5,7 +5,8 @@
 //! Pure Rust on top of `ledger-core`; the Node binding lives in `ledger-napi`.
 //!
 //! Layout, one idea per file:
-//! * `columns`, `records`, `db` — what is stored where, and how it is opened and written;
+//! * `columns`, `records`, `db`, `schema` — what is stored where, how it is opened and
+//!   written, and which layout version a data directory has;
 //! * `graph`, `tips` — the unreferenced part of the block graph kept in memory, tip scores;
 //! * `ledger`, `white_flag`, `milestone` — confirmation of a milestone's past cone;
 //! * `genesis` — the first ledger state; `metadata` — the API's metadata objects;
@@ -21,6 +22,7 @@ mod ledger;
 mod metadata;
 mod milestone;
 mod records;
+mod schema;
 mod store;
 mod tips;
 mod white_flag;
@@ -28,7 +30,7 @@ mod white_flag;
 pub use ledger_core::{Error, Result};
 pub use genesis::{protocol_from_json, protocol_json};
 pub use records::{InclusionState, MilestoneRecord};
-pub use store::{IssuedMilestone, Status, Store, StoreOptions, Submitted, UtxoChanges};
+pub use store::{IssuedMilestone, MilestoneInterval, Status, Store, StoreOptions, Submitted, UtxoChanges};
 
 /// The two virtual solid entry points of the genesis (D11): solid, never stored.
 pub const SOLID_ENTRY_POINTS: [[u8; 32]; 2] = [[0; 32], {

@@ -47,9 +47,15 @@ pub struct BlockMeta {
     pub conflict: u8,
     /// The index of the milestone this block carries; 0 for other blocks.
     pub milestone_index: u32,
+    /// Unreferenced and below max depth (ledger.md §5): no milestone can reference it any
+    /// more, so it has left the pending graph and the `unreferenced` family for good.
+    pub below_max_depth: bool,
 }
 
-const BLOCK_META_LEN: usize = 30;
+const BLOCK_META_LEN: usize = 31;
+/// Records written before the flags byte existed (schema version 0) have 30 bytes.
+const BLOCK_META_LEN_V0: usize = 30;
+const FLAG_BELOW_MAX_DEPTH: u8 = 1;
 
 impl BlockMeta {
     pub fn to_bytes(&self) -> [u8; BLOCK_META_LEN] {
@@ -61,11 +67,12 @@ impl BlockMeta {
         b[24] = self.inclusion.map_or(0, |s| s as u8);
         b[25] = self.conflict;
         b[26..30].copy_from_slice(&self.milestone_index.to_le_bytes());
+        b[30] = if self.below_max_depth { FLAG_BELOW_MAX_DEPTH } else { 0 };
         b
     }
 
     pub fn from_bytes(b: &[u8]) -> Result<Self> {
-        if b.len() != BLOCK_META_LEN {
+        if b.len() != BLOCK_META_LEN && b.len() != BLOCK_META_LEN_V0 {
             return Err(storage_error(format!("block metadata record of {} bytes", b.len())));
         }
         Ok(BlockMeta {
@@ -76,6 +83,7 @@ impl BlockMeta {
             inclusion: InclusionState::from_u8(b[24]),
             conflict: b[25],
             milestone_index: u32_at(b, 26),
+            below_max_depth: b.get(30).is_some_and(|flags| flags & FLAG_BELOW_MAX_DEPTH != 0),
         })
     }
 }
@@ -104,7 +112,7 @@ impl OutputRecord {
             return Err(storage_error(format!("output record of {} bytes", b.len())));
         }
         Ok(OutputRecord {
-            block_id: b[..32].try_into().expect("32 bytes"),
+            block_id: array_at(b, 0),
             milestone_index: u32_at(b, 32),
             milestone_timestamp: u32_at(b, 36),
             output: b[40..].to_vec(),
@@ -139,7 +147,7 @@ impl SpentRecord {
             return Err(storage_error(format!("spent record of {} bytes", b.len())));
         }
         Ok(SpentRecord {
-            transaction_id: b[..32].try_into().expect("32 bytes"),
+            transaction_id: array_at(b, 0),
             milestone_index: u32_at(b, 32),
             milestone_timestamp: u32_at(b, 36),
         })
@@ -174,8 +182,8 @@ impl MilestoneRecord {
         }
         Ok(MilestoneRecord {
             index: u32_at(b, 0),
-            milestone_id: b[4..36].try_into().expect("32 bytes"),
-            block_id: b[36..68].try_into().expect("32 bytes"),
+            milestone_id: array_at(b, 4),
+            block_id: array_at(b, 36),
             timestamp: u32_at(b, 68),
             payload: b[72..].to_vec(),
         })
@@ -212,7 +220,7 @@ impl Diff {
             if b.len() < at + 34 * n {
                 return Err(storage_error("truncated diff record"));
             }
-            let list = (0..n).map(|i| b[at + 34 * i..at + 34 * (i + 1)].try_into().expect("34 bytes")).collect();
+            let list = (0..n).map(|i| array_at(b, at + 34 * i)).collect();
             at += 34 * n;
             Ok(list)
         };
@@ -222,12 +230,21 @@ impl Diff {
     }
 }
 
+/// `N` bytes of `b` from `at`. Every reader checks a record's length before reading its
+/// fields, so the range is always inside `b` (a shorter record panics here, never reads
+/// garbage).
+pub fn array_at<const N: usize>(b: &[u8], at: usize) -> [u8; N] {
+    let mut out = [0u8; N];
+    out.copy_from_slice(&b[at..at + N]);
+    out
+}
+
 pub fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+    u32::from_le_bytes(array_at(b, at))
 }
 
 pub fn u64_at(b: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+    u64::from_le_bytes(array_at(b, at))
 }
 
 #[cfg(test)]
@@ -244,8 +261,13 @@ mod tests {
             inclusion: Some(InclusionState::Conflicting),
             conflict: 2,
             milestone_index: 0,
+            below_max_depth: false,
         };
         assert_eq!(BlockMeta::from_bytes(&meta.to_bytes()).unwrap(), meta);
+        let pruned = BlockMeta { below_max_depth: true, ..Default::default() };
+        assert_eq!(BlockMeta::from_bytes(&pruned.to_bytes()).unwrap(), pruned);
+        // A record of schema version 0 (no flags byte) still reads.
+        assert_eq!(BlockMeta::from_bytes(&meta.to_bytes()[..30]).unwrap(), meta);
         let out = OutputRecord { block_id: [9; 32], milestone_index: 5, milestone_timestamp: 77, output: vec![3, 1, 0, 0, 0, 0, 0, 0, 0, 0] };
         let back = OutputRecord::from_bytes(&out.to_bytes()).unwrap();
         assert_eq!(back, out);

@@ -29,6 +29,7 @@ pub fn traversal_order(parents: &[Id32], graph: &Graph) -> Vec<Id32> {
         }
         stack.push((*root, 0));
         while let Some((current, next_parent)) = stack.last_mut() {
+            // Only pending blocks are pushed, and nothing leaves the graph during the walk.
             let block_parents = &graph.get(current).expect("only pending blocks are pushed").parents;
             let open = block_parents[*next_parent..].iter().position(|q| graph.get(q).is_some() && !visited.contains(q));
             match open {

@@ -3,13 +3,13 @@
 //! (`milestones::commit_milestone`), and handing them over while the state lock is held,
 //! so that they leave in commit order.
 
-use super::{State, Store};
+use super::{parents_of, State, Store};
 use crate::events::{self, CommittedMilestone, EventListener, ReferencedBlock, StoreEvent, StoredBlock};
 use crate::ledger;
 use crate::metadata;
 use crate::records::{BlockMeta, OutputRecord};
 use crate::storage_error;
-use crate::tips;
+use crate::tips::{self, TipScore};
 use crate::white_flag::Confirmation;
 use ledger_core::model::{Id32, MilestonePayload, OutputId};
 use ledger_core::Result;
@@ -53,10 +53,14 @@ impl Store {
         let stored = blocks
             .into_iter()
             .filter_map(|b| {
-                let parents = &state.graph.get(&b.id)?.parents;
+                let metadata_json = match state.graph.get(&b.id) {
+                    Some(pending) => self.pending_metadata_json(state, &b.id, &pending.parents)?,
+                    // Attached on a block below max depth: stored, never pending (D24).
+                    None => metadata::block_json(&b.id, &parents_of(b.bytes).ok()?, &BlockMeta { below_max_depth: true, ..Default::default() }, Some(TipScore::BelowMaxDepth)),
+                };
                 Some(StoredBlock {
                     block_id: b.id,
-                    metadata_json: self.pending_metadata_json(state, &b.id, parents)?,
+                    metadata_json,
                     bytes: b.bytes.to_vec(),
                     payload_type: b.payload_type,
                     tag: b.tag,

@@ -8,6 +8,7 @@ use crate::columns::{self, state_key, BLOCKS, BLOCK_META, CHILDREN, STATE, TX_BL
 use crate::db::Batch;
 use crate::graph::{cone_roots, ConeRoots};
 use crate::is_solid_entry_point;
+use crate::tips::{self, TipScore};
 use crate::records::BlockMeta;
 use ledger_core::codec::decode_block;
 use ledger_core::ids;
@@ -23,6 +24,7 @@ impl Store {
     /// milestone payload are refused while the embedded coordinator runs (D16); otherwise
     /// they are milestones of another coordinator and are checked and applied.
     pub fn submit_block(&self, bytes: &[u8]) -> Result<Submitted> {
+        // `submit_blocks` answers every block it is given, so one block has one result.
         self.submit_blocks(&[bytes]).pop().expect("one result per block")
     }
 
@@ -55,6 +57,8 @@ impl Store {
         for (i, result) in self.store_blocks(blocks, accepted) {
             results[i] = Some(result);
         }
+        // Every index was filled above: by decoding, the milestone path, the proof of work
+        // or `store_blocks`, which answers every block it accepts.
         results.into_iter().map(|r| r.expect("every block has a result")).collect()
     }
 
@@ -105,13 +109,14 @@ impl Store {
                             list.push(IntakeBlock { id: block_id, bytes: blocks[i], payload_type, tag });
                         }
                         staged_ids.insert(block_id);
-                        staged.push(NewBlock { id: block_id, bytes: blocks[i], parents: block.parents, milestone_index: 0 });
+                        staged.push(NewBlock { id: block_id, bytes: blocks[i], parents: block.parents, milestone_index: 0, roots: None });
                         written.push((i, block_id, true));
                     }
                 },
             }
         }
-        let committed = if staged.is_empty() { Ok(()) } else { self.write_blocks(&mut state, batch, staged) };
+        let cmi = state.latest.map_or(0, |l| l.index);
+        let committed = if staged.is_empty() { Ok(()) } else { self.write_blocks(&mut state, batch, staged, cmi) };
         if let (Ok(()), Some(list)) = (&committed, for_events) {
             self.emit_blocks_stored(&state, list);
         }
@@ -133,36 +138,51 @@ impl Store {
 
     /// Add new blocks to `batch` (bytes, metadata, child links, pending entries, counters),
     /// write the batch, and only then add the blocks to memory. Blocks come parents first;
-    /// a block may name a parent earlier in the list.
-    pub(super) fn write_blocks(&self, state: &mut State, mut batch: Batch<'_>, blocks: Vec<NewBlock<'_>>) -> Result<()> {
+    /// a block may name a parent earlier in the list. A block that is below max depth at
+    /// confirmed index `cmi` the moment it arrives (it approves a block too old, or one
+    /// that is below max depth itself) is stored with metadata saying so and never enters
+    /// the pending graph: no milestone can reference it.
+    pub(super) fn write_blocks(&self, state: &mut State, mut batch: Batch<'_>, blocks: Vec<NewBlock<'_>>, cmi: u32) -> Result<()> {
         let db = &self.db;
         let arrival_ms = now_ms();
         let mut staged_roots: HashMap<Id32, ConeRoots> = HashMap::new();
         let mut entries = Vec::with_capacity(blocks.len());
+        let mut below_max_depth = 0;
+        let count = blocks.len() as u64;
         for (k, b) in blocks.into_iter().enumerate() {
-            let graph = &state.graph;
-            let known = |p: &Id32| graph.get(p).map(|x| x.roots).or_else(|| staged_roots.get(p).copied());
-            let roots = cone_roots(&b.parents, known, &mut |p| referenced_index(db, p))?;
+            let roots = match b.roots {
+                Some(roots) => roots,
+                None => {
+                    let graph = &state.graph;
+                    let known = |p: &Id32| graph.get(p).map(|x| x.roots).or_else(|| staged_roots.get(p).copied());
+                    cone_roots(&b.parents, known, &mut |p| referenced_index(db, p))?
+                }
+            };
             staged_roots.insert(b.id, roots);
+            let score = tips::score(roots, cmi, &self.thresholds);
             let seq = state.next_seq + k as u64;
-            let meta = BlockMeta { arrival_ms, seq, milestone_index: b.milestone_index, ..Default::default() };
+            let below = score == TipScore::BelowMaxDepth;
+            let meta = BlockMeta { arrival_ms, seq, milestone_index: b.milestone_index, below_max_depth: below, ..Default::default() };
             batch.put(BLOCKS, &b.id, b.bytes);
             batch.put(BLOCK_META, &b.id, &meta.to_bytes());
             for p in &b.parents {
                 batch.put(CHILDREN, &columns::pair_key(p, &b.id), &[]);
             }
-            batch.put(UNREFERENCED, &columns::unreferenced_key(seq, &b.id), &[]);
-            entries.push((b, seq, roots));
+            if below {
+                below_max_depth += 1;
+            } else {
+                batch.put(UNREFERENCED, &columns::unreferenced_key(seq, &b.id), &[]);
+                entries.push((b, seq, roots, score == TipScore::Healthy));
+            }
         }
-        let count = entries.len() as u64;
         batch.put(STATE, state_key::NEXT_SEQ, &(state.next_seq + count).to_le_bytes());
         batch.put(STATE, state_key::BLOCK_COUNT, &(state.block_count + count).to_le_bytes());
         batch.commit()?;
         state.next_seq += count;
         state.block_count += count;
-        state.new_blocks_since_last_milestone += count;
-        for (b, seq, roots) in entries {
-            state.graph.insert(b.id, b.parents, seq, arrival_ms, b.milestone_index, roots);
+        state.blocks_below_max_depth += below_max_depth;
+        for (b, seq, roots, healthy) in entries {
+            state.graph.insert(b.id, b.parents, seq, arrival_ms, b.milestone_index, roots, healthy);
         }
         Ok(())
     }

@@ -1,18 +1,23 @@
 //! Start-up: memory rebuilt from disk.
 
-use super::{parents_of, referenced_index, Latest, State};
+use super::tip_selection::TipRng;
+use super::{now_ms, parents_of, referenced_index, Latest, State};
 use crate::columns::{state_key, BLOCKS, BLOCK_META, MILESTONES, STATE, UNREFERENCED};
 use crate::db::Db;
 use crate::graph::{ConeRoots, Graph};
-use crate::records::{u32_at, u64_at, BlockMeta, MilestoneRecord};
+use crate::records::{array_at, u32_at, u64_at, BlockMeta, MilestoneRecord};
 use crate::storage_error;
+use crate::tips::{self, TipScore, TipThresholds};
 use ledger_core::Result;
 
 /// Rebuild memory from disk: counters, the latest milestone, and the pending graph in
-/// arrival order (parents before children) with fresh cone roots.
-pub(super) fn load_state(db: &Db) -> Result<State> {
-    let read_u64 = |key: &[u8]| -> Result<u64> { Ok(db.get(STATE, key)?.filter(|b| b.len() == 8).map_or(0, |b| u64_at(&b, 0))) };
-    let ledger_index = db.get(STATE, state_key::LEDGER_INDEX)?.filter(|b| b.len() == 4).map_or(0, |b| u32_at(&b, 0));
+/// arrival order (parents before children) with fresh cone roots. Blocks found below max
+/// depth earlier are not in the `unreferenced` family any more, so they stay on disk.
+pub(super) fn load_state(db: &Db, thresholds: &TipThresholds) -> Result<State> {
+    let ledger_index = match db.get(STATE, state_key::LEDGER_INDEX)? {
+        Some(value) => u32_at(&exact(value, 4, "ledger index")?, 0),
+        None => 0,
+    };
     let latest = match db.last(MILESTONES)? {
         None => None,
         Some((_, value)) => {
@@ -26,22 +31,43 @@ pub(super) fn load_state(db: &Db) -> Result<State> {
     let mut graph = Graph::default();
     let mut pending = Vec::new();
     db.scan(UNREFERENCED, &[], |key, _| {
-        pending.push(<[u8; 32]>::try_from(&key[8..40]).map_err(storage_error)?);
+        if key.len() != 40 {
+            return Err(storage_error(format!("unreferenced key of {} bytes", key.len())));
+        }
+        pending.push(array_at::<32>(key, 8));
         Ok(true)
     })?;
     for id in pending {
         let bytes = db.get(BLOCKS, &id)?.ok_or_else(|| storage_error(format!("pending block 0x{} is not stored", hex::encode(id))))?;
-        let meta = BlockMeta::from_bytes(&db.get(BLOCK_META, &id)?.unwrap_or_default())?;
-        graph.insert(id, parents_of(&bytes)?, meta.seq, meta.arrival_ms, meta.milestone_index, ConeRoots::at(0));
+        let meta = db.get(BLOCK_META, &id)?.ok_or_else(|| storage_error(format!("pending block 0x{} has no metadata", hex::encode(id))))?;
+        let meta = BlockMeta::from_bytes(&meta)?;
+        graph.insert(id, parents_of(&bytes)?, meta.seq, meta.arrival_ms, meta.milestone_index, ConeRoots::at(0), false);
     }
-    graph.compute_all_roots(|p| referenced_index(db, p))?;
-    let new_blocks = graph.len() as u64;
+    let cmi = ledger_index;
+    graph.compute_all_roots(|p| referenced_index(db, p), |roots| tips::score(roots, cmi, thresholds) == TipScore::Healthy)?;
+    let read_u64 = |key: &[u8], what: &str| -> Result<u64> {
+        match db.get(STATE, key)? {
+            Some(value) => Ok(u64_at(&exact(value, 8, what)?, 0)),
+            None => Ok(0),
+        }
+    };
     Ok(State {
         graph,
-        next_seq: read_u64(state_key::NEXT_SEQ)?,
-        block_count: read_u64(state_key::BLOCK_COUNT)?,
+        next_seq: read_u64(state_key::NEXT_SEQ, "next arrival number")?,
+        block_count: read_u64(state_key::BLOCK_COUNT, "block count")?,
         latest,
-        new_blocks_since_last_milestone: new_blocks,
-        referenced_by_last_milestone: 0,
+        referenced_total: 0,
+        blocks_below_max_depth: 0,
+        interval_start: None,
+        last_interval: None,
+        tip_rng: TipRng::seeded(now_ms()),
     })
+}
+
+/// A `state` value must have exactly its size: anything else is corruption, never 0.
+fn exact(value: Vec<u8>, len: usize, what: &str) -> Result<Vec<u8>> {
+    if value.len() != len {
+        return Err(storage_error(format!("the stored {what} is a value of {} bytes, not {len}", value.len())));
+    }
+    Ok(value)
 }

@@ -1,14 +1,16 @@
 //! Milestones: issued by the embedded coordinator (ledger.md §6), accepted from a trusted
 //! coordinator (follower), committed with everything they change in one batch (D25).
 
-use super::{lock, now_ms, referenced_index, IssuedMilestone, Latest, NewBlock, Store, Submitted};
+use super::{lock, now_ms, referenced_index, IntervalStart, State, IssuedMilestone, Latest, MilestoneInterval, NewBlock, Store, Submitted};
 use crate::columns::{self, state_key, BLOCKS, BLOCK_META, DIFFS, MILESTONES, MILESTONE_IDS, OUTPUTS, SPENTS, STATE, UNREFERENCED, UNSPENT};
 use crate::events::ReferencedBlock;
 use crate::metadata;
 use crate::milestone::{self, Essence, Previous};
+use crate::graph::cone_roots;
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
+use crate::tips::{self, TipScore};
 use crate::white_flag::{self, Confirmation};
-use crate::{storage_error, SOLID_ENTRY_POINTS};
+use crate::{is_solid_entry_point, storage_error, SOLID_ENTRY_POINTS};
 use ledger_core::codec::{encode_block, encode_milestone_payload};
 use ledger_core::ids;
 use ledger_core::model::{Block, Id32, MilestonePayload, Payload};
@@ -60,11 +62,10 @@ impl Store {
         let confirmation = white_flag::confirm(&self.db, order, essence.index, essence.timestamp)?;
         let essence = if first { essence } else { Essence { inclusion_root: confirmation.inclusion_root, applied_root: confirmation.applied_root, ..essence } };
         let payload = milestone::build(essence, &self.keys);
-        let block = milestone::block_of(payload);
+        let block = milestone::block_of(payload.clone());
         validate_milestone_block(&block)?;
         let bytes = encode_block(&block);
         let block_id = ids::block_id(&bytes);
-        let Some(Payload::Milestone(payload)) = block.payload else { unreachable!("block_of wraps a milestone") };
         self.commit_milestone(block_id, &bytes, &payload, confirmation)
     }
 
@@ -76,7 +77,9 @@ impl Store {
             return Err(Error::new("milestone-not-allowed", "payload", "milestone payloads are only issued by this node's coordinator (D16)"));
         }
         validate_milestone_block(&block)?;
-        let Some(Payload::Milestone(payload)) = block.payload else { unreachable!("checked by the caller") };
+        let Some(Payload::Milestone(payload)) = block.payload else {
+            return Err(Error::new("milestone-payload-missing", "payload", "not a milestone block"));
+        };
         let _issuing = lock(&self.issuing);
         if self.db.exists(BLOCKS, &block_id)? {
             return Ok(Submitted { block_id, stored: false });
@@ -89,6 +92,7 @@ impl Store {
             };
             milestone::check_foreign(&payload, &previous, &self.trusted_keys)?;
             self.check_parents_known(&state, &block.parents, &HashSet::new())?;
+            self.check_parents_not_below_max_depth(&state, &block.parents)?;
             white_flag::traversal_order(&payload.parents, &state.graph)
         };
         let confirmation = white_flag::confirm(&self.db, order, payload.index, payload.timestamp)?;
@@ -103,9 +107,27 @@ impl Store {
         Ok(Submitted { block_id, stored: true })
     }
 
+    /// A milestone cannot reference a block below max depth: this node has dropped it from
+    /// the pending graph, so white flag would not walk it and the roots could not agree.
+    /// A coordinator following the same rules never selects one (ledger.md §5).
+    fn check_parents_not_below_max_depth(&self, state: &State, parents: &[Id32]) -> Result<()> {
+        for (i, p) in parents.iter().enumerate() {
+            if state.graph.get(p).is_some() || is_solid_entry_point(p) {
+                continue;
+            }
+            if let Some(meta) = self.db.get(BLOCK_META, p)? {
+                if BlockMeta::from_bytes(&meta)?.below_max_depth {
+                    return Err(Error::new("milestone-parent-below-max-depth", format!("parents[{i}]"), format!("block 0x{} is below max depth", hex::encode(p))));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Write a milestone with everything it changes in one batch (ledger.md §6 step 7, D25):
     /// its block, its record, the metadata of every block it references, the ledger
-    /// changes and the new ledger index. Memory follows only after the write succeeded.
+    /// changes, the new ledger index, and the blocks it leaves below max depth (they leave
+    /// the pending graph). Memory follows only after the write succeeded.
     fn commit_milestone(&self, block_id: Id32, bytes: &[u8], payload: &MilestonePayload, c: Confirmation) -> Result<IssuedMilestone> {
         let milestone_id = ids::milestone_id(payload);
         let index = payload.index;
@@ -117,7 +139,11 @@ impl Store {
         // that are written.
         let ledger_changes = if self.events_active() { Some(self.milestone_ledger_changes(&c, index)?) } else { None };
         let mut referenced_events = ledger_changes.as_ref().map(|_| Vec::with_capacity(c.order.len()));
+        let db = &self.db;
         let mut state = lock(&self.state);
+        let referenced: HashSet<Id32> = c.order.iter().copied().collect();
+        let updates = state.graph.roots_after(&referenced, index, |p| referenced_index(db, p))?;
+        let below = state.graph.below_max_depth(&referenced, &updates, |roots| tips::score(roots, index, &self.thresholds) == TipScore::BelowMaxDepth);
         let mut batch = self.db.batch();
         for (position, (id, (inclusion, conflict))) in c.order.iter().zip(&c.states).enumerate() {
             let pending = state.graph.get(id).ok_or_else(|| storage_error(format!("block 0x{} left the pending set during white flag", hex::encode(id))))?;
@@ -129,12 +155,19 @@ impl Store {
                 inclusion: Some(*inclusion),
                 conflict: *conflict,
                 milestone_index: pending.milestone_index,
+                below_max_depth: false,
             };
             batch.put(BLOCK_META, id, &meta.to_bytes());
             batch.delete(UNREFERENCED, &columns::unreferenced_key(pending.seq, id));
             if let Some(list) = referenced_events.as_mut() {
                 list.push(ReferencedBlock { block_id: *id, metadata_json: metadata::block_json(id, &pending.parents, &meta, None) });
             }
+        }
+        for id in &below {
+            let pending = state.graph.get(id).ok_or_else(|| storage_error(format!("block 0x{} is not pending", hex::encode(id))))?;
+            let meta = BlockMeta { arrival_ms: pending.arrival_ms, seq: pending.seq, milestone_index: pending.milestone_index, below_max_depth: true, ..Default::default() };
+            batch.put(BLOCK_META, id, &meta.to_bytes());
+            batch.delete(UNREFERENCED, &columns::unreferenced_key(pending.seq, id));
         }
         let mut diff = Diff::default();
         for (id, record) in &c.created {
@@ -153,15 +186,32 @@ impl Store {
         batch.put(MILESTONES, &columns::index_key(index), &record.to_bytes());
         batch.put(MILESTONE_IDS, &milestone_id, &columns::index_key(index));
         batch.put(STATE, state_key::LEDGER_INDEX, &index.to_le_bytes());
-        self.write_blocks(&mut state, batch, vec![NewBlock { id: block_id, bytes, parents: payload.parents.clone(), milestone_index: index }])?;
+        // The milestone's own block: its walk stops at the blocks it references now.
+        let roots = {
+            let graph = &state.graph;
+            let known = |p: &Id32| if referenced.contains(p) { None } else { updates.get(p).copied().or_else(|| graph.get(p).map(|x| x.roots)) };
+            cone_roots(&payload.parents, known, &mut |p| if referenced.contains(p) { Ok(index) } else { referenced_index(db, p) })?
+        };
+        let own = NewBlock { id: block_id, bytes, parents: payload.parents.clone(), milestone_index: index, roots: Some(roots) };
+        self.write_blocks(&mut state, batch, vec![own], index)?;
 
-        let db = &self.db;
-        state.graph.remove_referenced(&c.order, index, |p| referenced_index(db, p))?;
+        state.graph.remove_referenced(&c.order, updates);
+        state.graph.remove_below_max_depth(&below);
+        state.blocks_below_max_depth += below.len() as u64;
+        let previous_timestamp = state.latest.map_or(0, |l| l.timestamp);
         state.latest = Some(Latest { index, milestone_id, block_id, timestamp: payload.timestamp });
-        state.referenced_by_last_milestone = c.order.len() as u64;
-        state.new_blocks_since_last_milestone = 0;
-        if let (Some(transactions), Some(referenced)) = (ledger_changes, referenced_events) {
-            self.emit_milestone_committed(&state, block_id, bytes, payload, record.payload, referenced, transactions);
+        state.referenced_total += c.order.len() as u64;
+        if let Some(start) = state.interval_start {
+            state.last_interval = Some(MilestoneInterval {
+                index,
+                new_blocks: state.block_count - start.block_count,
+                referenced_blocks: state.referenced_total - start.referenced_total,
+                seconds: payload.timestamp.saturating_sub(previous_timestamp),
+            });
+        }
+        state.interval_start = Some(IntervalStart { block_count: state.block_count, referenced_total: state.referenced_total });
+        if let (Some(transactions), Some(referenced_blocks)) = (ledger_changes, referenced_events) {
+            self.emit_milestone_committed(&state, block_id, bytes, payload, record.payload, referenced_blocks, transactions);
         }
         Ok(IssuedMilestone {
             index,

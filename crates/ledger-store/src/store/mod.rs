@@ -22,13 +22,13 @@ mod reads;
 mod tip_selection;
 
 use crate::columns::{state_key, BLOCK_META, STATE};
-use crate::db::Db;
+use crate::db::{Db, DbOptions};
 use crate::events::EventFeed;
-use crate::graph::Graph;
+use crate::graph::{ConeRoots, Graph};
 use crate::milestone::CoordinatorKeys;
-use crate::records::BlockMeta;
+use crate::records::{array_at, BlockMeta};
 use crate::tips::TipThresholds;
-use crate::{genesis, ledger};
+use crate::{genesis, ledger, schema};
 use crate::{is_solid_entry_point, storage_error};
 use ledger_core::model::{Id32, Output, OutputId};
 use ledger_core::protocol::ProtocolParameters;
@@ -51,6 +51,10 @@ pub struct StoreOptions {
     pub sync_writes: bool,
     pub max_delta_ycri: u32,
     pub max_delta_ocri: u32,
+    /// RocksDB's block cache (shared by every column family), in bytes.
+    pub block_cache_bytes: usize,
+    /// All memtables of all column families together, in bytes.
+    pub write_buffer_bytes: usize,
 }
 
 pub struct Submitted {
@@ -81,9 +85,24 @@ pub struct Status {
     pub latest_milestone: Option<(u32, u32, Id32)>,
     pub ledger_index: u32,
     pub blocks_stored: u64,
-    pub referenced_by_last_milestone: u64,
-    pub new_blocks_since_last_milestone: u64,
+    /// Blocks in the in-memory graph: unreferenced and not below max depth.
     pub pending_blocks: u64,
+    /// Blocks found below max depth (and dropped from memory) since the store was opened.
+    pub blocks_below_max_depth: u64,
+    /// The blocks of the last milestone interval; None until two milestones have been
+    /// applied since the store was opened.
+    pub last_interval: Option<MilestoneInterval>,
+}
+
+/// What happened between two consecutive milestones (Hornet's confirmed milestone metric):
+/// blocks newly stored after milestone `index − 1` up to and including milestone `index`'s
+/// own block, blocks milestone `index` referenced, and the time between their timestamps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MilestoneInterval {
+    pub index: u32,
+    pub new_blocks: u64,
+    pub referenced_blocks: u64,
+    pub seconds: u32,
 }
 
 pub struct UtxoChanges {
@@ -99,6 +118,16 @@ struct NewBlock<'a> {
     parents: Vec<Id32>,
     /// The index of the milestone it carries, 0 for other blocks.
     milestone_index: u32,
+    /// Cone roots known in advance (a milestone's own block, whose parents the milestone
+    /// references); None: computed from the graph.
+    roots: Option<ConeRoots>,
+}
+
+/// Counters at the last applied milestone, for the next `MilestoneInterval`.
+#[derive(Clone, Copy)]
+struct IntervalStart {
+    block_count: u64,
+    referenced_total: u64,
 }
 
 struct State {
@@ -106,8 +135,12 @@ struct State {
     next_seq: u64,
     block_count: u64,
     latest: Option<Latest>,
-    new_blocks_since_last_milestone: u64,
-    referenced_by_last_milestone: u64,
+    /// Blocks referenced by milestones applied since the store was opened.
+    referenced_total: u64,
+    blocks_below_max_depth: u64,
+    interval_start: Option<IntervalStart>,
+    last_interval: Option<MilestoneInterval>,
+    tip_rng: tip_selection::TipRng,
 }
 
 pub struct Store {
@@ -136,12 +169,15 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Store {
     /// Open (or create, with its genesis) the store in `path`. Refuses a data directory
-    /// whose persisted protocol differs from `options.protocol`, and a ledger whose unspent
-    /// outputs do not add up to the token supply.
+    /// of another storage schema version or whose persisted protocol differs from
+    /// `options.protocol`, and a ledger whose unspent outputs do not add up to the token
+    /// supply.
     pub fn open(path: &Path, options: StoreOptions) -> Result<Store> {
-        let db = Db::open(path, options.sync_writes)?;
+        let db_options = DbOptions { sync_writes: options.sync_writes, block_cache_bytes: options.block_cache_bytes, write_buffer_bytes: options.write_buffer_bytes };
+        let db = Db::open(path, &db_options)?;
         match db.get(STATE, state_key::PROTOCOL)? {
             Some(text) => {
+                schema::check(&db)?;
                 let persisted = genesis::protocol_from_json(&String::from_utf8_lossy(&text))?;
                 let differences = genesis::protocol_differences(&persisted, &options.protocol);
                 if !differences.is_empty() {
@@ -168,7 +204,7 @@ impl Store {
             max_delta_ocri: options.max_delta_ocri,
             below_max_depth: options.protocol.below_max_depth as u32,
         };
-        let state = load::load_state(&db)?;
+        let state = load::load_state(&db, &thresholds)?;
         Ok(Store {
             db,
             rules_without_pow: ProtocolParameters { min_pow_score: 0, ..options.protocol.clone() },
@@ -197,7 +233,10 @@ fn not_ready() -> Error {
     Error::new("not-ready", "", "no milestone has been issued yet")
 }
 
-/// The milestone that referenced a block that is not pending (0 for the entry points).
+/// Where a walk of a past cone stops at a block that is not pending: the milestone that
+/// referenced it, 0 for the entry points, and 0 for a block below max depth too (it
+/// anchors nothing: any block approving it is below max depth at once, since blocks are
+/// only found below max depth once the confirmed index exceeds `belowMaxDepth`).
 fn referenced_index(db: &Db, id: &Id32) -> Result<u32> {
     if is_solid_entry_point(id) {
         return Ok(0);
@@ -214,5 +253,5 @@ fn parents_of(bytes: &[u8]) -> Result<Vec<Id32>> {
     if bytes.len() < 2 + 32 * count {
         return Err(storage_error("stored block too short"));
     }
-    Ok((0..count).map(|i| bytes[2 + 32 * i..2 + 32 * (i + 1)].try_into().expect("32 bytes")).collect())
+    Ok((0..count).map(|i| array_at(bytes, 2 + 32 * i)).collect())
 }

@@ -2,7 +2,8 @@
 
 use super::{lock, parents_of, Status, Store, UtxoChanges};
 use crate::columns::{self, BLOCKS, BLOCK_META, DIFFS, MILESTONES, MILESTONE_IDS, TX_BLOCKS};
-use crate::records::{BlockMeta, Diff, MilestoneRecord};
+use crate::records::{array_at, BlockMeta, Diff, MilestoneRecord};
+use crate::tips::TipScore;
 use crate::{ledger, metadata};
 use ledger_core::ids;
 use ledger_core::model::{Id32, OutputId};
@@ -24,7 +25,10 @@ impl Store {
         }
         drop(state);
         let Some(meta) = self.db.get(BLOCK_META, block_id)? else { return Ok(None) };
-        Ok(Some(metadata::block_json(block_id, &parents, &BlockMeta::from_bytes(&meta)?, None)))
+        let meta = BlockMeta::from_bytes(&meta)?;
+        // A block that left the pending graph below max depth keeps saying so (D24).
+        let score = meta.below_max_depth.then_some(TipScore::BelowMaxDepth);
+        Ok(Some(metadata::block_json(block_id, &parents, &meta, score)))
     }
 
     pub fn milestone_by_index(&self, index: u32) -> Result<Option<MilestoneRecord>> {
@@ -33,7 +37,7 @@ impl Store {
 
     pub fn milestone_by_id(&self, milestone_id: &Id32) -> Result<Option<MilestoneRecord>> {
         match self.db.get(MILESTONE_IDS, milestone_id)? {
-            Some(index) if index.len() == 4 => self.milestone_by_index(u32::from_be_bytes(index[..4].try_into().expect("4 bytes"))),
+            Some(index) if index.len() == 4 => self.milestone_by_index(u32::from_be_bytes(array_at(&index, 0))),
             _ => Ok(None),
         }
     }
@@ -59,7 +63,9 @@ impl Store {
     pub fn blocks_with_transaction(&self, transaction_id: &Id32) -> Result<Vec<Id32>> {
         let mut found = Vec::new();
         self.db.scan(TX_BLOCKS, transaction_id, |key, _| {
-            found.push(key[32..64].try_into().expect("32 bytes"));
+            if key.len() == 64 {
+                found.push(array_at(key, 32));
+            }
             Ok(true)
         })?;
         Ok(found)
@@ -85,10 +91,15 @@ impl Store {
             latest_milestone: state.latest.map(|l| (l.index, l.timestamp, l.milestone_id)),
             ledger_index: state.latest.map_or(0, |l| l.index),
             blocks_stored: state.block_count,
-            referenced_by_last_milestone: state.referenced_by_last_milestone,
-            new_blocks_since_last_milestone: state.new_blocks_since_last_milestone,
             pending_blocks: state.graph.len() as u64,
+            blocks_below_max_depth: state.blocks_below_max_depth,
+            last_interval: state.last_interval,
         }
+    }
+
+    /// Memory RocksDB holds now (block cache contents and memtables), in bytes.
+    pub fn storage_memory_bytes(&self) -> u64 {
+        self.db.memory_bytes()
     }
 
     /// The sum of all unspent outputs (equal to the token supply in a consistent ledger).

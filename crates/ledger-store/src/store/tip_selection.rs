@@ -1,6 +1,9 @@
 //! Tip selection (ledger.md §5, D21) for new blocks and the coordinator's parents (§6 step 1).
+//! The candidates are the graph's tips: blocks that were healthy when attached and that no
+//! such block approves yet (`graph.rs`); each is checked again against the current index.
 
 use super::{lock, not_ready, Latest, State, Store};
+use crate::graph::Pending;
 use crate::tips::{self, TipScore};
 use crate::{storage_error, SOLID_ENTRY_POINTS};
 use ledger_core::model::Id32;
@@ -8,37 +11,49 @@ use ledger_core::validate::{MAX_PARENTS, MIN_PARENTS};
 use ledger_core::Result;
 
 impl Store {
-    /// 2..8 parents for a new block (ledger.md §5): the newest healthy tips, filled from
-    /// the milestones and entry points, sorted.
+    /// 2..8 parents for a new block (ledger.md §5): up to 8 healthy tips, filled from the
+    /// milestones and entry points, sorted. With more than 8 healthy tips, 8 of them at
+    /// random (as Hornet's tip selector does): clients that ask at the same moment then
+    /// approve different tips, where "the newest 8" would give all of them the same ones
+    /// and leave the rest to go lazy.
     pub fn select_tips(&self) -> Result<Vec<Id32>> {
-        let state = lock(&self.state);
+        let mut state = lock(&self.state);
         let Some(latest) = state.latest else { return Err(not_ready()) };
-        let mut chosen: Vec<Id32> = Vec::with_capacity(MAX_PARENTS);
-        for (id, p) in state.graph.newest_childless() {
+        let mut healthy: Vec<Id32> = state.graph.newest_tips().filter(|(_, p)| self.is_healthy(p, latest.index)).map(|(id, _)| *id).collect();
+        if healthy.len() > MAX_PARENTS {
+            // A partial Fisher–Yates shuffle: the first 8 places get a uniform sample.
+            for i in 0..MAX_PARENTS {
+                let j = i + (state.tip_rng.next() % (healthy.len() - i) as u64) as usize;
+                healthy.swap(i, j);
+            }
+            healthy.truncate(MAX_PARENTS);
+        }
+        drop(state);
+        self.fill_and_sort(healthy, latest.index)
+    }
+
+    /// The coordinator's parents (ledger.md §6 step 1): the previous milestone's block, the
+    /// newest healthy tip, and the oldest healthy tips up to 8 parents. The oldest, so that
+    /// nothing is left behind to go lazy; the newest, so that a block attached after a
+    /// burst (when more than 7 tips are waiting) is still referenced by the next milestone:
+    /// it is that tip, or in the cone of a newer block that selected it.
+    pub(super) fn coordinator_parents(&self, state: &State, latest: &Latest) -> Result<Vec<Id32>> {
+        let healthy = |(id, p): &(&Id32, &Pending)| **id != latest.block_id && self.is_healthy(p, latest.index);
+        let mut chosen = vec![latest.block_id];
+        chosen.extend(state.graph.newest_tips().find(healthy).map(|(id, _)| *id));
+        for (id, _) in state.graph.oldest_tips().filter(healthy) {
             if chosen.len() == MAX_PARENTS {
                 break;
             }
-            if tips::score(p.roots, latest.index, &self.thresholds) == TipScore::Healthy {
+            if !chosen.contains(id) {
                 chosen.push(*id);
             }
         }
-        drop(state);
         self.fill_and_sort(chosen, latest.index)
     }
 
-    /// The coordinator's parents (ledger.md §6 step 1): the previous milestone's block and
-    /// up to 7 of the oldest healthy tips, so that nothing is left behind to go lazy.
-    pub(super) fn coordinator_parents(&self, state: &State, latest: &Latest) -> Result<Vec<Id32>> {
-        let mut chosen = vec![latest.block_id];
-        for (id, p) in state.graph.oldest_childless() {
-            if chosen.len() == MAX_PARENTS {
-                break;
-            }
-            if *id != latest.block_id && tips::score(p.roots, latest.index, &self.thresholds) == TipScore::Healthy {
-                chosen.push(*id);
-            }
-        }
-        self.fill_and_sort(chosen, latest.index)
+    fn is_healthy(&self, block: &Pending, confirmed_index: u32) -> bool {
+        tips::score(block.roots, confirmed_index, &self.thresholds) == TipScore::Healthy
     }
 
     /// §5 steps 2 and 3 (D21, revised): while fewer than two, add milestone blocks, the
@@ -59,5 +74,24 @@ impl Store {
         }
         chosen.sort();
         Ok(chosen)
+    }
+}
+
+/// A small pseudo-random generator (xorshift64*) for sampling tips: unpredictable enough to
+/// spread concurrent clients over the pool, and no dependency for it.
+pub(super) struct TipRng(u64);
+
+impl TipRng {
+    pub(super) fn seeded(seed: u64) -> TipRng {
+        TipRng(seed | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 }

@@ -39,6 +39,8 @@ pub fn dev_options(min_pow_score: u32) -> StoreOptions {
         sync_writes: false,
         max_delta_ycri: 8,
         max_delta_ocri: 13,
+        block_cache_bytes: 8 << 20,
+        write_buffer_bytes: 8 << 20,
     }
 }
 

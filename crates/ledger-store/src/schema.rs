@@ -1,0 +1,49 @@
+//! The storage schema version (style §5): written when a data directory is created and
+//! checked whenever it is opened, so that a layout this build cannot read is refused with
+//! a clear message instead of being misread.
+//!
+//! Versions:
+//! * 0 — no version key (data directories of earlier builds): block metadata records of
+//!   30 bytes. Readable as version 1, which only appends a flags byte; the key is written
+//!   on the first open.
+//! * 1 — block metadata records of 31 bytes (flag: below max depth).
+
+use crate::columns::{state_key, STATE};
+use crate::db::{Batch, Db};
+use crate::records::u32_at;
+use crate::storage_error;
+use ledger_core::{Error, Result};
+
+/// The version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// Add the version to the batch that creates a data directory.
+pub fn write(batch: &mut Batch<'_>) {
+    batch.put(STATE, state_key::SCHEMA_VERSION, &VERSION.to_le_bytes());
+}
+
+/// Check the version of an existing data directory; a directory of version 0 is upgraded
+/// (its records are readable as they are).
+pub fn check(db: &Db) -> Result<()> {
+    let found = match db.get(STATE, state_key::SCHEMA_VERSION)? {
+        None => 0,
+        Some(value) if value.len() == 4 => u32_at(&value, 0),
+        Some(value) => return Err(storage_error(format!("the storage schema version is a value of {} bytes, not 4", value.len()))),
+    };
+    match found {
+        VERSION => Ok(()),
+        0 => {
+            let mut batch = db.batch();
+            write(&mut batch);
+            batch.commit()
+        }
+        other => Err(Error::new(
+            "storage-version-unsupported",
+            "dataDir",
+            format!(
+                "the data directory has storage schema version {other}, this ledger-node reads version {VERSION}{}",
+                if other > VERSION { " (it was written by a newer ledger-node: run that version, or start with a new data directory)" } else { "" }
+            ),
+        )),
+    }
+}
