@@ -51,6 +51,8 @@ export declare class LedgerStore {
   getUtxoChanges(index: number): UtxoChangesJs | null
   status(): StoreStatusJs
   approximateSizeBytes(): number
+  /** Memory RocksDB holds now (block cache contents and memtables), in bytes. */
+  storageMemoryBytes(): number
 }
 
 /** A cancellation handle shared by JavaScript and the miner's threads. */
@@ -149,6 +151,14 @@ export interface MilestoneCommittedEvent {
 }
 
 export declare function milestoneIdOf(input: Buffer | string): string
+
+/** The blocks of the last milestone interval (`ledger_store::MilestoneInterval`). */
+export interface MilestoneIntervalJs {
+  index: number
+  newBlocks: number
+  referencedBlocks: number
+  seconds: number
+}
 
 export interface MilestoneOutcome {
   index: number
@@ -254,15 +264,19 @@ export interface StoreOpenOptions {
   syncWrites: boolean
   maxDeltaYcri: number
   maxDeltaOcri: number
+  /** RocksDB block cache, MiB. */
+  blockCacheMib: number
+  /** All RocksDB memtables together, MiB. */
+  writeBuffersMib: number
 }
 
 export interface StoreStatusJs {
   latestMilestone: LatestMilestoneJs
   ledgerIndex: number
   blocksStored: number
-  referencedByLastMilestone: number
-  newBlocksSinceLastMilestone: number
   pendingBlocks: number
+  blocksBelowMaxDepth: number
+  lastInterval?: MilestoneIntervalJs
 }
 
 export interface SubmitOutcome {

@@ -1,23 +1,14 @@
 // The embedded coordinator's clock (D12, D22): milestone 1 is issued before the node accepts
 // submissions, then one milestone every `interval` seconds. The milestone itself (parents,
-// white flag, signatures, atomic commit) is built by the store; this loop only paces it and
-// keeps the figures of the last interval for the info endpoint.
+// white flag, signatures, atomic commit) is built by the store; this loop only paces it.
 
 import type { Logger } from 'pino';
 import type { LedgerStoreApi } from './store-contract';
-
-export interface IntervalMetrics {
-  blocksPerSecond: number;
-  referencedBlocksPerSecond: number;
-  referencedRate: number;
-}
 
 export class Coordinator {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
-  private lastIssuedAt = Date.now();
-  metrics: IntervalMetrics = { blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 };
 
   constructor(
     private readonly store: LedgerStoreApi,
@@ -31,7 +22,6 @@ export class Coordinator {
       const first = await this.store.issueMilestone();
       this.logger.info({ index: first.index, milestoneId: first.milestoneId }, 'bootstrap milestone issued');
     }
-    this.lastIssuedAt = Date.now();
     this.schedule();
   }
 
@@ -47,16 +37,7 @@ export class Coordinator {
 
   private async tick(): Promise<void> {
     try {
-      const newBlocks = this.store.status().newBlocksSinceLastMilestone;
       const issued = await this.store.issueMilestone();
-      const now = Date.now();
-      const seconds = Math.max((now - this.lastIssuedAt) / 1000, 0.001);
-      this.lastIssuedAt = now;
-      this.metrics = {
-        blocksPerSecond: round(newBlocks / seconds),
-        referencedBlocksPerSecond: round(issued.referencedBlocks / seconds),
-        referencedRate: newBlocks === 0 ? 0 : round((issued.referencedBlocks / newBlocks) * 100),
-      };
       this.logger.debug({ index: issued.index, referenced: issued.referencedBlocks, included: issued.includedTransactions }, 'milestone issued');
     } catch (err) {
       this.logger.error({ err }, 'issuing a milestone failed');
@@ -69,8 +50,4 @@ export class Coordinator {
     if (this.timer !== undefined) clearTimeout(this.timer);
     await this.running;
   }
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

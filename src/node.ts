@@ -54,7 +54,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   let events: EventServer | undefined;
   try {
     const protocol = store.protocol();
-    const metrics = new NodeMetrics({ blocksStored: () => store.status().blocksStored, sizeBytes: () => store.approximateSizeBytes() });
+    const metrics = new NodeMetrics({ status: () => store.status(), sizeBytes: () => store.approximateSizeBytes(), memoryBytes: () => store.storageMemoryBytes() });
     if (config.coordinator.enabled) {
       coordinator = new Coordinator(store, config.coordinator.interval, logger);
       await coordinator.start();
@@ -117,6 +117,8 @@ async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
       genesisOutputs: genesisOutputs(config),
       coordinator: { enabled: config.coordinator.enabled, privateKeys: signingKeys(config), publicKeys: config.coordinator.publicKeys },
       syncWrites: config.storage.syncWrites,
+      blockCacheMiB: config.storage.blockCacheMiB,
+      writeBuffersMiB: config.storage.writeBuffersMiB,
       tips: config.tips,
     }));
   } catch (err) {

@@ -24,10 +24,24 @@ export interface StoreStatus {
   latestMilestone: { index: number; timestamp?: number; milestoneId?: string };
   ledgerIndex: number;
   blocksStored: number;
-  referencedByLastMilestone: number;
-  newBlocksSinceLastMilestone: number;
-  /** Blocks no milestone has referenced yet. */
+  /** Blocks in the in-memory graph: not referenced by a milestone, not below max depth. */
   pendingBlocks: number;
+  /** Blocks found below max depth (and dropped from memory) since the store was opened. */
+  blocksBelowMaxDepth: number;
+  /** The last milestone interval; absent until two milestones were applied since opening. */
+  lastInterval?: MilestoneInterval;
+}
+
+/**
+ * Between milestones `index − 1` and `index` (Hornet's confirmed milestone metric): blocks
+ * newly stored (milestone `index`'s own included), blocks milestone `index` referenced,
+ * and the seconds between the two milestones' timestamps.
+ */
+export interface MilestoneInterval {
+  index: number;
+  newBlocks: number;
+  referencedBlocks: number;
+  seconds: number;
 }
 
 export interface IssuedMilestone {
@@ -45,6 +59,9 @@ export interface StoreOptions {
   genesisOutputs: Buffer[];
   coordinator: { enabled: boolean; privateKeys: string[]; publicKeys: string[] };
   syncWrites: boolean;
+  /** RocksDB memory bounds, MiB. */
+  blockCacheMiB: number;
+  writeBuffersMiB: number;
   tips: { maxDeltaYcri: number; maxDeltaOcri: number };
 }
 
@@ -72,6 +89,8 @@ export interface LedgerStoreApi {
   onEvents(listener: (event: StoreEvent) => void): void;
   /** Build events only while someone listens. */
   setEventsActive(active: boolean): void;
+  /** Memory RocksDB holds now (block cache contents and memtables). */
+  storageMemoryBytes(): number;
 }
 
 export interface LedgerStoreClass {

@@ -51,6 +51,13 @@ describe('loadConfig', () => {
     expect(loadConfig([], {}).storage.syncWrites).toBe(false);
   });
 
+  it('bounds RocksDB memory: block cache and write buffers, 64 MiB each by default', () => {
+    expect(loadConfig([], {}).storage).toMatchObject({ blockCacheMiB: 64, writeBuffersMiB: 64 });
+    const c = loadConfig(['--block-cache-mib', '256', '--write-buffers-mib=16'], {});
+    expect(c.storage).toMatchObject({ blockCacheMiB: 256, writeBuffersMiB: 16 });
+    expect(loadConfig([], { LEDGER_NODE_BLOCK_CACHE_MIB: '8' }).storage.blockCacheMiB).toBe(8);
+  });
+
   it.each([
     [['--coordinator-public-key', '0x1234']],
     [['--sync-writes=yes']],
@@ -64,6 +71,8 @@ describe('loadConfig', () => {
     [['--genesis-address', 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zd']],
     [['--config', '/does/not/exist.json']],
     [['--data-dir']],
+    [['--block-cache-mib', '0']],
+    [['--write-buffers-mib', '100000']],
   ])('refuses %j with a one-line ConfigError', (argv) => {
     let error: unknown;
     try {

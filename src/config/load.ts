@@ -37,6 +37,8 @@ export const OPTIONS: Option[] = [
   { flag: '--coordinator-key', env: 'LEDGER_NODE_COORDINATOR_KEYS', path: 'coordinator.privateKeys', kind: 'list', help: 'coordinator Ed25519 seed, 0x + 64 hex (repeatable; env: comma-separated)' },
   { flag: '--coordinator-public-key', env: 'LEDGER_NODE_COORDINATOR_PUBLIC_KEYS', path: 'coordinator.publicKeys', kind: 'list', help: 'with --no-coordinator: accept milestones signed by this key, 0x + 64 hex (repeatable)' },
   { flag: '--sync-writes', env: 'LEDGER_NODE_SYNC_WRITES', path: 'storage.syncWrites', kind: 'bool', help: 'fsync every acknowledged write (default off: writes survive a crash, not a power loss)' },
+  { flag: '--block-cache-mib', env: 'LEDGER_NODE_BLOCK_CACHE_MIB', path: 'storage.blockCacheMiB', kind: 'int', help: 'RocksDB block cache in MiB, shared by all column families (default 64)' },
+  { flag: '--write-buffers-mib', env: 'LEDGER_NODE_WRITE_BUFFERS_MIB', path: 'storage.writeBuffersMiB', kind: 'int', help: 'all RocksDB memtables together, in MiB (default 64)' },
   { flag: '--jwt-secret', env: 'LEDGER_NODE_JWT_SECRET', path: 'restApi.jwtSecret', kind: 'string', help: 'HS256 secret for protected routes (default: generated and kept in the data dir)' },
   { flag: '--no-events', env: 'LEDGER_NODE_NO_EVENTS', path: 'events.enabled', kind: 'negate', help: 'do not serve the event API (MQTT over WebSocket at /api/mqtt/v1)' },
   { flag: '--log-level', env: 'LEDGER_NODE_LOG_LEVEL', path: 'logLevel', kind: 'string', help: 'fatal, error, warn, info, debug, trace or silent (default info)' },
@@ -195,6 +197,9 @@ function check(c: NodeConfig): void {
   if (!Array.isArray(c.coordinator.publicKeys) || c.coordinator.publicKeys.some((k) => typeof k !== 'string' || !HEX32.test(k))) fail('coordinator.publicKeys must be 0x + 64 hex digits each');
   if (typeof c.genesis.file !== 'string') fail('genesis.file must be a path');
   if (typeof c.storage.syncWrites !== 'boolean') fail('storage.syncWrites must be true or false');
+  for (const k of ['blockCacheMiB', 'writeBuffersMiB'] as const) {
+    if (!Number.isInteger(c.storage[k]) || c.storage[k] < 1 || c.storage[k] > 65536) fail(`storage.${k} must be an integer 1..65536 (MiB)`);
+  }
   if (typeof c.restApi.jwtSecret !== 'string') fail('restApi.jwtSecret must be a string');
   if (!Array.isArray(c.restApi.publicRoutes) || c.restApi.publicRoutes.some((r) => typeof r !== 'string')) fail('restApi.publicRoutes must be a list of strings');
   if (typeof c.restApi.pow.enabled !== 'boolean') fail('restApi.pow.enabled must be true or false');

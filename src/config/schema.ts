@@ -25,8 +25,13 @@ export interface NodeConfig {
    * milestones this node accepts (default: those of `privateKeys`).
    */
   coordinator: { enabled: boolean; privateKeys: string[]; publicKeys: string[]; interval: number /* seconds */ };
-  /** `syncWrites`: fsync every acknowledged write (survives power loss, not only crashes). */
-  storage: { syncWrites: boolean };
+  /**
+   * `syncWrites`: fsync every acknowledged write (survives power loss, not only crashes).
+   * `blockCacheMiB`: RocksDB's block cache, shared by all column families (default 64).
+   * `writeBuffersMiB`: all RocksDB memtables together (default 64). Both bound RocksDB's
+   * memory however large the ledger grows.
+   */
+  storage: { syncWrites: boolean; blockCacheMiB: number; writeBuffersMiB: number };
   restApi: {
     bindAddress: string; // host:port
     publicRoutes: string[];
@@ -74,7 +79,7 @@ export function defaultConfig(): NodeConfig {
     },
     genesis: { address: 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc', file: '' },
     coordinator: { enabled: true, privateKeys: [], publicKeys: [], interval: 5 },
-    storage: { syncWrites: false },
+    storage: { syncWrites: false, blockCacheMiB: 64, writeBuffersMiB: 64 },
     restApi: {
       bindAddress: '0.0.0.0:14265',
       publicRoutes: [...DEFAULT_PUBLIC_ROUTES],

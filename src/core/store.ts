@@ -51,6 +51,8 @@ export class LedgerStore implements LedgerStoreApi {
           coordinatorPrivateKeys: options.coordinator.privateKeys,
           coordinatorPublicKeys: options.coordinator.publicKeys,
           syncWrites: options.syncWrites,
+          blockCacheMib: options.blockCacheMiB,
+          writeBuffersMib: options.writeBuffersMiB,
           maxDeltaYcri: options.tips.maxDeltaYcri,
           maxDeltaOcri: options.tips.maxDeltaOcri,
         }),
@@ -126,9 +128,9 @@ export class LedgerStore implements LedgerStoreApi {
       latestMilestone: latest.timestamp == null ? { index: latest.index } : { index: latest.index, timestamp: latest.timestamp, milestoneId: latest.milestoneId ?? undefined },
       ledgerIndex: s.ledgerIndex,
       blocksStored: s.blocksStored,
-      referencedByLastMilestone: s.referencedByLastMilestone,
-      newBlocksSinceLastMilestone: s.newBlocksSinceLastMilestone,
       pendingBlocks: s.pendingBlocks,
+      blocksBelowMaxDepth: s.blocksBelowMaxDepth,
+      ...(s.lastInterval ? { lastInterval: s.lastInterval } : {}),
     };
   }
 
@@ -158,5 +160,9 @@ export class LedgerStore implements LedgerStoreApi {
 
   setEventsActive(active: boolean): void {
     fromNative(() => this.inner.setEventsActive(active));
+  }
+
+  storageMemoryBytes(): number {
+    return fromNative(() => this.inner.storageMemoryBytes());
   }
 }

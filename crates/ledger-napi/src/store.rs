@@ -35,6 +35,10 @@ pub struct StoreOpenOptions {
     pub sync_writes: bool,
     pub max_delta_ycri: u32,
     pub max_delta_ocri: u32,
+    /// RocksDB block cache, MiB.
+    pub block_cache_mib: u32,
+    /// All RocksDB memtables together, MiB.
+    pub write_buffers_mib: u32,
 }
 
 #[napi(object)]
@@ -97,14 +101,23 @@ pub struct LatestMilestoneJs {
     pub milestone_id: Option<String>,
 }
 
+/// The blocks of the last milestone interval (`ledger_store::MilestoneInterval`).
+#[napi(object)]
+pub struct MilestoneIntervalJs {
+    pub index: u32,
+    pub new_blocks: f64,
+    pub referenced_blocks: f64,
+    pub seconds: u32,
+}
+
 #[napi(object)]
 pub struct StoreStatusJs {
     pub latest_milestone: LatestMilestoneJs,
     pub ledger_index: u32,
     pub blocks_stored: f64,
-    pub referenced_by_last_milestone: f64,
-    pub new_blocks_since_last_milestone: f64,
     pub pending_blocks: f64,
+    pub blocks_below_max_depth: f64,
+    pub last_interval: Option<MilestoneIntervalJs>,
 }
 
 #[napi]
@@ -135,6 +148,8 @@ fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
         sync_writes: o.sync_writes,
         max_delta_ycri: o.max_delta_ycri,
         max_delta_ocri: o.max_delta_ocri,
+        block_cache_bytes: (o.block_cache_mib as usize) << 20,
+        write_buffer_bytes: (o.write_buffers_mib as usize) << 20,
     })
 }
 
@@ -263,15 +278,26 @@ impl LedgerStore {
             latest_milestone,
             ledger_index: s.ledger_index,
             blocks_stored: s.blocks_stored as f64,
-            referenced_by_last_milestone: s.referenced_by_last_milestone as f64,
-            new_blocks_since_last_milestone: s.new_blocks_since_last_milestone as f64,
             pending_blocks: s.pending_blocks as f64,
+            blocks_below_max_depth: s.blocks_below_max_depth as f64,
+            last_interval: s.last_interval.map(|i| MilestoneIntervalJs {
+                index: i.index,
+                new_blocks: i.new_blocks as f64,
+                referenced_blocks: i.referenced_blocks as f64,
+                seconds: i.seconds,
+            }),
         })
     }
 
     #[napi]
     pub fn approximate_size_bytes(&self) -> Result<f64> {
         Ok(self.get()?.approximate_size_bytes() as f64)
+    }
+
+    /// Memory RocksDB holds now (block cache contents and memtables), in bytes.
+    #[napi]
+    pub fn storage_memory_bytes(&self) -> Result<f64> {
+        Ok(self.get()?.storage_memory_bytes() as f64)
     }
 }
 

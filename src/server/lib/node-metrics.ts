@@ -2,10 +2,12 @@
 // several nodes in one process do not share counters.
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { StoreStatus } from '../../store-contract';
 
 export interface StoreFigures {
-  blocksStored(): number;
+  status(): StoreStatus;
   sizeBytes(): number;
+  memoryBytes(): number;
 }
 
 export class NodeMetrics {
@@ -22,7 +24,10 @@ export class NodeMetrics {
     this.requestSeconds = new Histogram({ name: 'ledger_node_http_request_duration_seconds', help: 'HTTP request duration by route pattern', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 30], registers });
     this.powSeconds = new Histogram({ name: 'ledger_node_pow_duration_seconds', help: 'time spent mining nonces for submitted blocks', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
     this.submitted = new Counter({ name: 'ledger_node_blocks_submitted_total', help: 'accepted block submissions (stored = newly written, known = already stored)', labelNames: ['outcome'], registers });
-    new Gauge({ name: 'ledger_node_blocks_stored', help: 'blocks in the store', registers, collect() { this.set(store.blocksStored()); } });
+    new Gauge({ name: 'ledger_node_blocks_stored', help: 'blocks in the store', registers, collect() { this.set(store.status().blocksStored); } });
+    new Gauge({ name: 'ledger_node_pending_blocks', help: 'blocks in the in-memory pending graph (unreferenced, not below max depth)', registers, collect() { this.set(store.status().pendingBlocks); } });
+    new Gauge({ name: 'ledger_node_blocks_below_max_depth', help: 'blocks found below max depth since the node started (dropped from memory, kept on disk)', registers, collect() { this.set(store.status().blocksBelowMaxDepth); } });
     new Gauge({ name: 'ledger_node_rocksdb_size_bytes', help: 'approximate RocksDB size on disk', registers, collect() { this.set(store.sizeBytes()); } });
+    new Gauge({ name: 'ledger_node_rocksdb_memory_bytes', help: 'memory RocksDB holds: block cache contents and memtables', registers, collect() { this.set(store.memoryBytes()); } });
   }
 }
