@@ -8,12 +8,14 @@ pub mod bitsliced;
 pub mod curl_reference;
 pub mod engines;
 pub mod miner;
+pub mod pool;
 mod search;
 pub mod ternary;
 
 pub use batch_score::trailing_zeros_many;
 pub use engines::Engine;
 pub use miner::{default_threads, hash_rate, mine, MineResult};
+pub use pool::{JobHandle, JobOutcome, MiningPool, MiningRequest, PoolOptions, PoolStatus};
 
 use crate::hash::blake2b256;
 
