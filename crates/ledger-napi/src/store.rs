@@ -1,8 +1,9 @@
 //! The ledger store for JavaScript: a `LedgerStore` object over `ledger_store::Store`.
 //!
-//! Submitting a block and issuing a milestone run as async tasks on libuv's thread pool
-//! (decoding, validation, white flag and RocksDB writes stay off the event loop); lookups
-//! are synchronous point reads. Ids cross as 0x-hex strings, bytes as Buffers, metadata
+//! Submitting a block, checking one before mining and issuing a milestone run as async
+//! tasks on libuv's thread pool (decoding, validation, white flag and RocksDB writes stay
+//! off the event loop; mining has a pool of its own, `pow.rs`); lookups are synchronous
+//! point reads. Ids cross as 0x-hex strings, bytes as Buffers, metadata
 //! objects as JSON text. Failures of the async calls come back as a `failure` field,
 //! because napi's task errors cannot carry the core's reason codes.
 
@@ -204,6 +205,14 @@ impl LedgerStore {
         Ok(AsyncTask::new(SubmitTask { store: self.get()?, blocks: blocks.iter().map(|b| b.to_vec()).collect() }))
     }
 
+    /// Every rule `submitBlocks` applies but the proof of work, parents known, nothing
+    /// written (`Store::precheck_block`): run before a nonce is mined. A task, because the
+    /// parent lookup may read RocksDB and wait for the lock a batch write holds.
+    #[napi(ts_return_type = "Promise<PrecheckOutcome>")]
+    pub fn precheck_block(&self, block: Buffer) -> Result<AsyncTask<PrecheckTask>> {
+        Ok(AsyncTask::new(PrecheckTask { store: self.get()?, block: block.to_vec() }))
+    }
+
     /// Issue the next milestone with the embedded coordinator, off the event loop.
     #[napi(ts_return_type = "Promise<MilestoneOutcome>")]
     pub fn issue_milestone(&self, timestamp: Option<u32>) -> Result<AsyncTask<IssueTask>> {
@@ -342,6 +351,28 @@ impl Task for SubmitTask {
                 Err(e) => SubmitOutcome { block_id: None, stored: false, failure: Some(e.into()) },
             })
             .collect())
+    }
+}
+
+#[napi(object)]
+pub struct PrecheckOutcome {
+    /// The first rule the block breaks; absent when it may be mined.
+    pub failure: Option<NativeFailure>,
+}
+
+pub struct PrecheckTask {
+    store: Arc<Store>,
+    block: Vec<u8>,
+}
+
+impl Task for PrecheckTask {
+    type Output = ledger_core::Result<()>;
+    type JsValue = PrecheckOutcome;
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(self.store.precheck_block(&self.block))
+    }
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<PrecheckOutcome> {
+        Ok(PrecheckOutcome { failure: output.err().map(Into::into) })
     }
 }
 

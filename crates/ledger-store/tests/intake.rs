@@ -59,3 +59,39 @@ fn a_batch_gets_one_result_per_block_in_order() {
     // Submitting the stored blocks again, alone, stores nothing.
     assert!(!store.submit_block(&child).unwrap().stored);
 }
+
+/// The check that runs before mining: every rule but the proof of work, parents known,
+/// nothing written.
+#[test]
+fn precheck_applies_every_rule_but_the_proof_of_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open_dev(dir.path(), u32::MAX);
+    let unmined = |parents: Vec<Id32>, data: Vec<u8>| {
+        encode_block(&Block { protocol_version: 2, parents, payload: Some(Payload::TaggedData(TaggedData { tag: vec![], data })), nonce: 0 })
+    };
+    let genesis_parents = ledger_store::SOLID_ENTRY_POINTS.to_vec();
+    assert_eq!(store.precheck_block(&unmined(genesis_parents.clone(), b"early".to_vec())).unwrap_err().code, "not-ready");
+    store.issue_milestone(None).unwrap();
+    let tips = store.select_tips().unwrap();
+    let blocks_before = store.status().blocks_stored;
+
+    // A valid block without a nonce passes, and is not stored by the check.
+    store.precheck_block(&unmined(tips.clone(), b"fine".to_vec())).unwrap();
+    assert_eq!(store.status().blocks_stored, blocks_before);
+
+    let code = |bytes: &[u8]| store.precheck_block(bytes).unwrap_err();
+    let oversize = code(&unmined(tips.clone(), vec![0x61; 40_000]));
+    assert_eq!(oversize.code, "block-too-large");
+    let unknown = code(&unmined(vec![tips[0], [0xee; 32]], b"orphan".to_vec()));
+    assert_eq!((unknown.code, unknown.path.as_str()), ("unknown-parent", "parents[1]"));
+    let mut version = unmined(tips.clone(), b"v3".to_vec());
+    version[0] = 3;
+    assert_eq!(code(&version).code, "wrong-protocol-version");
+    let mut unsorted = tips.clone();
+    unsorted.reverse();
+    assert_eq!(code(&unmined(unsorted, b"unsorted".to_vec())).path, "parents[1]");
+    let mut trailing = unmined(tips.clone(), b"trailing".to_vec());
+    trailing.push(0);
+    assert!(store.precheck_block(&trailing).is_err());
+    assert_eq!(store.status().blocks_stored, blocks_before);
+}

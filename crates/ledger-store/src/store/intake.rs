@@ -2,7 +2,7 @@
 //! of a batch scored together, parents known, one atomic write per batch.
 
 use super::events::IntakeBlock;
-use super::{lock, not_ready, now_ms, referenced_index, NewBlock, State, Store, Submitted};
+use super::{lock, milestone_not_allowed, not_ready, now_ms, referenced_index, NewBlock, State, Store, Submitted};
 use crate::events;
 use crate::columns::{self, state_key, BLOCKS, BLOCK_META, CHILDREN, STATE, TX_BLOCKS, UNREFERENCED};
 use crate::db::Batch;
@@ -14,7 +14,7 @@ use ledger_core::codec::decode_block;
 use ledger_core::ids;
 use ledger_core::model::{Block, Id32, Payload};
 use ledger_core::pow;
-use ledger_core::validate::{check_pow_zeros, validate_block};
+use ledger_core::validate::{check_pow_zeros, validate_block, validate_milestone_block};
 use ledger_core::{Error, Result};
 use std::collections::{HashMap, HashSet};
 
@@ -37,7 +37,7 @@ impl Store {
         // Every rule but the proof of work, block by block, outside the lock.
         let mut candidates: Vec<(usize, Block)> = Vec::with_capacity(blocks.len());
         for (i, bytes) in blocks.iter().enumerate() {
-            match decode_block(bytes).and_then(|block| validate_block(&block, bytes, &self.rules_without_pow).map(|()| block)) {
+            match self.check_rules(bytes) {
                 Ok(block) if matches!(block.payload, Some(Payload::Milestone(_))) => {
                     results[i] = Some(self.accept_milestone(block, bytes, ids::block_id(bytes)));
                 }
@@ -60,6 +60,32 @@ impl Store {
         // Every index was filled above: by decoding, the milestone path, the proof of work
         // or `store_blocks`, which answers every block it accepts.
         results.into_iter().map(|r| r.expect("every block has a result")).collect()
+    }
+
+    /// Every rule `submit_block` applies except the proof of work, without writing anything:
+    /// what the node checks before it mines a nonce for a block (pow.md §6), so that a block
+    /// that could never be stored is refused before any mining. Milestone blocks, which are
+    /// never mined, get the rules of their own block (`validate_milestone_block`) and D16.
+    pub fn precheck_block(&self, bytes: &[u8]) -> Result<()> {
+        let block = self.check_rules(bytes)?;
+        if matches!(block.payload, Some(Payload::Milestone(_))) {
+            if self.coordinator_enabled {
+                return Err(milestone_not_allowed());
+            }
+            return validate_milestone_block(&block);
+        }
+        let state = lock(&self.state);
+        if state.latest.is_none() {
+            return Err(not_ready());
+        }
+        self.check_parents_known(&state, &block.parents, &HashSet::new())
+    }
+
+    /// Decoding and every syntactic rule but the proof of work (validation.md §2–§7).
+    fn check_rules(&self, bytes: &[u8]) -> Result<Block> {
+        let block = decode_block(bytes)?;
+        validate_block(&block, bytes, &self.rules_without_pow)?;
+        Ok(block)
     }
 
     /// The proof-of-work rule (validation.md §2) for each block: together through the

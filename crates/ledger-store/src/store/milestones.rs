@@ -1,7 +1,7 @@
 //! Milestones: issued by the embedded coordinator (ledger.md §6), accepted from a trusted
 //! coordinator (follower), committed with everything they change in one batch (D25).
 
-use super::{lock, now_ms, referenced_index, IntervalStart, State, IssuedMilestone, Latest, MilestoneInterval, NewBlock, Store, Submitted};
+use super::{lock, milestone_not_allowed, now_ms, referenced_index, IntervalStart, State, IssuedMilestone, Latest, MilestoneInterval, NewBlock, Store, Submitted};
 use crate::columns::{self, state_key, BLOCKS, BLOCK_META, DIFFS, MILESTONES, MILESTONE_IDS, OUTPUTS, SPENTS, STATE, UNREFERENCED, UNSPENT};
 use crate::events::ReferencedBlock;
 use crate::metadata;
@@ -74,7 +74,7 @@ impl Store {
     /// must be the ones this node's own white flag computes.
     pub(super) fn accept_milestone(&self, block: Block, bytes: &[u8], block_id: Id32) -> Result<Submitted> {
         if self.coordinator_enabled {
-            return Err(Error::new("milestone-not-allowed", "payload", "milestone payloads are only issued by this node's coordinator (D16)"));
+            return Err(milestone_not_allowed());
         }
         validate_milestone_block(&block)?;
         let Some(Payload::Milestone(payload)) = block.payload else {

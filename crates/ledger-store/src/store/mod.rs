@@ -233,6 +233,10 @@ fn not_ready() -> Error {
     Error::new("not-ready", "", "no milestone has been issued yet")
 }
 
+fn milestone_not_allowed() -> Error {
+    Error::new("milestone-not-allowed", "payload", "milestone payloads are only issued by this node's coordinator (D16)")
+}
+
 /// Where a walk of a past cone stops at a block that is not pending: the milestone that
 /// referenced it, 0 for the entry points, and 0 for a block below max depth too (it
 /// anchors nothing: any block approving it is below max depth at once, since blocks are
