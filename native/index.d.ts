@@ -33,6 +33,12 @@ export declare class LedgerStore {
    * order; all of them written in one batch (see `Store::submit_blocks`).
    */
   submitBlocks(blocks: Array<Buffer>): Promise<SubmitOutcome[]>
+  /**
+   * Every rule `submitBlocks` applies but the proof of work, parents known, nothing
+   * written (`Store::precheck_block`): run before a nonce is mined. A task, because the
+   * parent lookup may read RocksDB and wait for the lock a batch write holds.
+   */
+  precheckBlock(block: Buffer): Promise<PrecheckOutcome>
   /** Issue the next milestone with the embedded coordinator, off the event loop. */
   issueMilestone(timestamp?: number | undefined | null): Promise<MilestoneOutcome>
   /**
@@ -55,10 +61,35 @@ export declare class LedgerStore {
   storageMemoryBytes(): number
 }
 
-/** A cancellation handle shared by JavaScript and the miner's threads. */
+/**
+ * A cancellation handle for one mining job, made in JavaScript before the job is
+ * submitted so that a cancel can never miss it.
+ */
 export declare class MiningJob {
   constructor()
+  /** Stop the job: it leaves the queue, or its workers stop within a batch. */
   cancel(): void
+}
+
+/**
+ * A pool of mining threads of its own, apart from libuv's pool (which serves the store's
+ * tasks): a fixed number of jobs at a time and a bounded queue (`ledger_core::pow::pool`).
+ * Each job's promise is settled from the pool's thread through a deferred.
+ */
+export declare class MiningPool {
+  constructor(options: MiningPoolOptions)
+  /**
+   * Mine a nonce for the serialized block (its last 8 bytes are the nonce slot) so that
+   * its score reaches `minPowScore`, with `threads` workers (0 = all cores). The promise
+   * resolves once the job is mined, cancelled through `job` or refused.
+   */
+  mine(block: Buffer, minPowScore: number, threads: number, job: MiningJob): Promise<MineOutcome>
+  status(): MiningPoolStatus
+  /**
+   * Refuse new jobs and cancel every waiting and running one (their promises resolve
+   * without a nonce); returns once the pool's threads have stopped.
+   */
+  close(): void
 }
 
 /** Bech32 form (BIP-173) of an address given as JSON text or hex. */
@@ -170,16 +201,30 @@ export interface MilestoneOutcome {
   failure?: NativeFailure
 }
 
-/**
- * Mine a nonce for the serialized block (its last 8 bytes are replaced) so that its score
- * reaches `minPowScore`. `threads` 0 = all cores.
- */
-export declare function mineNonce(block: Buffer, minPowScore: number, threads: number, job: MiningJob): Promise<MineOutcome>
-
 export interface MineOutcome {
-  /** Decimal nonce; absent when the job was cancelled. */
+  /** Decimal nonce; absent when the job was cancelled or refused. */
   nonce?: string
   hashes: number
+  /** Why the job was refused (`pow-queue-full`, `pow-pool-closed`, `invalid-argument`). */
+  failure?: NativeFailure
+}
+
+export interface MiningPoolOptions {
+  /** Jobs mined at the same time (at least 1). */
+  jobs: number
+  /** Jobs that may wait for a free slot; more are refused with `pow-queue-full`. */
+  queueSize: number
+}
+
+export interface MiningPoolStatus {
+  jobs: number
+  queueSize: number
+  queued: number
+  running: number
+  mined: number
+  cancelled: number
+  refused: number
+  meanJobSeconds: number
 }
 
 export interface NativeFailure {
@@ -221,6 +266,11 @@ export declare function powScore(bytes: Buffer): number
 export declare function powScoreMany(blocks: Array<Buffer>): Array<number>
 
 export declare function powTrailingZeros(bytes: Buffer): number
+
+export interface PrecheckOutcome {
+  /** The first rule the block breaks; absent when it may be mined. */
+  failure?: NativeFailure
+}
 
 export interface ReferencedBlockEvent {
   blockId: string

@@ -7,5 +7,7 @@ export { blockId, transactionId, essenceHash, milestoneId, inputsCommitment, out
 export { validateBlock, storageDeposit } from './core/validate';
 export { powScore, powScores, mine, powInfo, powHashRate } from './core/pow';
 export type { MineOptions, MineResult } from './core/pow';
+export { MiningPool } from './core/mining-pool';
+export type { MiningPoolOptions, MiningPoolStatus } from './core/mining-pool';
 export { publicKey, sign, verify, verifyBatch, ed25519Address } from './core/crypto';
 export type * from './core/types';

@@ -72,6 +72,8 @@ export interface LedgerStoreApi {
   selectTips(): string[];
   /** Validates (every syntactic rule, parents known) and stores; LedgerError on rejection. */
   submitBlock(bytes: Buffer): Promise<{ blockId: string; stored: boolean }>;
+  /** Every rule of submitBlock but the proof of work, nothing stored: run before mining. LedgerError on rejection. */
+  precheckBlock(bytes: Buffer): Promise<void>;
   getBlock(blockId: string): Buffer | null;
   /** The block metadata object as JSON text. */
   getBlockMetadata(blockId: string): string | null;

@@ -86,6 +86,11 @@ export class LedgerStore implements LedgerStoreApi {
     return { blockId: outcome.blockId!, stored: outcome.stored };
   }
 
+  async precheckBlock(bytes: Buffer): Promise<void> {
+    const outcome = await fromNative(() => this.inner.precheckBlock(bytes));
+    throwFailure(outcome.failure);
+  }
+
   /** The same Buffer object for repeated reads of a cached block (callers must not modify it). */
   getBlock(blockId: string): Buffer | null {
     return this.blocks.getOrLoad(blockId, () => fromNative(() => this.inner.getBlock(blockId)) ?? null);

@@ -1,14 +1,16 @@
-//! Proof of work for JavaScript: the score of a block, and the miner as an async task that
-//! runs its worker threads off the event loop and can be cancelled at any moment through a
-//! `MiningJob` handle (napi's own AbortSignal support only cancels tasks not yet started).
+//! Proof of work for JavaScript: the score of a block, and a `MiningPool` that mines on
+//! threads of its own (never libuv's, which the store's tasks need) and settles each job's
+//! promise from there. A `MiningJob` handle cancels a job at any moment, waiting or running
+//! (napi's own AbortSignal support only cancels tasks not yet started).
 
-use crate::errors::{invalid_argument, Result};
+use crate::errors::{invalid_argument, to_napi, Result};
+use crate::store::NativeFailure;
 use ledger_core::pow;
-use napi::bindgen_prelude::{AsyncTask, Buffer};
+use napi::bindgen_prelude::{AsyncTask, Buffer, Object};
 use napi::{Env, Task};
 use napi_derive::napi;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::Mutex;
 
 #[napi]
 pub fn pow_score(bytes: Buffer) -> Result<f64> {
@@ -74,10 +76,100 @@ impl Task for HashRateTask {
     }
 }
 
-/// A cancellation handle shared by JavaScript and the miner's threads.
+/// A pool of mining threads of its own, apart from libuv's pool (which serves the store's
+/// tasks): a fixed number of jobs at a time and a bounded queue (`ledger_core::pow::pool`).
+/// Each job's promise is settled from the pool's thread through a deferred.
+#[napi]
+pub struct MiningPool {
+    pool: pow::MiningPool,
+}
+
+#[napi(object)]
+pub struct MiningPoolOptions {
+    /// Jobs mined at the same time (at least 1).
+    pub jobs: u32,
+    /// Jobs that may wait for a free slot; more are refused with `pow-queue-full`.
+    pub queue_size: u32,
+}
+
+#[napi(object)]
+pub struct MiningPoolStatus {
+    pub jobs: u32,
+    pub queue_size: u32,
+    pub queued: u32,
+    pub running: u32,
+    pub mined: f64,
+    pub cancelled: f64,
+    pub refused: f64,
+    pub mean_job_seconds: f64,
+}
+
+#[napi(object)]
+pub struct MineOutcome {
+    /// Decimal nonce; absent when the job was cancelled or refused.
+    pub nonce: Option<String>,
+    pub hashes: f64,
+    /// Why the job was refused (`pow-queue-full`, `pow-pool-closed`, `invalid-argument`).
+    pub failure: Option<NativeFailure>,
+}
+
+#[napi]
+impl MiningPool {
+    #[napi(constructor)]
+    pub fn new(options: MiningPoolOptions) -> Self {
+        MiningPool { pool: pow::MiningPool::new(pow::PoolOptions { jobs: options.jobs as usize, queue_size: options.queue_size as usize }) }
+    }
+
+    /// Mine a nonce for the serialized block (its last 8 bytes are the nonce slot) so that
+    /// its score reaches `minPowScore`, with `threads` workers (0 = all cores). The promise
+    /// resolves once the job is mined, cancelled through `job` or refused.
+    #[napi(ts_return_type = "Promise<MineOutcome>")]
+    pub fn mine<'env>(&self, env: &'env Env, block: Buffer, min_pow_score: u32, threads: u32, job: &MiningJob) -> Result<Object<'env>> {
+        let threads = if threads == 0 { pow::default_threads() } else { threads as usize };
+        let (deferred, promise) = env.create_deferred().map_err(|e| to_napi(ledger_core::Error::new("binding-failure", "", e.to_string())))?;
+        let request = pow::MiningRequest { block: block.to_vec(), min_pow_score, threads };
+        let handle = self.pool.submit(request, Box::new(move |outcome| deferred.resolve(move |_env| Ok(mine_outcome(outcome)))));
+        job.attach(handle);
+        Ok(promise)
+    }
+
+    #[napi]
+    pub fn status(&self) -> MiningPoolStatus {
+        let s = self.pool.status();
+        MiningPoolStatus {
+            jobs: s.jobs as u32,
+            queue_size: s.queue_size.min(u32::MAX as usize) as u32,
+            queued: s.queued as u32,
+            running: s.running as u32,
+            mined: s.mined as f64,
+            cancelled: s.cancelled as f64,
+            refused: s.refused as f64,
+            mean_job_seconds: s.mean_job_seconds,
+        }
+    }
+
+    /// Refuse new jobs and cancel every waiting and running one (their promises resolve
+    /// without a nonce); returns once the pool's threads have stopped.
+    #[napi]
+    pub fn close(&self) {
+        self.pool.close();
+    }
+}
+
+fn mine_outcome(outcome: pow::JobOutcome) -> MineOutcome {
+    match outcome {
+        pow::JobOutcome::Mined(r) => MineOutcome { nonce: Some(r.nonce.to_string()), hashes: r.hashes as f64, failure: None },
+        pow::JobOutcome::Cancelled => MineOutcome { nonce: None, hashes: 0.0, failure: None },
+        pow::JobOutcome::Refused(e) => MineOutcome { nonce: None, hashes: 0.0, failure: Some(e.into()) },
+    }
+}
+
+/// A cancellation handle for one mining job, made in JavaScript before the job is
+/// submitted so that a cancel can never miss it.
 #[napi]
 pub struct MiningJob {
-    cancelled: Arc<AtomicBool>,
+    cancelled: AtomicBool,
+    handle: Mutex<Option<pow::JobHandle>>,
 }
 
 #[napi]
@@ -85,48 +177,22 @@ impl MiningJob {
     #[napi(constructor)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
-        MiningJob { cancelled: Arc::new(AtomicBool::new(false)) }
+        MiningJob { cancelled: AtomicBool::new(false), handle: Mutex::new(None) }
     }
 
+    /// Stop the job: it leaves the queue, or its workers stop within a batch.
     #[napi]
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
+        if let Some(handle) = self.handle.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            handle.cancel();
+        }
     }
-}
 
-#[napi(object)]
-pub struct MineOutcome {
-    /// Decimal nonce; absent when the job was cancelled.
-    pub nonce: Option<String>,
-    pub hashes: f64,
-}
-
-pub struct MineTask {
-    block: Vec<u8>,
-    min_pow_score: u32,
-    threads: usize,
-    cancelled: Arc<AtomicBool>,
-}
-
-impl Task for MineTask {
-    type Output = Option<pow::MineResult>;
-    type JsValue = MineOutcome;
-    fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(pow::mine(&self.block, self.min_pow_score, self.threads, &self.cancelled))
+    fn attach(&self, handle: pow::JobHandle) {
+        if self.cancelled.load(Ordering::Relaxed) {
+            handle.cancel();
+        }
+        *self.handle.lock().unwrap_or_else(|p| p.into_inner()) = Some(handle);
     }
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<MineOutcome> {
-        Ok(match output {
-            Some(r) => MineOutcome { nonce: Some(r.nonce.to_string()), hashes: r.hashes as f64 },
-            None => MineOutcome { nonce: None, hashes: 0.0 },
-        })
-    }
-}
-
-/// Mine a nonce for the serialized block (its last 8 bytes are replaced) so that its score
-/// reaches `minPowScore`. `threads` 0 = all cores.
-#[napi(ts_return_type = "Promise<MineOutcome>")]
-pub fn mine_nonce(block: Buffer, min_pow_score: u32, threads: u32, job: &MiningJob) -> Result<AsyncTask<MineTask>> {
-    check_len(&block)?;
-    let threads = if threads == 0 { pow::default_threads() } else { threads as usize };
-    Ok(AsyncTask::new(MineTask { block: block.to_vec(), min_pow_score, threads, cancelled: job.cancelled.clone() }))
 }
