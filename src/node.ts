@@ -1,7 +1,7 @@
 // The node: opens the store (which checks persisted protocol values), bootstraps the
 // coordinator (milestone 1 before listening, D12), serves HTTP and the event API on the
-// same port, and shuts down in order: event API connections close → stop accepting →
-// in-flight requests finish → coordinator stops → store closes.
+// same port, and shuts down in order: event API connections close → stop accepting and
+// cancel mining → in-flight requests finish → coordinator stops → store closes.
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { protocolOf, type NodeConfig } from './config/schema';
 import { Coordinator } from './coordinator';
 import { coordinatorKeys, CoordinatorKeysError } from './coordinator-keys';
 import { LedgerError } from './core/errors';
+import { MiningPool } from './core/mining-pool';
 import { EventServer } from './events/server';
 import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
@@ -49,17 +50,18 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
   const store = await openStore(config);
   const shutdown = new AbortController();
+  const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize);
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
   let events: EventServer | undefined;
   try {
     const protocol = store.protocol();
-    const metrics = new NodeMetrics({ status: () => store.status(), sizeBytes: () => store.approximateSizeBytes(), memoryBytes: () => store.storageMemoryBytes() });
+    const metrics = new NodeMetrics({ status: () => store.status(), sizeBytes: () => store.approximateSizeBytes(), memoryBytes: () => store.storageMemoryBytes() }, () => miner.status());
     if (config.coordinator.enabled) {
       coordinator = new Coordinator(store, config.coordinator.interval, logger);
       await coordinator.start();
     }
-    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, shutdown: shutdown.signal }, secret);
+    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, miner, shutdown: shutdown.signal }, secret);
     server = createServer(app.callback());
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {
@@ -84,6 +86,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         const deadline = setTimeout(() => server!.closeAllConnections(), SHUTDOWN_GRACE_MS);
         server!.closeIdleConnections();
         shutdown.abort();
+        miner.close();
         await closed;
         clearInterval(sweep);
         clearTimeout(deadline);
@@ -95,6 +98,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     return { host, port: bound, url, store, logger, stop };
   } catch (err) {
     events?.stop();
+    miner.close();
     await coordinator?.stop();
     server?.close();
     store.close();

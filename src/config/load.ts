@@ -30,6 +30,7 @@ export const OPTIONS: Option[] = [
   { flag: '--min-pow-score', env: 'LEDGER_NODE_MIN_POW_SCORE', path: 'protocol.minPowScore', kind: 'int', help: 'protocol minPowScore (default 1500; persisted on first start)' },
   { flag: '--milestone-interval', env: 'LEDGER_NODE_MILESTONE_INTERVAL', path: 'coordinator.interval', kind: 'int', help: 'seconds between milestones (default 5)' },
   { flag: '--pow-threads', env: 'LEDGER_NODE_POW_THREADS', path: 'restApi.pow.threads', kind: 'int', help: 'threads used to mine nonces (default 0 = all cores)' },
+  { flag: '--pow-queue-size', env: 'LEDGER_NODE_POW_QUEUE_SIZE', path: 'restApi.pow.queueSize', kind: 'int', help: 'blocks that may wait for mining; more are answered 503 (default 16)' },
   { flag: '--no-pow', env: 'LEDGER_NODE_NO_POW', path: 'restApi.pow.enabled', kind: 'negate', help: 'do not mine nonces for submitted blocks' },
   { flag: '--no-coordinator', env: 'LEDGER_NODE_NO_COORDINATOR', path: 'coordinator.enabled', kind: 'negate', help: 'do not run the embedded coordinator' },
   { flag: '--genesis-address', env: 'LEDGER_NODE_GENESIS_ADDRESS', path: 'genesis.address', kind: 'string', help: 'genesis owner: bech32 (network HRP) or 0x Ed25519 address' },
@@ -205,6 +206,7 @@ function check(c: NodeConfig): void {
   if (typeof c.restApi.pow.enabled !== 'boolean') fail('restApi.pow.enabled must be true or false');
   if (!(c.restApi.pow.timeout > 0)) fail('restApi.pow.timeout must be a positive number of seconds');
   if (!Number.isInteger(c.restApi.pow.threads) || c.restApi.pow.threads < 0 || c.restApi.pow.threads > 1024) fail('restApi.pow.threads must be an integer 0..1024');
+  if (!Number.isInteger(c.restApi.pow.queueSize) || c.restApi.pow.queueSize < 0 || c.restApi.pow.queueSize > 100_000) fail('restApi.pow.queueSize must be an integer 0..100000');
   if (!Number.isInteger(c.restApi.maxBodyBytes) || c.restApi.maxBodyBytes < 1) fail('restApi.maxBodyBytes must be a positive integer');
   if (typeof c.events.enabled !== 'boolean') fail('events.enabled must be true or false');
   for (const k of ['maxClients', 'maxSubscriptionsPerClient', 'maxClientBufferBytes'] as const) {

@@ -36,7 +36,12 @@ export interface NodeConfig {
     bindAddress: string; // host:port
     publicRoutes: string[];
     jwtSecret: string;
-    pow: { enabled: boolean; timeout: number /* seconds */; threads: number /* 0 = all cores */ };
+    /**
+     * Mining for submitted blocks without a nonce, on a pool of its own: `threads` per job
+     * (0 = all cores), as many jobs at once as fit the cores, `queueSize` more waiting; one
+     * more is answered 503 with Retry-After. `timeout` counts from submission.
+     */
+    pow: { enabled: boolean; timeout: number /* seconds */; threads: number /* 0 = all cores */; queueSize: number };
     maxBodyBytes: number;
   };
   tips: { maxDeltaYcri: number; maxDeltaOcri: number };
@@ -84,7 +89,7 @@ export function defaultConfig(): NodeConfig {
       bindAddress: '0.0.0.0:14265',
       publicRoutes: [...DEFAULT_PUBLIC_ROUTES],
       jwtSecret: '',
-      pow: { enabled: true, timeout: 60, threads: 0 },
+      pow: { enabled: true, timeout: 60, threads: 0, queueSize: 16 },
       maxBodyBytes: 1024 * 1024,
     },
     tips: { maxDeltaYcri: 8, maxDeltaOcri: 13 },

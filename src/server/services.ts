@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../config/schema';
 import type { Coordinator } from '../coordinator';
+import type { MiningPool } from '../core/mining-pool';
 import type { ProtocolJson } from '../core/types';
 import type { LedgerStoreApi } from '../store-contract';
 import type { NodeMetrics } from './lib/node-metrics';
@@ -16,6 +17,8 @@ export interface ServerServices {
   metrics: NodeMetrics;
   logger: Logger;
   version: string;
+  /** Mines nonces for submitted blocks, on native threads of its own. */
+  miner: MiningPool;
   /** Aborted when the node shuts down: cancels mining in progress. */
   shutdown: AbortSignal;
 }

@@ -14,13 +14,16 @@ export const BASE_MESSAGES: Record<number, string> = {
 export class HttpError extends Error {
   readonly status: number;
   readonly reason: string | undefined;
+  /** Response headers that belong to the error, e.g. Retry-After on a 503. */
+  readonly headers: Record<string, string>;
 
-  constructor(status: number, reason?: string) {
+  constructor(status: number, reason?: string, headers: Record<string, string> = {}) {
     const base = BASE_MESSAGES[status] ?? 'error';
     super(reason === undefined ? base : `${base}: ${reason}`);
     this.name = 'HttpError';
     this.status = status;
     this.reason = reason;
+    this.headers = headers;
   }
 
   body(): string {
@@ -30,7 +33,7 @@ export class HttpError extends Error {
 
 export const badRequest = (reason?: string) => new HttpError(400, reason);
 export const notFound = (reason?: string) => new HttpError(404, reason);
-export const unavailable = (reason?: string) => new HttpError(503, reason);
+export const unavailable = (reason?: string, headers?: Record<string, string>) => new HttpError(503, reason, headers);
 
 /** A LedgerError-like value (code, path, detail) as a 400 reason: `<path>: <detail>`. */
 export function invalidData(err: { path?: string; detail?: string; message?: string }): HttpError {

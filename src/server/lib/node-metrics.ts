@@ -2,6 +2,7 @@
 // several nodes in one process do not share counters.
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { MiningPoolStatus } from '../../core/mining-pool';
 import type { StoreStatus } from '../../store-contract';
 
 export interface StoreFigures {
@@ -16,14 +17,29 @@ export class NodeMetrics {
   readonly requestSeconds: Histogram<'route'>;
   readonly powSeconds: Histogram;
   readonly submitted: Counter<'outcome'>;
+  readonly powJobs: Counter<'outcome'>;
 
-  constructor(store: StoreFigures) {
+  constructor(store: StoreFigures, mining?: () => MiningPoolStatus) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'ledger_node_' });
     this.requests = new Counter({ name: 'ledger_node_http_requests_total', help: 'HTTP requests by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
     this.requestSeconds = new Histogram({ name: 'ledger_node_http_request_duration_seconds', help: 'HTTP request duration by route pattern', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 30], registers });
     this.powSeconds = new Histogram({ name: 'ledger_node_pow_duration_seconds', help: 'time spent mining nonces for submitted blocks', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
     this.submitted = new Counter({ name: 'ledger_node_blocks_submitted_total', help: 'accepted block submissions (stored = newly written, known = already stored)', labelNames: ['outcome'], registers });
+    this.powJobs = new Counter({ name: 'ledger_node_pow_jobs_total', help: 'mining jobs of submitted blocks by outcome (mined, timeout, disconnected, shutdown, queue-full)', labelNames: ['outcome'], registers });
+    if (mining) {
+      new Gauge({
+        name: 'ledger_node_pow_jobs',
+        help: 'mining jobs in the pool: queued (waiting for a slot) or running',
+        labelNames: ['state'],
+        registers,
+        collect() {
+          const status = mining();
+          this.set({ state: 'queued' }, status.queued);
+          this.set({ state: 'running' }, status.running);
+        },
+      });
+    }
     new Gauge({ name: 'ledger_node_blocks_stored', help: 'blocks in the store', registers, collect() { this.set(store.status().blocksStored); } });
     new Gauge({ name: 'ledger_node_pending_blocks', help: 'blocks in the in-memory pending graph (unreferenced, not below max depth)', registers, collect() { this.set(store.status().pendingBlocks); } });
     new Gauge({ name: 'ledger_node_blocks_below_max_depth', help: 'blocks found below max depth since the node started (dropped from memory, kept on disk)', registers, collect() { this.set(store.status().blocksBelowMaxDepth); } });

@@ -30,6 +30,7 @@ export function errors(logger: Logger) {
 
 export function sendError(ctx: Context, error: HttpError): void {
   ctx.status = error.status;
+  ctx.set(error.headers);
   ctx.type = 'application/json';
   ctx.body = error.body();
 }

@@ -1,7 +1,11 @@
 // The submit pipeline of POST /api/core/v2/blocks (api.md §2.5):
 //   body (size-limited) → JSON shape (ajv) or binary header → D16 / parents / nonce rules
-//   → tips when parents are missing → encode → mine when the nonce is missing and needed
-//   → the store (off the event loop): every syntactic rule, parents known, atomic write.
+//   → tips when parents are missing → encode → when the nonce is missing and needed: the
+//   store's precheck (every rule but PoW, parents known), then mining on the node's mining
+//   pool → the store (off the event loop): every syntactic rule, parents known, atomic write.
+// A block that could never be stored is refused before any mining. Mining has threads of
+// its own and a bounded queue: a full queue is answered 503 with Retry-After at once, a
+// client that disconnects cancels its job, and shutdown cancels every job.
 // With the embedded coordinator disabled, milestone blocks of the trusted coordinator
 // are accepted too; the store checks their signatures and merkle roots.
 // Every rejection is an HttpError with the D6 body; nothing the client sends reaches
@@ -10,7 +14,7 @@
 import type { Context } from 'koa';
 import { encodeBlock } from '../../core/codec';
 import { LedgerError } from '../../core/errors';
-import { mine, powScore } from '../../core/pow';
+import { powScore } from '../../core/pow';
 import { badRequest, HttpError, invalidData, unavailable } from '../lib/http-error';
 import { parseJsonBody, readBody } from '../middleware/body';
 import { requestBodyKind } from '../middleware/media';
@@ -31,7 +35,7 @@ export class BlockSubmitter {
     const kind = requestBodyKind(ctx);
     const body = await readBody(ctx, this.services.config.restApi.maxBodyBytes);
     const { bytes, nonceMissing } = kind === 'json' ? this.fromJson(body) : this.fromBinary(body);
-    if (nonceMissing) await this.ensurePow(bytes);
+    if (nonceMissing) await this.ensurePow(ctx, bytes);
     return this.store(bytes);
   }
 
@@ -91,9 +95,12 @@ export class BlockSubmitter {
     return { bytes: body, nonceMissing: header.nonceZero };
   }
 
-  /** Keep nonce 0 if it already meets minPowScore; otherwise mine (pow.md §6) or 503. */
-  private async ensurePow(bytes: Buffer): Promise<void> {
-    const { protocol, config, metrics, shutdown } = this.services;
+  /**
+   * Keep nonce 0 if it already meets minPowScore; otherwise check every other rule, then
+   * mine (pow.md §6) or answer 503.
+   */
+  private async ensurePow(ctx: Context, bytes: Buffer): Promise<void> {
+    const { protocol, config } = this.services;
     const target = protocol.minPowScore;
     if (target === 0) return;
     let score: number;
@@ -103,30 +110,53 @@ export class BlockSubmitter {
       throw asBadRequest(err);
     }
     if (score >= target) return;
+    // Everything but the nonce is final now: a block the store would refuse is refused
+    // before any mining, whatever the score.
+    await this.storeCall(() => this.services.store.precheckBlock(bytes));
     if (!config.restApi.pow.enabled) throw unavailable('proof of work is not available on this node');
+    await this.mine(ctx, bytes, target);
+  }
+
+  private async mine(ctx: Context, bytes: Buffer, target: number): Promise<void> {
+    const { config, metrics, miner, shutdown } = this.services;
+    const watch = watchJob(ctx, shutdown);
     const started = performance.now();
+    let outcome = 'mined';
     try {
-      const { nonce } = await mine(bytes, {
+      await miner.mine(bytes, {
         targetScore: target,
-        threads: config.restApi.pow.threads || undefined,
+        threads: config.restApi.pow.threads,
         timeoutMs: config.restApi.pow.timeout * 1000,
-        signal: shutdown,
+        signal: watch.signal,
       });
-      bytes.writeBigUInt64LE(BigInt(nonce), bytes.length - 8);
     } catch (err) {
-      if (err instanceof LedgerError && err.code === 'pow-timeout') throw unavailable('proof of work timed out');
-      if (err instanceof LedgerError && err.code === 'pow-aborted') throw unavailable('node is shutting down');
-      throw asBadRequest(err);
+      const failure = miningFailure(err, watch.clientGone(), () => this.retryAfterSeconds());
+      outcome = failure.outcome;
+      throw failure.error;
     } finally {
-      metrics.powSeconds.observe((performance.now() - started) / 1000);
+      watch.release();
+      metrics.powJobs.inc({ outcome });
+      if (outcome !== 'queue-full') metrics.powSeconds.observe((performance.now() - started) / 1000);
     }
   }
 
+  /** When a slot is likely free: the jobs ahead of a new one, at the recent time per job. */
+  private retryAfterSeconds(): number {
+    const { jobs, queued, running, meanJobSeconds } = this.services.miner.status();
+    const estimate = Math.ceil((meanJobSeconds * (queued + running)) / jobs);
+    return Math.min(Math.max(estimate, 1), this.services.config.restApi.pow.timeout);
+  }
+
   private async store(bytes: Buffer): Promise<string> {
+    const { blockId, stored } = await this.storeCall(() => this.services.store.submitBlock(bytes));
+    this.services.metrics.submitted.inc({ outcome: stored ? 'stored' : 'known' });
+    return blockId;
+  }
+
+  /** A store call whose rejections of the block become 400s (or 503 before milestone 1). */
+  private async storeCall<T>(call: () => Promise<T>): Promise<T> {
     try {
-      const { blockId, stored } = await this.services.store.submitBlock(bytes);
-      this.services.metrics.submitted.inc({ outcome: stored ? 'stored' : 'known' });
-      return blockId;
+      return await call();
     } catch (err) {
       if (err instanceof LedgerError && !STORE_FAILURES.has(err.code)) {
         if (err.code === 'not-ready') throw unavailable('node is not ready');
@@ -135,6 +165,51 @@ export class BlockSubmitter {
       throw err;
     }
   }
+}
+
+/** What a failed mining job becomes: its label in the metrics and the client's answer. */
+function miningFailure(err: unknown, disconnected: boolean, retryAfter: () => number): { outcome: string; error: unknown } {
+  switch (err instanceof LedgerError ? err.code : undefined) {
+    case 'pow-timeout':
+      return { outcome: 'timeout', error: unavailable('proof of work timed out') };
+    case 'pow-queue-full':
+      return { outcome: 'queue-full', error: unavailable('too many blocks are waiting for proof of work', { 'Retry-After': String(retryAfter()) }) };
+    case 'pow-aborted':
+    case 'pow-pool-closed':
+      return disconnected ? { outcome: 'disconnected', error: unavailable('the client disconnected') } : { outcome: 'shutdown', error: unavailable('node is shutting down') };
+    default:
+      return { outcome: 'failed', error: asBadRequest(err) };
+  }
+}
+
+interface JobWatch {
+  /** Aborts when the node shuts down or the client goes away before its answer was sent. */
+  signal: AbortSignal;
+  clientGone(): boolean;
+  /** Stop watching (the job is over). */
+  release(): void;
+}
+
+function watchJob(ctx: Context, shutdown: AbortSignal): JobWatch {
+  const controller = new AbortController();
+  let gone = ctx.res.destroyed || ctx.req.socket.destroyed;
+  const onClose = () => {
+    if (ctx.res.writableFinished) return;
+    gone = true;
+    controller.abort();
+  };
+  const onShutdown = () => controller.abort();
+  if (gone || shutdown.aborted) controller.abort();
+  ctx.res.once('close', onClose);
+  shutdown.addEventListener('abort', onShutdown, { once: true });
+  return {
+    signal: controller.signal,
+    clientGone: () => gone,
+    release: () => {
+      ctx.res.off('close', onClose);
+      shutdown.removeEventListener('abort', onShutdown);
+    },
+  };
 }
 
 function milestoneRefused(): HttpError {
