@@ -1,0 +1,257 @@
+// Mining for submitted blocks, end to end against real nodes (issue 10, pow.md §6):
+// every rule that does not depend on the nonce is checked before any mining; mining runs
+// on the node's own bounded pool, so a storm of heavy mining requests neither delays
+// blocks that need no mining nor grows without bound; a client that goes away takes its
+// job with it, and so does shutdown.
+//
+// Whether a job was ever created, is waiting, running or gone is read from the node's
+// metrics (ledger_node_pow_jobs, ledger_node_pow_jobs_total), not inferred from timing.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { core, issueToken, startTestNode, type TestNode } from './node-harness';
+
+const MAX_SCORE = '4294967295';
+const SEP = ['0x' + '00'.repeat(32), '0x' + '00'.repeat(31) + '01'];
+const tagged = (data: string, size = data.length) => ({ type: 5, tag: '0x' + Buffer.from('mining').toString('hex'), data: '0x' + Buffer.from(data.padEnd(size, '.')).toString('hex') });
+
+interface Client {
+  node: TestNode;
+  token: string;
+}
+
+async function client(node: TestNode): Promise<Client> {
+  const secret = readFileSync(join(node.dataDir, 'jwt-secret'), 'utf8').trim();
+  return { node, token: await issueToken(secret) };
+}
+
+function submit(node: TestNode, body: unknown, init: { binary?: boolean; signal?: AbortSignal } = {}): Promise<Response> {
+  const binary = init.binary ?? false;
+  return fetch(`${node.url}/api/core/v2/blocks`, {
+    method: 'POST',
+    headers: { 'Content-Type': binary ? 'application/vnd.ledger.serializer-v1' : 'application/json' },
+    body: binary ? (body as Uint8Array) : JSON.stringify(body),
+    signal: init.signal,
+  });
+}
+
+/** The pool's gauges and the job outcomes counted so far, from /metrics. */
+async function pool(c: Client): Promise<{ queued: number; running: number; outcomes: Record<string, number> }> {
+  const text = await (await fetch(`${c.node.url}/metrics`, { headers: { Authorization: `Bearer ${c.token}` } })).text();
+  const value = (re: RegExp) => Number(re.exec(text)?.[1] ?? 0);
+  const outcomes: Record<string, number> = {};
+  for (const m of text.matchAll(/^ledger_node_pow_jobs_total\{outcome="([a-z-]+)"\} (\d+)/gm)) outcomes[m[1]] = Number(m[2]);
+  return { queued: value(/^ledger_node_pow_jobs\{state="queued"\} (\d+)/m), running: value(/^ledger_node_pow_jobs\{state="running"\} (\d+)/m), outcomes };
+}
+
+/** Poll the metrics until `done` holds (the deadline only bounds a failing test). */
+async function until(c: Client, done: (p: Awaited<ReturnType<typeof pool>>) => boolean): Promise<Awaited<ReturnType<typeof pool>>> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const p = await pool(c);
+    if (done(p)) return p;
+    if (Date.now() > deadline) throw new Error(`pool never reached the expected state: ${JSON.stringify(p)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function expect400(res: Response, path: string): Promise<void> {
+  const body = await res.json();
+  expect(res.status, JSON.stringify(body)).toBe(400);
+  expect(body.error.code).toBe('400');
+  expect(body.error.message.startsWith(`invalid data provided: ${path}`), body.error.message).toBe(true);
+}
+
+/** Requests that keep the pool busy: 32 kB blocks at minPowScore 1500 need 3^17 hashes on average. */
+function storm(node: TestNode, count: number, label: string) {
+  const controller = new AbortController();
+  let settled = 0;
+  const requests = Array.from({ length: count }, (_, i) =>
+    submit(node, { protocolVersion: 2, payload: tagged(`${label} ${i}`, 32_000) }, { signal: controller.signal })
+      .catch((err) => err)
+      .finally(() => settled++),
+  );
+  return { requests, settled: () => settled, stop: () => controller.abort() };
+}
+
+describe.each([
+  ['1500', 'the default minPowScore'],
+  [MAX_SCORE, 'a score no block reaches'],
+])('minPowScore %s (%s): invalid blocks without a nonce get 400 before any mining', (score) => {
+  let node: TestNode;
+  let c: Client;
+  beforeAll(async () => {
+    node = await startTestNode(['--min-pow-score', score]);
+    c = await client(node);
+  });
+  afterAll(async () => {
+    await node?.stop();
+  });
+
+  it('refuses every kind of invalid block, as JSON and as bytes, without creating a mining job', async () => {
+    const { tips } = await (await fetch(`${node.url}/api/core/v2/tips`)).json();
+    const unknown = ['0x' + 'ee'.repeat(32), '0x' + 'ef'.repeat(32)];
+    const transaction = {
+      type: 6,
+      essence: {
+        type: 1,
+        networkId: core.networkId('some-other-network'),
+        inputs: [{ type: 0, transactionId: '0x' + '00'.repeat(32), transactionOutputIndex: 0 }],
+        inputsCommitment: '0x' + '00'.repeat(32),
+        outputs: [{ type: 3, amount: '1000000', unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: '0x' + '42'.repeat(32) } }] }],
+      },
+      unlocks: [{ type: 0, signature: { type: 0, publicKey: '0x' + '11'.repeat(32), signature: '0x' + '22'.repeat(64) } }],
+    };
+    const milestone = await (await fetch(`${node.url}/api/core/v2/milestones/by-index/1`)).json();
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['oversize, no parents', { protocolVersion: 2, payload: tagged('big', 40_000) }, ''],
+      ['oversize, on tips', { protocolVersion: 2, parents: tips, payload: tagged('big', 40_000) }, ''],
+      ['unsorted parents', { protocolVersion: 2, parents: [...SEP].reverse(), payload: tagged('unsorted') }, 'parents[1]'],
+      ['tag too long', { protocolVersion: 2, parents: tips, payload: { type: 5, tag: '0x' + 'aa'.repeat(65), data: '0x' } }, 'payload.tag'],
+      ['wrong network id', { protocolVersion: 2, parents: tips, payload: transaction }, 'payload.essence.networkId'],
+      ['unknown parents', { protocolVersion: 2, parents: unknown, payload: tagged('orphan') }, 'parents[0]'],
+      ['milestone payload', { protocolVersion: 2, parents: milestone.parents, payload: milestone }, 'payload'],
+    ];
+    for (const [name, block, path] of cases) {
+      await expect400(await submit(node, block), path).catch((err) => {
+        throw new Error(`JSON, ${name}: ${err.message}`);
+      });
+      const parentsGiven = Array.isArray(block.parents);
+      const bytes = core.encodeBlock({ ...block, parents: parentsGiven ? block.parents : SEP, nonce: '0' });
+      // A binary block without parents has a parents count of 0 (the node fills tips).
+      const binary = parentsGiven ? bytes : Buffer.concat([Buffer.from([2, 0]), bytes.subarray(2 + 64)]);
+      await expect400(await submit(node, binary, { binary: true }), path).catch((err) => {
+        throw new Error(`bytes, ${name}: ${err.message}`);
+      });
+    }
+    await expect400(await submit(node, { protocolVersion: 3, parents: tips, payload: tagged('v3') }), 'protocolVersion');
+    const v3 = core.encodeBlock({ protocolVersion: 2, parents: tips, payload: tagged('v3'), nonce: '0' });
+    v3[0] = 3;
+    await expect400(await submit(node, v3, { binary: true }), 'protocolVersion');
+    const trailing = Buffer.concat([core.encodeBlock({ protocolVersion: 2, parents: tips, payload: tagged('trailing'), nonce: '0' }), Buffer.alloc(1)]);
+    const res = await submit(node, trailing, { binary: true });
+    expect(res.status).toBe(400);
+
+    const after = await pool(c);
+    expect(after).toEqual({ queued: 0, running: 0, outcomes: {} });
+  });
+});
+
+describe('valid blocks without a nonce are mined', () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    node = await startTestNode(['--min-pow-score', '1500']);
+  });
+  afterAll(async () => {
+    await node?.stop();
+  });
+
+  it('mines a small block at minPowScore 1500 and stores it', async () => {
+    const res = await submit(node, { protocolVersion: 2, payload: tagged('mined by the node') });
+    expect(res.status).toBe(201);
+    const { blockId } = await res.json();
+    const bytes = Buffer.from(await (await fetch(`${node.url}/api/core/v2/blocks/${blockId}`, { headers: { Accept: 'application/vnd.ledger.serializer-v1' } })).arrayBuffer());
+    expect(core.powScore(bytes)).toBeGreaterThanOrEqual(1500);
+  });
+});
+
+describe('a mining storm at minPowScore 1500', () => {
+  const QUEUE = 4;
+  let node: TestNode;
+  let c: Client;
+  /** Slots of the pool: one job per core at one thread each. */
+  let slots: number;
+  let stored: Record<string, unknown>;
+  beforeAll(async () => {
+    node = await startTestNode(['--min-pow-score', '1500', '--pow-threads', '1', '--pow-queue-size', String(QUEUE)]);
+    c = await client(node);
+    slots = core.powInfo().threads;
+    const { tips } = await (await fetch(`${node.url}/api/core/v2/tips`)).json();
+    const block = { protocolVersion: 2, parents: tips, payload: tagged('stored before the storm') };
+    stored = { ...block, nonce: (await core.mine(block, { targetScore: 1500 })).nonce };
+    expect((await submit(node, stored)).status).toBe(201);
+  });
+  afterAll(async () => {
+    await node?.stop();
+  });
+
+  it('answers blocks that need no mining, and reads, at once while every slot and the queue are busy', async () => {
+    const { tips } = await (await fetch(`${node.url}/api/core/v2/tips`)).json();
+    const fresh = { protocolVersion: 2, parents: tips, payload: tagged('carries its nonce') };
+    const withNonce = { ...fresh, nonce: (await core.mine(fresh, { targetScore: 1500 })).nonce };
+    const before = await pool(c);
+    // More heavy requests than libuv has threads (4): before the pool, they stalled the store.
+    const heavy = storm(node, slots + QUEUE, 'storm');
+    try {
+      await until(c, (p) => p.running === slots && p.queued === QUEUE);
+      const again = await submit(node, stored);
+      expect(again.status).toBe(201);
+      expect((await again.json()).blockId).toBe(core.blockId(stored));
+      const created = await submit(node, withNonce);
+      expect(created.status).toBe(201);
+      const { blockId } = await created.json();
+      expect((await fetch(`${node.url}/api/core/v2/blocks/${blockId}/metadata`)).status).toBe(200);
+      // …all while the storm lasts: no heavy request has been answered, the pool is still full.
+      expect(heavy.settled()).toBe(0);
+      expect(await pool(c)).toMatchObject({ running: slots, queued: QUEUE });
+    } finally {
+      heavy.stop();
+    }
+    const drained = await until(c, (p) => p.running === 0 && p.queued === 0);
+    expect((drained.outcomes.disconnected ?? 0) - (before.outcomes.disconnected ?? 0)).toBe(slots + QUEUE);
+  });
+
+  it('answers 503 with Retry-After at once when the queue is full', async () => {
+    const heavy = storm(node, slots + QUEUE, 'full');
+    try {
+      await until(c, (p) => p.running === slots && p.queued === QUEUE);
+      const res = await submit(node, { protocolVersion: 2, payload: tagged('one too many') });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ error: { code: '503', message: 'service unavailable: too many blocks are waiting for proof of work' } });
+      const retryAfter = Number(res.headers.get('retry-after'));
+      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
+      expect(heavy.settled()).toBe(0);
+      expect((await pool(c)).outcomes['queue-full']).toBe(1);
+    } finally {
+      heavy.stop();
+    }
+    await until(c, (p) => p.running === 0 && p.queued === 0);
+  });
+
+  it('cancels the job of a client that disconnects, waiting or running', async () => {
+    const before = await pool(c);
+    const running = storm(node, slots, 'running');
+    await until(c, (p) => p.running === slots && p.queued === 0);
+    const waiting = storm(node, 1, 'waiting');
+    await until(c, (p) => p.queued === 1);
+    waiting.stop();
+    // The waiting job leaves the queue while the running ones go on.
+    const afterWaiting = await until(c, (p) => p.queued === 0);
+    expect(afterWaiting.running).toBe(slots);
+    running.stop();
+    const after = await until(c, (p) => p.running === 0);
+    expect((after.outcomes.disconnected ?? 0) - (before.outcomes.disconnected ?? 0)).toBe(slots + 1);
+    expect(after.outcomes.mined ?? 0).toBe(before.outcomes.mined ?? 0);
+  });
+});
+
+describe('shutdown', () => {
+  it('cancels every mining job and answers their clients 503', async () => {
+    const node = await startTestNode(['--min-pow-score', MAX_SCORE, '--pow-threads', '1', '--pow-queue-size', '2']);
+    const c = await client(node);
+    const slots = core.powInfo().threads;
+    const heavy = storm(node, slots + 2, 'shutdown');
+    await until(c, (p) => p.running === slots && p.queued === 2);
+    await node.stop();
+    const answers = await Promise.all(heavy.requests);
+    for (const res of answers) {
+      // Each client gets the 503, unless the grace period had to cut its connection first.
+      if (res instanceof Response) {
+        expect(res.status).toBe(503);
+        expect((await res.json()).error.message).toBe('service unavailable: node is shutting down');
+      }
+    }
+    expect(answers.some((r) => r instanceof Response)).toBe(true);
+  });
+});
