@@ -1,16 +1,21 @@
 // HTTP throughput of the node next to a bare Koa app on the same machine, in the same run.
-// `npm run bench:http [-- --duration 5 --connections 50 --rounds 3]`
+// `npm run bench:http [-- --duration 5 --connections 50 --rounds 3 --storm-rate 50]`
+// (`-- --storm-only` runs the second part alone.)
 //
 // Every server runs in a process of its own and autocannon drives it from this process, so
 // the load generator never shares an event loop with the server it measures:
 //   bare Koa (one empty route, `bare-koa.mjs`) · GET blocks/{id} · GET included-block
 //   · POST blocks with parents and a valid nonce (minPowScore 1, so nonces are cheap).
-// The node is the real one (bin/ledger-node.js, RocksDB in a temporary data dir, request
+// Second part, a mining storm (issue 10): a node at minPowScore 1500 takes blocks that
+// carry their nonce at a fixed rate (`--storm-rate` per second, 10 connections), once
+// alone and once while 8 clients keep asking it to mine 32 kB blocks; the latencies of the
+// two runs are printed side by side (target: p99 within 2× of the run without miners).
+// The nodes are the real one (bin/ledger-node.js, RocksDB in a temporary data dir, request
 // logs off).
 
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,10 +26,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const core = require('../dist/index.js');
+const { issueToken } = require('../dist/jwt-secret.js');
 
 const duration = arg('duration', 5);
 const connections = arg('connections', 50);
 const ROUNDS = arg('rounds', 3);
+const STORM_RATE = arg('storm-rate', 50);
+const STORM_MINERS = 8;
+const STORM_ONLY = process.argv.includes('--storm-only');
 const GENESIS_SEED = '0xffbf22719c9ea8d3d31bcf5d5eaa03ffb3a2a2e71abfd2b2ef0e56b692897f71';
 
 function run(title, options) {
@@ -86,13 +95,13 @@ async function spendGenesis(url) {
 }
 
 /** Distinct tagged-data blocks on the given parents, nonces mined natively (64 at a time). */
-async function submitBodies(parents, count) {
+async function submitBodies(parents, count, targetScore = 1) {
   const bodies = [];
   for (let start = 0; start < count; start += 64) {
     const batch = [];
     for (let i = start; i < Math.min(count, start + 64); i++) {
       const block = { protocolVersion: 2, parents, payload: { type: 5, tag: '0x6265', data: '0x' + i.toString(16).padStart(8, '0') }, nonce: '0' };
-      batch.push(core.mine(block, { targetScore: 1, threads: 1 }).then(({ nonce }) => JSON.stringify({ ...block, nonce })));
+      batch.push(core.mine(block, { targetScore, threads: 1 }).then(({ nonce }) => JSON.stringify({ ...block, nonce })));
     }
     bodies.push(...(await Promise.all(batch)));
   }
@@ -100,6 +109,11 @@ async function submitBodies(parents, count) {
 }
 
 async function main() {
+  if (!STORM_ONLY) await throughput();
+  await miningStorm();
+}
+
+async function throughput() {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-'));
   const nodePort = await freePort();
   const barePort = await freePort();
@@ -151,6 +165,89 @@ async function main() {
     }
   } finally {
     await bare.stop();
+    await node.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Clients that keep asking the node to mine 32 kB blocks, each sending the next as soon as one is answered. */
+function miners(url, count) {
+  const controller = new AbortController();
+  const answers = {};
+  let stopped = false;
+  const loops = Array.from({ length: count }, async (_, k) => {
+    for (let n = 0; !stopped; n++) {
+      const body = JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x6d696e65', data: '0x' + Buffer.from(`miner ${k} block ${n} `.padEnd(32_000, '.')).toString('hex') } });
+      try {
+        const res = await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, signal: controller.signal });
+        await res.arrayBuffer();
+        answers[res.status] = (answers[res.status] ?? 0) + 1;
+      } catch {
+        // aborted when the run ends
+      }
+    }
+  });
+  return {
+    answers,
+    async stop() {
+      stopped = true;
+      controller.abort();
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** The node's mining pool as its metrics show it (jobs queued and running). */
+async function miningPool(url, dataDir) {
+  const token = await issueToken(readFileSync(join(dataDir, 'jwt-secret'), 'utf8').trim());
+  const text = await (await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+  const gauge = (state) => Number(new RegExp(`^ledger_node_pow_jobs\\{state="${state}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+  return { running: gauge('running'), queued: gauge('queued') };
+}
+
+async function miningStorm() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const node = await serverProcess(
+    [join(here, '../bin/ledger-node.js'), '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '1500', '--milestone-interval', '1', '--log-level', 'warn'],
+    `${url}/api/routes`,
+  );
+  try {
+    const { tips } = await (await fetch(`${url}/api/core/v2/tips`)).json();
+    const WARM_UP = 2;
+    const count = Math.ceil(STORM_RATE * (duration * 2 * ROUNDS + WARM_UP) * 1.2);
+    console.error(`mining ${count} blocks at minPowScore 1500 for the mining-storm runs …`);
+    const bodies = await submitBodies(tips, count, 1500);
+    let next = 0;
+    const submissions = {
+      connections: 10,
+      overallRate: STORM_RATE,
+      requests: [{ method: 'POST', path: '/api/core/v2/blocks', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }) }],
+    };
+    await run('warm-up', { url, ...submissions, duration: WARM_UP });
+    const quiet = [];
+    const storm = [];
+    const minerAnswers = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      quiet.push(await run('POST blocks with a nonce, no miners', { url, ...submissions }));
+      const mining = miners(url, STORM_MINERS);
+      await new Promise((r) => setTimeout(r, 1000)); // the miners' requests reach the pool
+      const before = await miningPool(url, dataDir);
+      storm.push(await run(`… while ${STORM_MINERS} clients have 32 kB blocks mined`, { url, ...submissions }));
+      const after = await miningPool(url, dataDir);
+      console.error(`round ${round + 1}: mining pool before the storm run ${JSON.stringify(before)}, after ${JSON.stringify(after)}`);
+      await mining.stop();
+      for (const [status, n] of Object.entries(mining.answers)) minerAnswers[status] = (minerAnswers[status] ?? 0) + n;
+    }
+    const byP99 = (list) => list.sort((a, b) => a.p99 - b.p99)[Math.floor(list.length / 2)];
+    const [a, b] = [byP99(quiet), byP99(storm)];
+    console.log(`\nMining storm: minPowScore 1500, ${STORM_RATE} submissions/s with a nonce over 10 connections, ${duration} s a run, median of ${ROUNDS} alternating rounds\n`);
+    console.log('| run | req/s | p50 ms | p99 ms | p99 vs no miners | non-2xx/errors |');
+    console.log('|---|---|---|---|---|---|');
+    for (const r of [a, b]) console.log(`| ${r.title} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${(r.p99 / a.p99).toFixed(2)}× | ${r.bad} |`);
+    console.log(`\nThe miners' answers (HTTP status: count): ${JSON.stringify(minerAnswers)}`);
+  } finally {
     await node.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
