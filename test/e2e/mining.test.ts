@@ -105,8 +105,10 @@ describe.each([
     };
     const milestone = await (await fetch(`${node.url}/api/core/v2/milestones/by-index/1`)).json();
     const cases: [string, Record<string, unknown>, string][] = [
-      ['oversize, no parents', { protocolVersion: 2, payload: tagged('big', 40_000) }, ''],
-      ['oversize, on tips', { protocolVersion: 2, parents: tips, payload: tagged('big', 40_000) }, ''],
+      // Data under the 32,768 bytes the JSON schema allows, the block over the limit.
+      ['oversize, no parents', { protocolVersion: 2, payload: tagged('big', 32_760) }, 'a block has at most 32768 bytes'],
+      ['oversize, on tips', { protocolVersion: 2, parents: tips, payload: tagged('big', 32_760) }, 'a block has at most 32768 bytes'],
+      ['40 kB of data', { protocolVersion: 2, parents: tips, payload: tagged('bigger', 40_000) }, ''],
       ['unsorted parents', { protocolVersion: 2, parents: [...SEP].reverse(), payload: tagged('unsorted') }, 'parents[1]'],
       ['tag too long', { protocolVersion: 2, parents: tips, payload: { type: 5, tag: '0x' + 'aa'.repeat(65), data: '0x' } }, 'payload.tag'],
       ['wrong network id', { protocolVersion: 2, parents: tips, payload: transaction }, 'payload.essence.networkId'],

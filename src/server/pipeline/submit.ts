@@ -3,9 +3,7 @@
 //   → tips when parents are missing → encode → when the nonce is missing and needed: the
 //   store's precheck (every rule but PoW, parents known), then mining on the node's mining
 //   pool → the store (off the event loop): every syntactic rule, parents known, atomic write.
-// A block that could never be stored is refused before any mining. Mining has threads of
-// its own and a bounded queue: a full queue is answered 503 with Retry-After at once, a
-// client that disconnects cancels its job, and shutdown cancels every job.
+// A block that could never be stored is refused before any mining (docs/mining.md).
 // With the embedded coordinator disabled, milestone blocks of the trusted coordinator
 // are accepted too; the store checks their signatures and merkle roots.
 // Every rejection is an HttpError with the D6 body; nothing the client sends reaches
@@ -20,6 +18,7 @@ import { parseJsonBody, readBody } from '../middleware/body';
 import { requestBodyKind } from '../middleware/media';
 import { checkBlockShape, describeShapeError } from '../schemas/block';
 import type { ServerServices } from '../services';
+import { mineNonce } from './mining';
 import { selectTips } from './tips';
 
 const MAX_JSON_DEPTH = 32;
@@ -114,37 +113,7 @@ export class BlockSubmitter {
     // before any mining, whatever the score.
     await this.storeCall(() => this.services.store.precheckBlock(bytes));
     if (!config.restApi.pow.enabled) throw unavailable('proof of work is not available on this node');
-    await this.mine(ctx, bytes, target);
-  }
-
-  private async mine(ctx: Context, bytes: Buffer, target: number): Promise<void> {
-    const { config, metrics, miner, shutdown } = this.services;
-    const watch = watchJob(ctx, shutdown);
-    const started = performance.now();
-    let outcome = 'mined';
-    try {
-      await miner.mine(bytes, {
-        targetScore: target,
-        threads: config.restApi.pow.threads,
-        timeoutMs: config.restApi.pow.timeout * 1000,
-        signal: watch.signal,
-      });
-    } catch (err) {
-      const failure = miningFailure(err, watch.clientGone(), () => this.retryAfterSeconds());
-      outcome = failure.outcome;
-      throw failure.error;
-    } finally {
-      watch.release();
-      metrics.powJobs.inc({ outcome });
-      if (outcome !== 'queue-full') metrics.powSeconds.observe((performance.now() - started) / 1000);
-    }
-  }
-
-  /** When a slot is likely free: the jobs ahead of a new one, at the recent time per job. */
-  private retryAfterSeconds(): number {
-    const { jobs, queued, running, meanJobSeconds } = this.services.miner.status();
-    const estimate = Math.ceil((meanJobSeconds * (queued + running)) / jobs);
-    return Math.min(Math.max(estimate, 1), this.services.config.restApi.pow.timeout);
+    await mineNonce(ctx, this.services, bytes, target);
   }
 
   private async store(bytes: Buffer): Promise<string> {
@@ -165,51 +134,6 @@ export class BlockSubmitter {
       throw err;
     }
   }
-}
-
-/** What a failed mining job becomes: its label in the metrics and the client's answer. */
-function miningFailure(err: unknown, disconnected: boolean, retryAfter: () => number): { outcome: string; error: unknown } {
-  switch (err instanceof LedgerError ? err.code : undefined) {
-    case 'pow-timeout':
-      return { outcome: 'timeout', error: unavailable('proof of work timed out') };
-    case 'pow-queue-full':
-      return { outcome: 'queue-full', error: unavailable('too many blocks are waiting for proof of work', { 'Retry-After': String(retryAfter()) }) };
-    case 'pow-aborted':
-    case 'pow-pool-closed':
-      return disconnected ? { outcome: 'disconnected', error: unavailable('the client disconnected') } : { outcome: 'shutdown', error: unavailable('node is shutting down') };
-    default:
-      return { outcome: 'failed', error: asBadRequest(err) };
-  }
-}
-
-interface JobWatch {
-  /** Aborts when the node shuts down or the client goes away before its answer was sent. */
-  signal: AbortSignal;
-  clientGone(): boolean;
-  /** Stop watching (the job is over). */
-  release(): void;
-}
-
-function watchJob(ctx: Context, shutdown: AbortSignal): JobWatch {
-  const controller = new AbortController();
-  let gone = ctx.res.destroyed || ctx.req.socket.destroyed;
-  const onClose = () => {
-    if (ctx.res.writableFinished) return;
-    gone = true;
-    controller.abort();
-  };
-  const onShutdown = () => controller.abort();
-  if (gone || shutdown.aborted) controller.abort();
-  ctx.res.once('close', onClose);
-  shutdown.addEventListener('abort', onShutdown, { once: true });
-  return {
-    signal: controller.signal,
-    clientGone: () => gone,
-    release: () => {
-      ctx.res.off('close', onClose);
-      shutdown.removeEventListener('abort', onShutdown);
-    },
-  };
 }
 
 function milestoneRefused(): HttpError {
