@@ -58,6 +58,15 @@ describe('loadConfig', () => {
     expect(loadConfig([], { LEDGER_NODE_BLOCK_CACHE_MIB: '8' }).storage.blockCacheMiB).toBe(8);
   });
 
+  it('reads the mining options', () => {
+    expect(loadConfig([], {}).restApi.pow).toEqual({ enabled: true, timeout: 60, threads: 0, queueSize: 16 });
+    const c = loadConfig(['--pow-threads', '1', '--pow-queue-size', '0'], {});
+    expect(c.restApi.pow.threads).toBe(1);
+    expect(c.restApi.pow.queueSize).toBe(0);
+    expect(loadConfig([], { LEDGER_NODE_POW_QUEUE_SIZE: '64' }).restApi.pow.queueSize).toBe(64);
+    expect(() => loadConfig(['--pow-queue-size', '-1'], {})).toThrow(ConfigError);
+  });
+
   it.each([
     [['--coordinator-public-key', '0x1234']],
     [['--sync-writes=yes']],
