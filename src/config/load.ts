@@ -29,7 +29,7 @@ export const OPTIONS: Option[] = [
   { flag: '--bind', env: 'LEDGER_NODE_BIND', path: 'restApi.bindAddress', kind: 'bind-host', help: 'HTTP bind address, host or host:port (default 0.0.0.0:14265)' },
   { flag: '--min-pow-score', env: 'LEDGER_NODE_MIN_POW_SCORE', path: 'protocol.minPowScore', kind: 'int', help: 'protocol minPowScore (default 1500; persisted on first start)' },
   { flag: '--milestone-interval', env: 'LEDGER_NODE_MILESTONE_INTERVAL', path: 'coordinator.interval', kind: 'int', help: 'seconds between milestones (default 5)' },
-  { flag: '--pow-threads', env: 'LEDGER_NODE_POW_THREADS', path: 'restApi.pow.threads', kind: 'int', help: 'threads used to mine nonces (default 0 = all cores)' },
+  { flag: '--pow-threads', env: 'LEDGER_NODE_POW_THREADS', path: 'restApi.pow.threads', kind: 'int', help: 'threads that mine one block (default 0 = all cores); the node mines cores ÷ threads blocks at once' },
   { flag: '--pow-queue-size', env: 'LEDGER_NODE_POW_QUEUE_SIZE', path: 'restApi.pow.queueSize', kind: 'int', help: 'blocks that may wait for mining; more are answered 503 (default 16)' },
   { flag: '--no-pow', env: 'LEDGER_NODE_NO_POW', path: 'restApi.pow.enabled', kind: 'negate', help: 'do not mine nonces for submitted blocks' },
   { flag: '--no-coordinator', env: 'LEDGER_NODE_NO_COORDINATOR', path: 'coordinator.enabled', kind: 'negate', help: 'do not run the embedded coordinator' },
