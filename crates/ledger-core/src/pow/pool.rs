@@ -156,7 +156,7 @@ impl MiningPool {
             Some(Error::new("invalid-argument", "", "a block has at least 8 bytes (its nonce)"))
         } else if queue.closed {
             Some(Error::new("pow-pool-closed", "nonce", "the mining pool is closed"))
-        } else if queue.running.len() + queue.waiting.len() >= self.shared.jobs + self.shared.queue_size {
+        } else if queue.running.len() + queue.waiting.len() >= self.shared.jobs.saturating_add(self.shared.queue_size) {
             Some(Error::new("pow-queue-full", "nonce", format!("{} blocks are waiting to be mined, the most this node queues", queue.waiting.len())))
         } else {
             None
