@@ -3,6 +3,7 @@
 
 use super::bitsliced::{transform, State};
 use super::curl_reference::HASH_LEN;
+use super::ternary::BYTE_PLANES;
 use crate::hash::blake2b256;
 
 const LANE_WORDS: usize = 2;
@@ -47,29 +48,6 @@ pub fn trailing_zeros_many(blocks: &[&[u8]]) -> Vec<u32> {
     }
     out
 }
-
-/// For each byte value: bit k of the first mask is set when trit k of its b1t6 form is
-/// +1, of the second when it is −1.
-const BYTE_PLANES: [(u8, u8); 256] = {
-    let mut table = [(0u8, 0u8); 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut v = byte as u8 as i8 as i32;
-        let mut k = 0;
-        while k < 6 {
-            let r = (v + 1).rem_euclid(3) - 1;
-            if r == 1 {
-                table[byte].0 |= 1 << k;
-            } else if r == -1 {
-                table[byte].1 |= 1 << k;
-            }
-            v = (v - r) / 3;
-            k += 1;
-        }
-        byte += 1;
-    }
-    table
-};
 
 #[cfg(test)]
 mod tests {

@@ -4,6 +4,9 @@ mod avx2;
 mod avx512;
 mod simd;
 mod batch_score;
+mod encoding;
+mod layout;
+mod single;
 pub mod bitsliced;
 pub mod curl_reference;
 pub mod engines;
@@ -23,13 +26,17 @@ pub fn trailing_zeros(block: &[u8]) -> u32 {
     if block.len() < 8 {
         return 0;
     }
+    single::trailing_zeros_of(&curl_input(block))
+}
+
+/// The 40 bytes whose b1t6 form (plus three zero trits) is the Curl input of pow.md §1:
+/// the BLAKE2b-256 digest of the block without its nonce, then the nonce.
+fn curl_input(block: &[u8]) -> [u8; 40] {
     let split = block.len() - 8;
-    let digest = blake2b256(&block[..split]);
-    let mut input = ternary::b1t6(&digest);
-    input.extend(ternary::b1t6(&block[split..]));
-    input.extend([0, 0, 0]);
-    let hash = curl_reference::curl_p81(&input);
-    hash.iter().rev().take_while(|&&t| t == 0).count() as u32
+    let mut input = [0u8; 40];
+    input[..32].copy_from_slice(&blake2b256(&block[..split]));
+    input[32..].copy_from_slice(&block[split..]);
+    input
 }
 
 /// Scores of many blocks at once (bit-sliced, 128 blocks a pass).
