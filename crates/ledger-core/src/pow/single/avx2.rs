@@ -6,7 +6,7 @@
 #![cfg(target_arch = "x86_64")]
 
 use super::{Planes, LAST_WORD_MASK, WORDS};
-use crate::pow::encoding::{f, Bits, Encoding};
+use crate::pow::encoding::{f, Bits};
 use crate::pow::layout::STRIDE;
 use std::arch::x86_64::*;
 
@@ -19,7 +19,7 @@ pub unsafe fn transform((lo, hi): Planes) -> Planes {
     let mut x = State { lo: load(&lo), hi: load(&hi), last: _mm256_set_epi64x(LAST_WORD_MASK as i64, -1, -1, -1) };
     macro_rules! rounds {
         ($($r:literal)*) => {
-            $( x.round($r, Encoding::before_round($r)); )*
+            $( x.round($r); )*
         };
     }
     rounds!(
@@ -38,11 +38,11 @@ struct State {
 
 impl State {
     #[inline(always)]
-    unsafe fn round(&mut self, r: usize, encoding: Encoding) {
+    unsafe fn round(&mut self, r: usize) {
         let b_lo = rotate(&self.lo, self.last, STRIDE[r]);
         let b_hi = rotate(&self.hi, self.last, STRIDE[r]);
         for j in 0..3 {
-            (self.lo[j], self.hi[j]) = f(encoding, self.lo[j], self.hi[j], b_lo[j], b_hi[j]);
+            (self.lo[j], self.hi[j]) = f(self.lo[j], self.hi[j], b_lo[j], b_hi[j]);
         }
     }
 }
@@ -126,10 +126,6 @@ impl Bits for Reg {
     fn and(self, o: Self) -> Self {
         // SAFETY (here and below): only built inside AVX2 functions.
         Reg(unsafe { _mm256_and_si256(self.0, o.0) })
-    }
-    #[inline(always)]
-    fn or(self, o: Self) -> Self {
-        Reg(unsafe { _mm256_or_si256(self.0, o.0) })
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {

@@ -1,6 +1,6 @@
 //! The single-state transform in plain 64-bit words, for every target.
 
-use super::{for_each_round, Planes, LAST_WORD_MASK, WORDS};
+use super::{Planes, LAST_WORD_MASK, WORDS};
 use crate::pow::encoding::f;
 use crate::pow::layout::STRIDE;
 
@@ -12,15 +12,15 @@ type Doubled = [u64; 2 * WORDS + 1];
 pub fn transform((mut lo, mut hi): Planes) -> Planes {
     let mut lo2: Doubled = [0; 2 * WORDS + 1];
     let mut hi2: Doubled = [0; 2 * WORDS + 1];
-    for_each_round!(|r, encoding| {
+    for stride in STRIDE {
         double(&lo, &mut lo2);
         double(&hi, &mut hi2);
-        let (q, s) = (STRIDE[r] / 64, STRIDE[r] % 64);
+        let (q, s) = (stride / 64, stride % 64);
         let (b_lo, b_hi) = (&lo2[q..q + WORDS + 1], &hi2[q..q + WORDS + 1]);
         for w in 0..WORDS {
-            (lo[w], hi[w]) = f(encoding, lo[w], hi[w], read(b_lo, w, s), read(b_hi, w, s));
+            (lo[w], hi[w]) = f(lo[w], hi[w], read(b_lo, w, s), read(b_hi, w, s));
         }
-    });
+    }
     (lo, hi)
 }
 
