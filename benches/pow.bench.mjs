@@ -1,0 +1,167 @@
+// `npm run bench:pow` (also the PoW part of `npm run bench`): our miner against the
+// reference miners, measured on this machine in the same run, in alternating windows
+// (every miner once per round, 1 thread and then all threads, medians over the rounds):
+// hashes per second per engine, ratios against iota.go (Hornet's miner), iota-crypto and
+// the JS miners; then the time to reach score 1500 on a 300-byte block, and the cost of
+// scoring blocks. Options: --rounds <n> (default 5), --window <ms> (default 1000),
+// --blocks <n> (default 50).
+
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { arg, fmt, median, table } from './measure.mjs';
+import { iotaCryptoMiner, iotaGoMiner, jsMiner } from './pow-references.mjs';
+
+const require = createRequire(import.meta.url);
+const core = require('../dist/index.js');
+
+const ENGINES = ['avx512-512', 'avx2-256', 'portable-128'];
+
+/** The engines this CPU runs, the default first (LEDGER_NODE_POW_ENGINE selects one). */
+function availableEngines() {
+  const saved = process.env.LEDGER_NODE_POW_ENGINE;
+  delete process.env.LEDGER_NODE_POW_ENGINE;
+  const best = core.powInfo().engine;
+  const found = ENGINES.filter((name) => {
+    process.env.LEDGER_NODE_POW_ENGINE = name;
+    return core.powInfo().engine === name;
+  });
+  if (saved === undefined) delete process.env.LEDGER_NODE_POW_ENGINE;
+  else process.env.LEDGER_NODE_POW_ENGINE = saved;
+  return [best, ...found.filter((e) => e !== best)];
+}
+
+function ourMiner(engine) {
+  return {
+    version: `ledger-node ${engine}`,
+    run: async (threads, ms) => {
+      process.env.LEDGER_NODE_POW_ENGINE = engine;
+      try {
+        return await core.powHashRate(threads, ms);
+      } finally {
+        delete process.env.LEDGER_NODE_POW_ENGINE;
+      }
+    },
+  };
+}
+
+const percentile = (values, p) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+
+export async function powBench() {
+  const rounds = arg('rounds', 5);
+  const window = arg('window', 1000);
+  const blockCount = arg('blocks', 50);
+  const { threads } = core.powInfo();
+  const engines = availableEngines();
+  console.log('## Proof of work (Curl-P-81)\n');
+  console.log(`engines on this CPU: ${engines.join(', ')} (default ${engines[0]}); ${threads} threads; ${rounds} rounds of ${window} ms windows, medians\n`);
+
+  const miners = engines.map((e) => ({ name: `ledger-node ${e}`, ours: true, ...ourMiner(e) }));
+  const notes = [];
+  for (const [name, build] of [
+    ['iota.go (Hornet)', iotaGoMiner],
+    ['iota-crypto (Rust)', iotaCryptoMiner],
+    ['@iota/pow-node.js', () => jsMiner('@iota/pow-node.js')],
+    ['@iota/pow-wasm.js', () => jsMiner('@iota/pow-wasm.js')],
+  ]) {
+    process.stderr.write(`preparing ${name}…\n`);
+    const miner = build();
+    if (miner.skipped) notes.push(`${name}: skipped — ${miner.skipped}`);
+    else miners.push({ name, ...miner });
+  }
+
+  await core.powHashRate(threads, 300); // warm up: the first window otherwise reads low
+  const rates = new Map(miners.map((m) => [m.name, { 1: [], [threads]: [] }]));
+  for (let round = 1; round <= rounds; round++) {
+    for (const t of [1, threads]) {
+      for (const m of miners) {
+        process.stderr.write(`round ${round}/${rounds}, ${t} thread${t > 1 ? 's' : ''}: ${m.name}        \r`);
+        rates.get(m.name)[t].push(await m.run(t, window));
+      }
+    }
+  }
+  process.stderr.write('\n');
+
+  const rate = (name, t) => median(rates.get(name)[t]);
+  const ours = miners[0].name;
+  const rows = miners.map((m) => {
+    const [one, all] = [rate(m.name, 1), rate(m.name, threads)];
+    return [
+      m.name,
+      fmt(one),
+      m.name === ours ? '1×' : `${(rate(ours, 1) / one).toFixed(m.ours ? 2 : 1)}×`,
+      fmt(all),
+      m.name === ours ? '1×' : `${(rate(ours, threads) / all).toFixed(m.ours ? 2 : 1)}×`,
+      `${((100 * all) / one / threads).toFixed(0)} %`,
+    ];
+  });
+  table(['miner', 'hashes/s, 1 thread', `${ours} ÷ it`, `hashes/s, ${threads} threads`, `${ours} ÷ it`, 'of linear'], rows);
+  for (const m of miners.filter((m) => !m.ours)) console.log(`- ${m.name}: ${m.version}`);
+  for (const n of notes) console.log(`- ${n}`);
+  console.log();
+
+  // Time to reach score 1500 on a 300-byte block with all threads, over `blockCount`
+  // different blocks (the work per block is geometric: hence median and p90).
+  const block = (i, size) => ({
+    protocolVersion: 2,
+    parents: ['0x' + '11'.repeat(32), '0x' + '22'.repeat(32)],
+    payload: { type: 5, tag: '0x' + (i + 1).toString(16).padStart(8, '0'), data: '0x' + 'cd'.repeat(size) },
+  });
+  let size = 200;
+  while (core.encodeBlock({ ...block(0, size), nonce: '0' }).length < 300) size++;
+  const len = core.encodeBlock({ ...block(0, size), nonce: '0' }).length;
+  let zeros = 0;
+  while (3 ** zeros < 1500 * len) zeros++;
+  const times = [];
+  for (let i = 0; i < blockCount; i++) {
+    process.stderr.write(`mining block ${i + 1}/${blockCount}\r`);
+    const t = performance.now();
+    await core.mine(block(i, size), { targetScore: 1500 });
+    times.push(performance.now() - t);
+  }
+  process.stderr.write('\n');
+  const expected = (hashRate) => `${((1000 * 3 ** zeros) / hashRate).toFixed(0)} ms`;
+  table(
+    [`score 1500 on a ${len}-byte block (${zeros} zeros, ${fmt(3 ** zeros)} hashes expected), ${threads} threads`, 'median', 'p90'],
+    [
+      [`${ours}, mine(), ${blockCount} blocks`, `${median(times).toFixed(0)} ms`, `${percentile(times, 90).toFixed(0)} ms`],
+      ...miners.map((m) => [`${m.name}, expected from its rate`, expected(rate(m.name, threads)), '—']),
+    ],
+  );
+
+  // Scoring: one block a call (the submit path), and many a call (batches).
+  const scored = core.encodeBlock({ ...block(0, size), nonce: '12345' });
+  const single = [];
+  for (let i = 0; i < 20; i++) {
+    const n = 20000;
+    const t = process.hrtime.bigint();
+    for (let k = 0; k < n; k++) core.powScore(scored);
+    single.push(Number(process.hrtime.bigint() - t) / 1000 / n);
+  }
+  const many = Array.from({ length: 1024 }, (_, i) => {
+    const b = Buffer.from(scored);
+    b.writeUInt32LE(i, b.length - 8);
+    return b;
+  });
+  const batched = [];
+  for (let i = 0; i < 20; i++) {
+    const t = process.hrtime.bigint();
+    core.powScores(many);
+    batched.push(Number(process.hrtime.bigint() - t) / 1000 / many.length);
+  }
+  table(
+    ['scoring', 'µs per block, median', 'p90'],
+    [
+      [`powScore, one ${len}-byte block a call`, median(single).toFixed(2), percentile(single, 90).toFixed(2)],
+      [`powScores, 1024 ${len}-byte blocks a call`, median(batched).toFixed(2), percentile(batched, 90).toFixed(2)],
+    ],
+  );
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(`ledger-node PoW benchmark — ${new Date().toISOString()} — node ${process.version}\n`);
+  await powBench();
+  process.exit(0);
+}
