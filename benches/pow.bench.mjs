@@ -14,34 +14,8 @@ import { iotaCryptoMiner, iotaGoMiner, jsMiner } from './pow-references.mjs';
 const require = createRequire(import.meta.url);
 const core = require('../dist/index.js');
 
-const ENGINES = ['avx512-512', 'avx2-256', 'portable-128'];
-
-/** The engines this CPU runs, the default first (LEDGER_NODE_POW_ENGINE selects one). */
-function availableEngines() {
-  const saved = process.env.LEDGER_NODE_POW_ENGINE;
-  delete process.env.LEDGER_NODE_POW_ENGINE;
-  const best = core.powInfo().engine;
-  const found = ENGINES.filter((name) => {
-    process.env.LEDGER_NODE_POW_ENGINE = name;
-    return core.powInfo().engine === name;
-  });
-  if (saved === undefined) delete process.env.LEDGER_NODE_POW_ENGINE;
-  else process.env.LEDGER_NODE_POW_ENGINE = saved;
-  return [best, ...found.filter((e) => e !== best)];
-}
-
 function ourMiner(engine) {
-  return {
-    version: `ledger-node ${engine}`,
-    run: async (threads, ms) => {
-      process.env.LEDGER_NODE_POW_ENGINE = engine;
-      try {
-        return await core.powHashRate(threads, ms);
-      } finally {
-        delete process.env.LEDGER_NODE_POW_ENGINE;
-      }
-    },
-  };
+  return { version: `ledger-node ${engine}`, run: (threads, ms) => core.powHashRate(threads, ms, engine) };
 }
 
 const percentile = (values, p) => {
@@ -53,8 +27,8 @@ export async function powBench() {
   const rounds = arg('rounds', 5);
   const window = arg('window', 1000);
   const blockCount = arg('blocks', 50);
-  const { threads } = core.powInfo();
-  const engines = availableEngines();
+  const { threads, engine: best, engines: all } = core.powInfo();
+  const engines = [best, ...all.filter((e) => e !== best)];
   console.log('## Proof of work (Curl-P-81)\n');
   console.log(`engines on this CPU: ${engines.join(', ')} (default ${engines[0]}); ${threads} threads; ${rounds} rounds of ${window} ms windows, medians\n`);
 
