@@ -25,14 +25,27 @@ pub trait Bits: Copy {
     fn andnot(self, other: Self) -> Self;
     fn ones() -> Self;
     fn zeros() -> Self;
+
+    /// F(a, b) for every lane, in the four operations above; a register type with
+    /// three-input logic (AVX-512's `vpternlogq`) does it in two.
+    #[inline(always)]
+    fn f(a_lo: Self, a_hi: Self, b_lo: Self, b_hi: Self) -> (Self, Self) {
+        let lo = b_lo.andnot(a_lo).xor(a_hi);
+        (lo, lo.and(b_hi).xor(a_lo))
+    }
 }
 
 /// F(a, b) for every lane.
 #[inline(always)]
 pub fn f<B: Bits>(a_lo: B, a_hi: B, b_lo: B, b_hi: B) -> (B, B) {
-    let lo = b_lo.andnot(a_lo).xor(a_hi);
-    (lo, lo.and(b_hi).xor(a_lo))
+    B::f(a_lo, a_hi, b_lo, b_hi)
 }
+
+/// The `vpternlogq` immediates of the two halves of F, over inputs (x, y, z) whose truth
+/// tables are x = 0xF0, y = 0xCC, z = 0xAA: lo' = (a.lo & !b.lo) ^ a.hi with
+/// (x, y, z) = (a.lo, b.lo, a.hi); hi' = (lo' & b.hi) ^ a.lo with (lo', b.hi, a.lo).
+pub const TERNLOG_LO: i32 = (0xF0 & !0xCC) ^ 0xAA;
+pub const TERNLOG_HI: i32 = (0xF0 & 0xCC) ^ 0xAA;
 
 /// (lo, hi) of a trit.
 pub const fn trit_bits(t: i8) -> (bool, bool) {
@@ -128,6 +141,25 @@ mod tests {
                 assert_eq!(decode(lo & 1 == 1, hi & 1 == 1), expected, "F({a}, {b})");
                 assert!(lo & 1 == 1 || hi & 1 == 1, "F({a}, {b}) is a valid code");
                 assert_eq!(zero_lanes(lo, hi) & 1 == 1, expected == 0);
+            }
+        }
+    }
+
+    /// `vpternlogq` picks bit (x << 2 | y << 1 | z) of its immediate for each bit position;
+    /// done in software here, the immediates compute the same F on all nine pairs (the
+    /// AVX-512 engine itself runs only where the CPU has it).
+    #[test]
+    fn ternlog_immediates_compute_f() {
+        let ternlog = |imm: i32, x: u64, y: u64, z: u64| -> u64 {
+            (0..64).map(|i| ((imm as u64) >> ((x >> i & 1) << 2 | (y >> i & 1) << 1 | (z >> i & 1)) & 1) << i).sum()
+        };
+        for a in -1i8..=1 {
+            for b in -1i8..=1 {
+                let (a_lo, a_hi) = broadcast::<u64>(a);
+                let (b_lo, b_hi) = broadcast::<u64>(b);
+                let lo = ternlog(TERNLOG_LO, a_lo, b_lo, a_hi);
+                let hi = ternlog(TERNLOG_HI, lo, b_hi, a_lo);
+                assert_eq!((lo, hi), f(a_lo, a_hi, b_lo, b_hi), "F({a}, {b})");
             }
         }
     }

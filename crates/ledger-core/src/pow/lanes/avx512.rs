@@ -1,16 +1,25 @@
-//! AVX-512 registers as lanes: 512 nonces a pass (`engines.rs` compiles the lanes code
-//! with AVX-512F enabled around them).
+//! AVX-512 registers as lanes: 512 nonces a pass, F in two `vpternlogq` (`engines.rs`
+//! compiles the lanes code with AVX-512F enabled around them).
 
 #![cfg(target_arch = "x86_64")]
 
 use super::Lanes;
-use crate::pow::encoding::Bits;
+use crate::pow::encoding::{Bits, TERNLOG_HI, TERNLOG_LO};
 use std::arch::x86_64::*;
 
 #[derive(Clone, Copy)]
 pub struct Zmm(__m512i);
 
 impl Bits for Zmm {
+    #[inline(always)]
+    fn f(a_lo: Self, a_hi: Self, b_lo: Self, b_hi: Self) -> (Self, Self) {
+        // SAFETY: only used inside AVX-512F functions.
+        unsafe {
+            let lo = _mm512_ternarylogic_epi64::<TERNLOG_LO>(a_lo.0, b_lo.0, a_hi.0);
+            (Zmm(lo), Zmm(_mm512_ternarylogic_epi64::<TERNLOG_HI>(lo, b_hi.0, a_lo.0)))
+        }
+    }
+
     #[inline(always)]
     fn and(self, o: Self) -> Self {
         // SAFETY (here and below): only used inside AVX-512F functions.

@@ -229,16 +229,24 @@ unsafe fn three_rounds<R: Lanes>(state: &Memory<R>, walk: &[u32]) {
     let m2_0 = fr(m1, m1_before_last);
     (m1_before_last, m1_last) = (m1_last, m1);
     let mut m2_last = m2_0;
+    // Steps 1..=728, four per iteration so that the rolling values need no moves.
+    let at = |n: usize| *walk.get_unchecked(n);
     let mut n = 1;
     while n < STATE_LEN {
-        let m1 = fr(state.load(*walk.get_unchecked(n)), state.load(*walk.get_unchecked(n + 4)));
-        let m2 = fr(m1, m1_before_last);
-        state.store(*walk.get_unchecked(n - 1), fr(m2_last, m2));
-        let m1_y = fr(state.load(*walk.get_unchecked(n + 1)), state.load(*walk.get_unchecked(n + 5)));
-        let m2_y = fr(m1_y, m1_last);
-        state.store(*walk.get_unchecked(n), fr(m2, m2_y));
-        (m1_before_last, m1_last, m2_last) = (m1, m1_y, m2_y);
-        n += 2;
+        let a = fr(state.load(at(n)), state.load(at(n + 4)));
+        let m2_a = fr(a, m1_before_last);
+        state.store(at(n - 1), fr(m2_last, m2_a));
+        let b = fr(state.load(at(n + 1)), state.load(at(n + 5)));
+        let m2_b = fr(b, m1_last);
+        state.store(at(n), fr(m2_a, m2_b));
+        let c = fr(state.load(at(n + 2)), state.load(at(n + 6)));
+        let m2_c = fr(c, a);
+        state.store(at(n + 1), fr(m2_b, m2_c));
+        let d = fr(state.load(at(n + 3)), state.load(at(n + 7)));
+        let m2_d = fr(d, b);
+        state.store(at(n + 2), fr(m2_c, m2_d));
+        (m1_before_last, m1_last, m2_last) = (c, d, m2_d);
+        n += 4;
     }
     state.store(walk[STATE_LEN - 1], fr(m2_last, m2_0));
 }
