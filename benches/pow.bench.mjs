@@ -15,7 +15,16 @@ const require = createRequire(import.meta.url);
 const core = require('../dist/index.js');
 
 function ourMiner(engine) {
-  return { version: `ledger-node ${engine}`, run: (threads, ms) => core.powHashRate(threads, ms, engine) };
+  return {
+    version: `ledger-node ${engine}`,
+    run: async (threads, ms) => {
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const rate = await core.powHashRate(threads, ms, engine);
+      const { user, system } = process.cpuUsage(cpu);
+      return { rate, cpuRate: (rate * (performance.now() - started)) / 1000 / ((user + system) / 1e6) };
+    },
+  };
 }
 
 const percentile = (values, p) => {
@@ -48,6 +57,7 @@ export async function powBench() {
 
   await core.powHashRate(threads, 300); // warm up: the first window otherwise reads low
   const rates = new Map(miners.map((m) => [m.name, { 1: [], [threads]: [] }]));
+  // Each run gives { rate, cpuRate }.
   for (let round = 1; round <= rounds; round++) {
     for (const t of [1, threads]) {
       for (const m of miners) {
@@ -58,24 +68,24 @@ export async function powBench() {
   }
   process.stderr.write('\n');
 
-  const rate = (name, t) => median(rates.get(name)[t]);
+  const rate = (name, t, key = 'rate') => median(rates.get(name)[t].map((r) => r[key]).filter((r) => r !== undefined));
   const ours = miners[0].name;
-  const rows = miners.map((m) => {
-    const [one, all] = [rate(m.name, 1), rate(m.name, threads)];
-    return [
-      m.name,
-      fmt(one),
-      m.name === ours ? '1×' : `${(rate(ours, 1) / one).toFixed(m.ours ? 2 : 1)}×`,
-      fmt(all),
-      m.name === ours ? '1×' : `${(rate(ours, threads) / all).toFixed(m.ours ? 2 : 1)}×`,
-      `${((100 * all) / one / threads).toFixed(0)} %`,
-    ];
-  });
-  table(['miner', 'hashes/s, 1 thread', `${ours} ÷ it`, `hashes/s, ${threads} threads`, `${ours} ÷ it`, 'of linear'], rows);
-  for (const m of miners.filter((m) => !m.ours)) console.log(`- ${m.name}: ${m.version}`);
-  for (const n of notes) console.log(`- ${n}`);
-  console.log();
-
+  const ratio = (m, t, key) => (m.name === ours ? '1×' : `${(rate(ours, t, key) / rate(m.name, t, key)).toFixed(m.ours ? 2 : 1)}×`);
+  for (const [key, what] of [
+    ['rate', 'hashes/s'],
+    ['cpuRate', 'hashes per CPU second'],
+  ]) {
+    const rows = miners.map((m) => {
+      const [one, all] = [rate(m.name, 1, key), rate(m.name, threads, key)];
+      if (Number.isNaN(one)) return [m.name, '—', '—', '—', '—', '—'];
+      const scaling = key === 'rate' ? `${((100 * all) / one / threads).toFixed(0)} %` : `${((100 * all) / one).toFixed(0)} %`;
+      return [m.name, fmt(one), ratio(m, 1, key), fmt(all), ratio(m, threads, key), scaling];
+    });
+    const scalingHead = key === 'rate' ? 'of linear' : `${threads} threads ÷ 1`;
+    table([`miner (${what})`, '1 thread', `${ours} ÷ it`, `${threads} threads`, `${ours} ÷ it`, scalingHead], rows);
+  }
+  console.log('Hashes per CPU second divide by the CPU time each miner used, so they leave out the time');
+  console.log('other processes held the cores; on a quiet machine the two tables agree.\n');
   // Time to reach score 1500 on a 300-byte block with all threads, over `blockCount`
   // different blocks (the work per block is geometric: hence median and p90).
   const block = (i, size) => ({

@@ -1,7 +1,7 @@
 //! The native Rust reference for the PoW benchmark (`benches/pow.bench.mjs`): Curl-P-81
 //! hashes per second of `iota-crypto`'s batched hasher (64 inputs a batch, the way a miner
 //! built on it hashes nonces), on `--threads` threads for a `--ms` window. Prints
-//! `{"hashesPerSecond": …}`.
+//! `{"hashesPerSecond": …, "hashes": …, "cpuSeconds": …}`.
 
 use crypto::encoding::ternary::{Btrit, T1B1Buf, TritBuf};
 use crypto::hashes::ternary::curl_p::CurlPBatchHasher;
@@ -34,7 +34,17 @@ fn main() {
         std::thread::sleep(Duration::from_millis(ms));
         stop.store(true, Ordering::Relaxed);
     });
-    println!("{{\"hashesPerSecond\":{:.0}}}", hashes.load(Ordering::Relaxed) as f64 / start.elapsed().as_secs_f64());
+    let hashes = hashes.load(Ordering::Relaxed);
+    let cpu = cpu_seconds().map_or(String::new(), |s| format!(",\"cpuSeconds\":{s}"));
+    println!("{{\"hashesPerSecond\":{:.0},\"hashes\":{hashes}{cpu}}}", hashes as f64 / start.elapsed().as_secs_f64());
+}
+
+/// CPU time of this process (Linux: user and system ticks of /proc/self/stat).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 /// Batches of 64 inputs whose last trits vary like a nonce.
