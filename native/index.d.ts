@@ -249,15 +249,21 @@ export interface OutputChangeEvent {
 
 export declare function outputIdOf(transactionId: string, index: number): string
 
-/** Hashes per second of `threads` workers over `millis` milliseconds (runs off the loop). */
-export declare function powHashRate(threads: number, millis: number): Promise<number>
+/**
+ * Hashes per second of `threads` workers over `millis` milliseconds (runs off the loop),
+ * with the miner's engine or the named one.
+ */
+export declare function powHashRate(threads: number, millis: number, engine?: string | undefined | null): Promise<number>
 
 export declare function powInfo(): PowInfo
 
 export interface PowInfo {
+  /** The engine the miner uses. */
   engine: string
   lanes: number
   threads: number
+  /** Every engine this CPU runs, fastest first. */
+  engines: Array<string>
 }
 
 export declare function powScore(bytes: Buffer): number

@@ -31,12 +31,13 @@ export async function mine(block: BlockInput, options: MineOptions): Promise<Min
   return (options.pool ?? sharedMiningPool()).mine(bytes, options);
 }
 
-/** Which miner this CPU runs, and its default thread count. */
-export function powInfo(): { engine: string; lanes: number; threads: number } {
+/** Which miner engine this CPU runs (and every engine it could), and the default thread count. */
+export function powInfo(): { engine: string; lanes: number; threads: number; engines: string[] } {
   return native.powInfo();
 }
 
-/** Measured hashes per second of `threads` workers over `millis` milliseconds. */
-export function powHashRate(threads: number, millis = 1000): Promise<number> {
-  return native.powHashRate(threads, millis);
+/** Measured hashes per second of `threads` workers over `millis` milliseconds, with the
+ * miner's engine or another one of `powInfo().engines`. */
+export async function powHashRate(threads: number, millis = 1000, engine?: string): Promise<number> {
+  return fromNative(() => native.powHashRate(threads, millis, engine));
 }

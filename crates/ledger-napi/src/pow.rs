@@ -43,33 +43,46 @@ fn check_len(bytes: &[u8]) -> Result<()> {
 
 #[napi(object)]
 pub struct PowInfo {
+    /// The engine the miner uses.
     pub engine: String,
     pub lanes: u32,
     pub threads: u32,
+    /// Every engine this CPU runs, fastest first.
+    pub engines: Vec<String>,
 }
 
 #[napi]
 pub fn pow_info() -> PowInfo {
     let engine = pow::Engine::detect();
-    PowInfo { engine: engine.name().to_string(), lanes: engine.lanes() as u32, threads: pow::default_threads() as u32 }
+    let engines = pow::Engine::available().iter().map(|e| e.name().to_string()).collect();
+    PowInfo { engine: engine.name().to_string(), lanes: engine.lanes() as u32, threads: pow::default_threads() as u32, engines }
 }
 
-/// Hashes per second of `threads` workers over `millis` milliseconds (runs off the loop).
+/// Hashes per second of `threads` workers over `millis` milliseconds (runs off the loop),
+/// with the miner's engine or the named one.
 #[napi(ts_return_type = "Promise<number>")]
-pub fn pow_hash_rate(threads: u32, millis: u32) -> AsyncTask<HashRateTask> {
-    AsyncTask::new(HashRateTask { threads: threads.max(1) as usize, millis })
+pub fn pow_hash_rate(threads: u32, millis: u32, engine: Option<String>) -> Result<AsyncTask<HashRateTask>> {
+    let engine = match engine {
+        None => pow::Engine::detect(),
+        Some(name) => pow::Engine::available()
+            .into_iter()
+            .find(|e| e.name() == name)
+            .ok_or_else(|| invalid_argument("engine", format!("'{name}' is not an engine this CPU runs")))?,
+    };
+    Ok(AsyncTask::new(HashRateTask { threads: threads.max(1) as usize, millis, engine }))
 }
 
 pub struct HashRateTask {
     threads: usize,
     millis: u32,
+    engine: pow::Engine,
 }
 
 impl Task for HashRateTask {
     type Output = f64;
     type JsValue = f64;
     fn compute(&mut self) -> napi::Result<f64> {
-        Ok(pow::hash_rate(self.threads, std::time::Duration::from_millis(self.millis as u64), pow::Engine::detect()))
+        Ok(pow::hash_rate(self.threads, std::time::Duration::from_millis(self.millis as u64), self.engine))
     }
     fn resolve(&mut self, _env: Env, output: f64) -> napi::Result<f64> {
         Ok(output)

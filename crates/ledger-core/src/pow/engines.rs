@@ -1,21 +1,21 @@
-//! Which instruction set the miner runs, chosen at run time: AVX-512 (512 nonces a pass,
-//! `vpternlogq`), AVX2 (256), or the portable 128-lane code (two u64 words per trit; SSE2 or
-//! NEON after auto-vectorisation) that every target compiles. Measured on this project's
-//! AMD EPYC: 2.67, 2.6 and 1.8 M hashes/s per thread. The transform is bound by memory
-//! traffic (two 729-trit states are read and written every round), which is why AVX-512
-//! gains little over AVX2. `LEDGER_NODE_POW_ENGINE=avx2-256` (or another name) forces a
-//! narrower engine, for benchmarks and tests of the fallbacks.
+//! Which instruction set the miner and the batch scorer run, chosen at run time: AVX-512
+//! (512 nonces a pass), AVX2 (256), or the portable 128-lane code (two u64 words a register;
+//! SSE2 or NEON after auto-vectorisation) that every target compiles. The code is the same
+//! generic `lanes/` code compiled once per instruction set. `LEDGER_NODE_POW_ENGINE` set to
+//! an engine's name forces that engine (when the CPU has it), for benchmarks and tests of
+//! the fallbacks.
 
-use super::search::{search, SearchJob};
+use super::lanes::search::SearchJob;
+use super::lanes::{batch, portable, search};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// 512 lanes with AVX-512 intrinsics (vpternlogq).
+    /// 512 lanes with AVX-512F.
     Avx512,
-    /// 256 lanes with AVX2 intrinsics.
+    /// 256 lanes with AVX2.
     Avx2,
-    /// 128 lanes: two u64 words per trit.
-    Lanes128,
+    /// 128 lanes in portable code.
+    Portable,
 }
 
 impl Engine {
@@ -23,7 +23,7 @@ impl Engine {
         match self {
             Engine::Avx512 => "avx512-512",
             Engine::Avx2 => "avx2-256",
-            Engine::Lanes128 => "bitsliced-128",
+            Engine::Portable => "portable-128",
         }
     }
 
@@ -31,16 +31,15 @@ impl Engine {
         match self {
             Engine::Avx512 => 512,
             Engine::Avx2 => 256,
-            Engine::Lanes128 => 128,
+            Engine::Portable => 128,
         }
     }
 
+    /// The fastest engine, or the one `LEDGER_NODE_POW_ENGINE` names.
     pub fn detect() -> Engine {
         let available = Self::available();
         let forced = std::env::var("LEDGER_NODE_POW_ENGINE").ok();
-        forced
-            .and_then(|name| available.iter().copied().find(|e| e.name() == name))
-            .unwrap_or(available[0])
+        forced.and_then(|name| available.iter().copied().find(|e| e.name() == name)).unwrap_or(available[0])
     }
 
     /// Supported engines, fastest first.
@@ -55,19 +54,68 @@ impl Engine {
                 engines.push(Engine::Avx2);
             }
         }
-        engines.push(Engine::Lanes128);
+        engines.push(Engine::Portable);
         engines
     }
 
+    /// Search nonces until one reaches the job's target (None when stopped).
     pub fn search(self, job: &SearchJob) -> Option<u64> {
         match self {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: only listed by `available` when the CPU reports AVX2.
-            Engine::Avx2 => unsafe { super::avx2::search(job) },
-            #[cfg(target_arch = "x86_64")]
             // SAFETY: only listed by `available` when the CPU reports AVX-512F.
-            Engine::Avx512 => unsafe { super::avx512::search(job) },
-            _ => search::<2>(job),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512 => unsafe { avx512::search(job) },
+            // SAFETY: only listed by `available` when the CPU reports AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2 => unsafe { avx2::search(job) },
+            // SAFETY: plain Rust, valid on every target.
+            _ => unsafe { search::search::<[u64; 2]>(job) },
         }
+    }
+
+    /// Trailing zero trits of the Curl hash of each 40-byte input (digest and nonce).
+    pub fn trailing_zeros_many(self, inputs: &[[u8; 40]]) -> Vec<u32> {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512 => unsafe { avx512::trailing_zeros_many(inputs) },
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2 => unsafe { avx2::trailing_zeros_many(inputs) },
+            _ => unsafe { batch::trailing_zeros_many::<portable::Words>(inputs) },
+        }
+    }
+}
+
+/// The generic lanes code compiled with AVX2 enabled.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::super::lanes::avx2::Ymm;
+    use super::super::lanes::{batch, search};
+    use super::SearchJob;
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn search(job: &SearchJob) -> Option<u64> {
+        search::search::<Ymm>(job)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn trailing_zeros_many(inputs: &[[u8; 40]]) -> Vec<u32> {
+        batch::trailing_zeros_many::<Ymm>(inputs)
+    }
+}
+
+/// The generic lanes code compiled with AVX-512F enabled.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::super::lanes::avx512::Zmm;
+    use super::super::lanes::{batch, search};
+    use super::SearchJob;
+
+    #[target_feature(enable = "avx512f")]
+    pub unsafe fn search(job: &SearchJob) -> Option<u64> {
+        search::search::<Zmm>(job)
+    }
+
+    #[target_feature(enable = "avx512f")]
+    pub unsafe fn trailing_zeros_many(inputs: &[[u8; 40]]) -> Vec<u32> {
+        batch::trailing_zeros_many::<Zmm>(inputs)
     }
 }

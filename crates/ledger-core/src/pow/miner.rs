@@ -4,7 +4,7 @@
 
 use super::engines::Engine;
 use super::required_zeros;
-use super::search::SearchJob;
+use super::lanes::search::{batch_of, SearchJob};
 use super::ternary::b1t6;
 use crate::hash::blake2b256;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -70,37 +70,34 @@ pub fn mine_zeros(prefix: &[u8], zeros: u32, threads: usize, cancel: &AtomicBool
     Some(MineResult { nonce, hashes: hashes.load(Ordering::Relaxed) })
 }
 
-/// Hashes per second of `threads` workers searching for an unreachable target for
-/// `duration` (the user-facing benchmark).
+/// Trailing zeros the hash-rate probe mines for: what a 300-byte block needs at the
+/// default minPowScore 1500 (pow.md §6), so the probe runs the same plan as real mining.
+const PROBE_ZEROS: u32 = 12;
+
+/// Hashes per second of `threads` workers mining for `duration` (the user-facing
+/// benchmark). They mine as for a real block and go on after each nonce they find.
 pub fn hash_rate(threads: usize, duration: std::time::Duration, engine: Engine) -> f64 {
-    let cancel = AtomicBool::new(false);
+    let threads = threads.max(1);
+    let stop = AtomicBool::new(false);
+    let hashes = AtomicU64::new(0);
+    let digest_trits = b1t6(&blake2b256(b"hash rate probe"));
     let start = std::time::Instant::now();
-    let counted = std::thread::scope(|scope| {
-        let handle = scope.spawn(|| {
-            let digest_trits = b1t6(&blake2b256(b"hash rate probe"));
-            let stop = &cancel;
-            let hashes = AtomicU64::new(0);
-            std::thread::scope(|inner| {
-                for k in 0..threads {
-                    let (digest_trits, hashes) = (&digest_trits, &hashes);
-                    inner.spawn(move || {
-                        let job = SearchJob {
-                            digest_trits,
-                            target_zeros: 243,
-                            first_batch: k as u64,
-                            batch_stride: threads as u64,
-                            stop,
-                            hashes,
-                        };
-                        engine.search(&job);
-                    });
+    std::thread::scope(|scope| {
+        for k in 0..threads {
+            let (digest_trits, stop, hashes) = (&digest_trits, &stop, &hashes);
+            scope.spawn(move || {
+                let mut first_batch = k as u64;
+                loop {
+                    let job = SearchJob { digest_trits, target_zeros: PROBE_ZEROS, first_batch, batch_stride: threads as u64, stop, hashes };
+                    match engine.search(&job) {
+                        Some(nonce) => first_batch = batch_of(nonce) + threads as u64,
+                        None => break,
+                    }
                 }
             });
-            hashes.load(Ordering::Relaxed)
-        });
+        }
         std::thread::sleep(duration);
-        cancel.store(true, Ordering::Relaxed);
-        handle.join().expect("probe threads do not panic")
+        stop.store(true, Ordering::Relaxed);
     });
-    counted as f64 / start.elapsed().as_secs_f64()
+    hashes.load(Ordering::Relaxed) as f64 / start.elapsed().as_secs_f64()
 }

@@ -22,6 +22,29 @@ pub fn byte_trits(byte: u8) -> [Trit; 6] {
     trits
 }
 
+/// For each byte value: bit k of the first mask is set when trit k of its b1t6 form is
+/// +1, of the second when it is −1 (the bit planes of `byte_trits`).
+pub const BYTE_PLANES: [(u8, u8); 256] = {
+    let mut table = [(0u8, 0u8); 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut v = byte as u8 as i8 as i32;
+        let mut k = 0;
+        while k < 6 {
+            let r = (v + 1).rem_euclid(3) - 1;
+            if r == 1 {
+                table[byte].0 |= 1 << k;
+            } else if r == -1 {
+                table[byte].1 |= 1 << k;
+            }
+            v = (v - r) / 3;
+            k += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
 const TRYTE_ALPHABET: &[u8; 27] = b"9ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// Trits as trytes, three trits a character (debugging and test vectors only).

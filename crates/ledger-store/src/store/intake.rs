@@ -88,14 +88,14 @@ impl Store {
         Ok(block)
     }
 
-    /// The proof-of-work rule (validation.md §2) for each block: together through the
-    /// bit-sliced lanes when there are several, else with the scalar scorer.
+    /// The proof-of-work rule (validation.md §2) for each block (`pow::trailing_zeros_many`
+    /// picks per-block or batched scoring by count).
     fn check_pow(&self, blocks: &[&[u8]]) -> Vec<Result<()>> {
         let min = self.protocol.min_pow_score;
         if min == 0 {
             return blocks.iter().map(|_| Ok(())).collect();
         }
-        let zeros = if blocks.len() >= 4 { pow::trailing_zeros_many(blocks) } else { blocks.iter().map(|b| pow::trailing_zeros(b)).collect() };
+        let zeros = pow::trailing_zeros_many(blocks);
         blocks.iter().zip(zeros).map(|(b, z)| check_pow_zeros(b.len(), z, min)).collect()
     }
 
