@@ -10,7 +10,7 @@ use crate::graph::cone_roots;
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
 use crate::tips::{self, TipScore};
 use crate::white_flag::{self, Confirmation};
-use crate::{is_solid_entry_point, storage_error, SOLID_ENTRY_POINTS};
+use crate::{index, is_solid_entry_point, storage_error, SOLID_ENTRY_POINTS};
 use ledger_core::codec::{encode_block, encode_milestone_payload};
 use ledger_core::ids;
 use ledger_core::model::{Block, Id32, MilestonePayload, Payload};
@@ -145,6 +145,9 @@ impl Store {
         let updates = state.graph.roots_after(&referenced, index, |p| referenced_index(db, p))?;
         let below = state.graph.below_max_depth(&referenced, &updates, |roots| tips::score(roots, index, &self.thresholds) == TipScore::BelowMaxDepth);
         let mut batch = self.db.batch();
+        if self.indexer_enabled {
+            index::write_changes(&self.db, &mut batch, &c.created, &c.consumed, index)?;
+        }
         for (position, (id, (inclusion, conflict))) in c.order.iter().zip(&c.states).enumerate() {
             let pending = state.graph.get(id).ok_or_else(|| storage_error(format!("block 0x{} left the pending set during white flag", hex::encode(id))))?;
             let meta = BlockMeta {
