@@ -120,6 +120,7 @@ async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
       blockCacheMiB: config.storage.blockCacheMiB,
       writeBuffersMiB: config.storage.writeBuffersMiB,
       tips: config.tips,
+      indexer: { enabled: config.indexer.enabled },
     }));
   } catch (err) {
     if (err instanceof LedgerError) throw new StartupError(`cannot open the ledger in ${config.dataDir}: ${err.code}: ${err.path ? err.path + ': ' : ''}${err.detail}`);
