@@ -56,7 +56,10 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const protocol = store.protocol();
     const metrics = new NodeMetrics({ status: () => store.status(), sizeBytes: () => store.approximateSizeBytes(), memoryBytes: () => store.storageMemoryBytes() });
     if (config.coordinator.enabled) {
-      coordinator = new Coordinator(store, config.coordinator.interval, logger);
+      coordinator = new Coordinator(store, config.coordinator.interval, logger, (issued) => {
+        metrics.milestoneSeconds.labels('confirm').observe(issued.confirmMicros / 1e6);
+        metrics.milestoneSeconds.labels('commit').observe(issued.commitMicros / 1e6);
+      });
       await coordinator.start();
     }
     const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, shutdown: shutdown.signal }, secret);

@@ -51,6 +51,9 @@ export interface IssuedMilestone {
   timestamp: number;
   referencedBlocks: number;
   includedTransactions: number;
+  /** Microseconds in white flag and in the atomic commit. */
+  confirmMicros: number;
+  commitMicros: number;
 }
 
 /**

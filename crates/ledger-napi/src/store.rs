@@ -74,6 +74,9 @@ pub struct MilestoneOutcome {
     pub timestamp: u32,
     pub referenced_blocks: u32,
     pub included_transactions: u32,
+    /// Microseconds in white flag and in the atomic commit.
+    pub confirm_micros: f64,
+    pub commit_micros: f64,
     pub failure: Option<NativeFailure>,
 }
 
@@ -476,6 +479,8 @@ impl Task for IssueTask {
                 timestamp: m.timestamp,
                 referenced_blocks: m.referenced_blocks as u32,
                 included_transactions: m.included_transactions as u32,
+                confirm_micros: m.confirm_micros as f64,
+                commit_micros: m.commit_micros as f64,
                 failure: None,
             },
             Err(e) => MilestoneOutcome {
@@ -485,6 +490,8 @@ impl Task for IssueTask {
                 timestamp: 0,
                 referenced_blocks: 0,
                 included_transactions: 0,
+                confirm_micros: 0.0,
+                commit_micros: 0.0,
                 failure: Some(e.into()),
             },
         })

@@ -204,6 +204,19 @@ impl Snapshot<'_> {
         self.get(C::NAME, &C::encode_key(key))?.map(|v| C::decode_value(&v)).transpose()
     }
 
+    /// The values of several keys of one family at once (RocksDB batches the block
+    /// lookups); `sorted` when the keys are in ascending order.
+    pub fn multi_get(&self, cf: &str, keys: &[Vec<u8>], sorted: bool) -> Result<Vec<Option<Vec<u8>>>> {
+        let mut options = ReadOptions::default();
+        options.set_snapshot(&self.snapshot);
+        self.db
+            .db
+            .batched_multi_get_cf_opt(self.db.cf(cf), keys, sorted, &options)
+            .into_iter()
+            .map(|found| found.map(|value| value.map(|v| v.to_vec())).map_err(storage_error))
+            .collect()
+    }
+
     /// An unpositioned iterator over the keys of `cf` below `upper` (exclusive). In the
     /// indexer's field family it stays within the prefix of the key it is sought to.
     pub fn iter(&self, cf: &str, upper: Vec<u8>) -> RawIter<'_> {

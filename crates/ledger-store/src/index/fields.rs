@@ -28,6 +28,9 @@ pub enum Field {
     NativeTokens,
 }
 
+/// A field constructor for an address-valued field.
+pub type AddressField = fn(Address) -> Field;
+
 impl Field {
     pub fn code(&self) -> u8 {
         match self {
@@ -47,7 +50,7 @@ impl Field {
     /// Every field key of an output.
     pub fn all_of(e: &IndexedOutput) -> Vec<Field> {
         let mut fields = Vec::with_capacity(4);
-        let addresses: [(Option<Address>, fn(Address) -> Field); 8] = [
+        let addresses: [(Option<Address>, AddressField); 8] = [
             (e.address, Field::Address),
             (e.storage_deposit_return, Field::StorageDepositReturn),
             (e.expiration.map(|(a, _)| a), Field::ExpirationReturn),

@@ -9,7 +9,7 @@
 //! kind. Created-time bounds narrow every range. The combined route merges the kinds.
 
 use super::entry::{IndexedOutput, OutputKind};
-use super::fields::{self, Field};
+use super::fields::{self, AddressField, Field};
 use super::outputs::{self, IndexerOutputs};
 use super::scan::{Intersection, Range, Union};
 use super::sort_key::SortKey;
@@ -19,6 +19,7 @@ use crate::storage_error;
 use ledger_core::json::hex;
 use ledger_core::model::{Address, OutputId};
 use ledger_core::Result;
+use std::collections::VecDeque;
 use std::fmt::Write;
 
 /// The conditions of indexer.md §2.1; None = not asked. All must hold.
@@ -56,14 +57,14 @@ impl OutputFilter {
             asked.is_none() || *asked == held
         }
         fn presence<T>(asked: Option<bool>, held: &Option<T>) -> bool {
-            asked.map_or(true, |present| present == held.is_some())
+            asked.is_none_or(|present| present == held.is_some())
         }
         fn time(held: Option<u32>, before: Option<u32>, after: Option<u32>) -> bool {
-            before.map_or(true, |b| held.is_some_and(|t| t < b)) && after.map_or(true, |a| held.is_some_and(|t| t > a))
+            before.is_none_or(|b| held.is_some_and(|t| t < b)) && after.is_none_or(|a| held.is_some_and(|t| t > a))
         }
         let expiration_time = e.expiration.map(|(_, t)| t);
         let tokens = e.native_tokens as u32;
-        self.unlockable_by_address.map_or(true, |a| e.unlockable_by(&a))
+        self.unlockable_by_address.is_none_or(|a| e.unlockable_by(&a))
             && equal(&self.address, e.address)
             && presence(self.has_storage_deposit_return, &e.storage_deposit_return)
             && equal(&self.storage_deposit_return_address, e.storage_deposit_return)
@@ -74,15 +75,15 @@ impl OutputFilter {
             && equal(&self.expiration_return_address, e.expiration.map(|(a, _)| a))
             && equal(&self.sender, e.sender)
             && equal(&self.issuer, e.issuer)
-            && self.tag.as_ref().map_or(true, |t| e.tag.as_ref() == Some(t))
+            && self.tag.as_ref().is_none_or(|t| e.tag.as_ref() == Some(t))
             && equal(&self.state_controller, e.state_controller)
             && equal(&self.governor, e.governor)
             && equal(&self.alias_address, e.alias_address)
-            && self.has_native_tokens.map_or(true, |has| has == (tokens > 0))
-            && self.min_native_token_count.map_or(true, |min| tokens >= min)
-            && self.max_native_token_count.map_or(true, |max| tokens <= max)
-            && self.created_before.map_or(true, |b| created < b)
-            && self.created_after.map_or(true, |a| created > a)
+            && self.has_native_tokens.is_none_or(|has| has == (tokens > 0))
+            && self.min_native_token_count.is_none_or(|min| tokens >= min)
+            && self.max_native_token_count.is_none_or(|max| tokens <= max)
+            && self.created_before.is_none_or(|b| created < b)
+            && self.created_after.is_none_or(|a| created > a)
     }
 
     /// Filters that no field range answers, so candidates must be checked against their
@@ -115,7 +116,7 @@ impl OutputFilter {
             };
             ranges.push(union);
         }
-        let single: [(Option<Address>, fn(Address) -> Field); 8] = [
+        let single: [(Option<Address>, AddressField); 8] = [
             (self.address, Field::Address),
             (self.storage_deposit_return_address, Field::StorageDepositReturn),
             (self.expiration_return_address, Field::ExpirationReturn),
@@ -188,8 +189,15 @@ impl OutputPage {
 enum Source<'s> {
     /// Every output of the kind, in order, with its record.
     Walk(Range<'s>),
+    /// Candidates from field ranges: all of them match, or (`check_record`) each is
+    /// checked against its record, read in batches.
     Fields { keys: Intersection<'s>, check_record: bool },
 }
+
+/// Candidates whose records are read together (RocksDB batches the block lookups): the
+/// first batch is small (a page of one item needs few), each next one twice as large.
+const FIRST_RECORD_BATCH: usize = 8;
+const MAX_RECORD_BATCH: usize = 256;
 
 /// One kind's part of a query: its matching sort keys in order.
 struct KindScan<'s, 'q> {
@@ -197,51 +205,76 @@ struct KindScan<'s, 'q> {
     source: Source<'s>,
     snapshot: &'s Snapshot<'s>,
     filter: &'q OutputFilter,
-    /// The last match found, to answer repeated targets without reading again.
-    found: Option<SortKey>,
-    exhausted: bool,
+    /// Matches found ahead (record checks), ascending.
+    ahead: VecDeque<SortKey>,
+    /// Where the candidates not yet looked at begin; None when they are all used up.
+    next_candidate: Option<SortKey>,
+    record_batch: usize,
 }
 
 impl KindScan<'_, '_> {
+    /// The first match ≥ target; targets never go backwards.
     fn seek(&mut self, target: &SortKey) -> Result<Option<SortKey>> {
-        if self.exhausted {
-            return Ok(None);
-        }
-        if let Some(found) = self.found.filter(|f| f >= target) {
-            return Ok(Some(found));
-        }
-        let mut at = *target;
         loop {
-            let (key, pass) = match &mut self.source {
-                Source::Walk(range) => match range.seek(&at)? {
-                    None => break,
+            while self.ahead.front().is_some_and(|k| k < target) {
+                self.ahead.pop_front();
+            }
+            if let Some(found) = self.ahead.front() {
+                return Ok(Some(*found));
+            }
+            let Some(from) = self.next_candidate else { return Ok(None) };
+            let from = from.max(*target);
+            self.fill(from)?;
+        }
+    }
+
+    /// Look at the candidates from `from` on until at least one match is found or a batch
+    /// of candidates has been checked.
+    fn fill(&mut self, from: SortKey) -> Result<()> {
+        let mut at = Some(from);
+        let mut unchecked = Vec::new();
+        while let Some(target) = at {
+            let key = match &mut self.source {
+                Source::Walk(range) => match range.seek(&target)? {
+                    None => None,
                     Some(key) => {
                         let record = range.value().ok_or_else(|| storage_error("indexer walk lost its position"))?;
-                        (key, self.filter.matches(&IndexerOutputs::decode_value(record)?, key.created()))
+                        if self.filter.matches(&IndexerOutputs::decode_value(record)?, key.created()) {
+                            self.ahead.push_back(key);
+                        }
+                        Some(key)
                     }
                 },
-                Source::Fields { keys, check_record } => match keys.seek(&at)? {
-                    None => break,
-                    Some(key) if !*check_record => (key, true),
+                Source::Fields { keys, check_record } => match keys.seek(&target)? {
+                    None => None,
+                    Some(key) if !*check_record => {
+                        self.ahead.push_back(key);
+                        Some(key)
+                    }
                     Some(key) => {
-                        let record = self.snapshot.get(INDEXER_OUTPUTS, &outputs::key(self.kind, &key))?.ok_or_else(|| {
-                            storage_error(format!("indexed output 0x{} has no indexer record", hex::encode(key.output_id())))
-                        })?;
-                        (key, self.filter.matches(&IndexerOutputs::decode_value(&record)?, key.created()))
+                        unchecked.push(key);
+                        Some(key)
                     }
                 },
             };
-            if pass {
-                self.found = Some(key);
-                return Ok(Some(key));
-            }
-            match key.successor() {
-                Some(next) => at = next,
-                None => break,
+            at = key.and_then(|k| k.successor());
+            let walked_enough = matches!(self.source, Source::Walk(_)) && !self.ahead.is_empty();
+            if unchecked.len() == self.record_batch || walked_enough || matches!(self.source, Source::Fields { check_record: false, .. }) {
+                break;
             }
         }
-        self.exhausted = true;
-        Ok(None)
+        self.next_candidate = at;
+        if !unchecked.is_empty() {
+            self.record_batch = (self.record_batch * 2).min(MAX_RECORD_BATCH);
+            let keys: Vec<Vec<u8>> = unchecked.iter().map(|k| outputs::key(self.kind, k)).collect();
+            for (key, record) in unchecked.iter().zip(self.snapshot.multi_get(INDEXER_OUTPUTS, &keys, true)?) {
+                let record = record.ok_or_else(|| storage_error(format!("indexed output 0x{} has no indexer record", hex::encode(key.output_id()))))?;
+                if self.filter.matches(&IndexerOutputs::decode_value(&record)?, key.created()) {
+                    self.ahead.push_back(*key);
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -277,7 +310,7 @@ pub fn run(snapshot: &Snapshot<'_>, query: &OutputQuery, ledger_index: u32) -> R
                 .collect();
             Source::Fields { keys: Intersection::new(unions), check_record }
         };
-        scans.push(KindScan { kind, source, snapshot, filter, found: None, exhausted: false });
+        scans.push(KindScan { kind, source, snapshot, filter, ahead: VecDeque::new(), next_candidate: Some(lower), record_batch: FIRST_RECORD_BATCH });
     }
 
     let mut page = empty;

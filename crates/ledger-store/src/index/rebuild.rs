@@ -53,7 +53,7 @@ pub fn rebuild(db: &Db) -> Result<u64> {
             entry.add(&mut batch);
         }
         count += 1;
-        if count % REBUILD_BATCH as u64 == 0 {
+        if count.is_multiple_of(REBUILD_BATCH as u64) {
             std::mem::replace(&mut batch, db.batch()).commit()?;
         }
         Ok(true)
@@ -88,7 +88,8 @@ pub fn verify(db: &Db) -> Result<()> {
         C::decode_value(value)?;
         Ok(())
     }
-    let checks: [(&str, fn(&[u8], &[u8]) -> Result<()>); 3] =
+    type Check = fn(&[u8], &[u8]) -> Result<()>;
+    let checks: [(&str, Check); 3] =
         [(INDEXER_OUTPUTS, decodes::<IndexerOutputs>), (INDEXER_FIELDS, decodes::<IndexerFields>), (INDEXER_CHAINS, decodes::<IndexerChains>)];
     for (cf, check) in checks {
         db.scan(cf, &[], |key, value| {

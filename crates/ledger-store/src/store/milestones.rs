@@ -17,6 +17,7 @@ use ledger_core::model::{Block, Id32, MilestonePayload, Payload};
 use ledger_core::validate::validate_milestone_block;
 use ledger_core::{Error, Result};
 use std::collections::HashSet;
+use std::time::Instant;
 
 impl Store {
 
@@ -59,14 +60,18 @@ impl Store {
             }
         };
         let first = essence.index == 1;
+        let confirming = Instant::now();
         let confirmation = white_flag::confirm(&self.db, order, essence.index, essence.timestamp)?;
+        let confirm_micros = confirming.elapsed().as_micros() as u64;
         let essence = if first { essence } else { Essence { inclusion_root: confirmation.inclusion_root, applied_root: confirmation.applied_root, ..essence } };
         let payload = milestone::build(essence, &self.keys);
         let block = milestone::block_of(payload.clone());
         validate_milestone_block(&block)?;
         let bytes = encode_block(&block);
         let block_id = ids::block_id(&bytes);
-        self.commit_milestone(block_id, &bytes, &payload, confirmation)
+        let committing = Instant::now();
+        let issued = self.commit_milestone(block_id, &bytes, &payload, confirmation)?;
+        Ok(IssuedMilestone { confirm_micros, commit_micros: committing.elapsed().as_micros() as u64, ..issued })
     }
 
     /// A milestone block of another coordinator (this node's own is disabled): it must
@@ -223,6 +228,8 @@ impl Store {
             timestamp: payload.timestamp,
             referenced_blocks: c.order.len(),
             included_transactions: c.included_transactions,
+            confirm_micros: 0,
+            commit_micros: 0,
         })
     }
 }

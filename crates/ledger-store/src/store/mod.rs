@@ -78,6 +78,9 @@ pub struct IssuedMilestone {
     pub timestamp: u32,
     pub referenced_blocks: usize,
     pub included_transactions: usize,
+    /// Time spent in white flag (reading and checking the cone) and in the atomic commit.
+    pub confirm_micros: u64,
+    pub commit_micros: u64,
 }
 
 #[derive(Clone, Copy)]
