@@ -217,6 +217,9 @@ export interface MilestoneOutcome {
   timestamp: number
   referencedBlocks: number
   includedTransactions: number
+  /** Microseconds in white flag and in the atomic commit. */
+  confirmMicros: number
+  commitMicros: number
   failure?: NativeFailure
 }
 
