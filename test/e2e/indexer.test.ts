@@ -298,6 +298,8 @@ describe('a live node', () => {
       [`${base}?cursor=${'0'.repeat(76)}.1.2`, 'cursor: not <76 hex digits>.<page size>'],
       [`${base}?cursor=${'0'.repeat(75)}.1`, 'cursor: not <76 hex digits>.<page size>'],
       [`${base}?cursor=${'g'.repeat(76)}.1`, 'cursor: not <76 hex digits>.<page size>'],
+      [`${base}?cursor=${'0'.repeat(76)}.4294967296`, 'cursor: not <76 hex digits>.<page size>'],
+      [`${base}?cursor=${'0'.repeat(76)}.-1`, 'cursor: not <76 hex digits>.<page size>'],
       [`${base}/alias/0x1234`, 'aliasId: must be 0x followed by 64 hex digits'],
       [`${base}/nft/${'0'.repeat(66)}`, 'nftId: must be 0x followed by 64 hex digits'],
       [`${base}/foundry/0x${'00'.repeat(32)}`, 'foundryId: must be 0x followed by 76 hex digits'],

@@ -52,7 +52,7 @@ const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 const DECIMAL = /^\d{1,10}$/;
 const HEX = /^0x(?:[0-9a-f]{2})*$/i;
-const CURSOR = /^([0-9a-f]{76})\.(\d+)$/i;
+const CURSOR = /^([0-9a-f]{76})\.(\d{1,10})$/i;
 const MAX_NATIVE_TOKENS = 64;
 const MAX_TAG_BYTES = 64;
 
@@ -125,7 +125,7 @@ export function parseIndexerQuery(route: Route, query: Query, hrp: string, maxPa
   const cursor = first(query, 'cursor');
   if (cursor !== undefined) {
     const match = CURSOR.exec(cursor);
-    if (match === null) throw badRequest('cursor: not <76 hex digits>.<page size>');
+    if (match === null || Number(match[2]) > 0xffffffff) throw badRequest('cursor: not <76 hex digits>.<page size>');
     parsed.cursor = match[1].toLowerCase();
     parsed.pageSize = pageSize(match[2], maxPageSize);
   } else {
