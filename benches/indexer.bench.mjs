@@ -45,9 +45,11 @@ const BASE = '/api/indexer/v1/outputs';
 function writeLedger(dataDir) {
   const host = /^host: (.+)$/m.exec(execFileSync('rustc', ['-vV'], { encoding: 'utf8' }))[1];
   console.log(`writing ${OUTPUTS} outputs into ${dataDir} (cargo run --example indexer_ledger)…`);
+  // In the native build environment and for the host target, as npm install builds: the
+  // example then shares its RocksDB build instead of compiling one of its own.
   const result = spawnSync(
-    'cargo',
-    ['run', '--quiet', '--release', '--target', host, '-p', 'ledger-store', '--example', 'indexer_ledger', '--', join(dataDir), String(OUTPUTS), '1'],
+    process.execPath,
+    [join(root, 'scripts/native-env.js'), 'cargo', 'run', '--quiet', '--release', '--target', host, '-p', 'ledger-store', '--example', 'indexer_ledger', '--', dataDir, String(OUTPUTS), '1'],
     { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
   );
   if (result.status !== 0) throw new Error(`indexer_ledger exited with ${result.status}`);
