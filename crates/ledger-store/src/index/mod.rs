@@ -39,26 +39,49 @@ use std::collections::HashSet;
 /// The layout of the three families; a different value on disk means "rebuild".
 const FORMAT: u32 = 1;
 
-/// Add the index changes of one milestone (or of the genesis) to its batch: outputs it
-/// created appear, outputs it consumed disappear, outputs it did both to never show up
-/// (indexer.md §1.2). Reads the records of consumed outputs from the committed ledger.
-pub fn write_changes(db: &Db, batch: &mut Batch, created: &[(OutputId, OutputRecord)], consumed: &[(OutputId, SpentRecord)], ledger_index: u32) -> Result<()> {
+/// The index changes of one milestone (or of the genesis): outputs it created appear,
+/// outputs it consumed disappear, outputs it did both to never show up (indexer.md §1.2).
+/// Computed before the milestone's batch is assembled (it reads the records of consumed
+/// outputs from the committed ledger and decodes outputs), written into it by `write`.
+pub struct IndexChanges {
+    removed: Vec<Entry>,
+    added: Vec<Entry>,
+    ledger_index: u32,
+}
+
+pub fn changes(db: &Db, created: &[(OutputId, OutputRecord)], consumed: &[(OutputId, SpentRecord)], ledger_index: u32) -> Result<IndexChanges> {
     let created_here: HashSet<&OutputId> = created.iter().map(|(id, _)| id).collect();
     let consumed_here: HashSet<&OutputId> = consumed.iter().map(|(id, _)| id).collect();
-    // Removals before additions: a chain continued under this milestone keeps the entry
-    // its new output writes.
+    let mut removed = Vec::with_capacity(consumed.len());
     for (id, _) in consumed.iter().filter(|(id, _)| !created_here.contains(id)) {
         let record = ledger::output(db, id)?.ok_or_else(|| storage_error(format!("consumed output 0x{} has no output record", hex::encode(id))))?;
-        if let Some(entry) = Entry::of(id, &record)? {
+        removed.extend(Entry::of(id, &record)?);
+    }
+    let mut added = Vec::with_capacity(created.len());
+    for (id, record) in created.iter().filter(|(id, _)| !consumed_here.contains(id)) {
+        added.extend(Entry::of(id, record)?);
+    }
+    Ok(IndexChanges { removed, added, ledger_index })
+}
+
+impl IndexChanges {
+    /// Into the milestone's batch, with the marker saying which ledger index the index
+    /// now reflects. Removals before additions: a chain continued under this milestone
+    /// keeps the entry its new output writes.
+    pub fn write(&self, batch: &mut Batch) {
+        for entry in &self.removed {
             entry.remove(batch);
         }
-    }
-    for (id, record) in created.iter().filter(|(id, _)| !consumed_here.contains(id)) {
-        if let Some(entry) = Entry::of(id, record)? {
+        for entry in &self.added {
             entry.add(batch);
         }
+        batch.put(STATE, state_key::INDEXED_LEDGER, &marker(self.ledger_index));
     }
-    batch.put(STATE, state_key::INDEXED_LEDGER, &marker(ledger_index));
+}
+
+/// `changes` and `write` in one step, where nothing else waits on the batch.
+pub fn write_changes(db: &Db, batch: &mut Batch, created: &[(OutputId, OutputRecord)], consumed: &[(OutputId, SpentRecord)], ledger_index: u32) -> Result<()> {
+    changes(db, created, consumed, ledger_index)?.write(batch);
     Ok(())
 }
 

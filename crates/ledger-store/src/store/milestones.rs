@@ -144,14 +144,16 @@ impl Store {
         // that are written.
         let ledger_changes = if self.events_active() { Some(self.milestone_ledger_changes(&c, index)?) } else { None };
         let mut referenced_events = ledger_changes.as_ref().map(|_| Vec::with_capacity(c.order.len()));
+        // The indexer's part too (it also reads the spent outputs): only written under it.
+        let index_changes = if self.indexer_enabled { Some(index::changes(&self.db, &c.created, &c.consumed, index)?) } else { None };
         let db = &self.db;
         let mut state = lock(&self.state);
         let referenced: HashSet<Id32> = c.order.iter().copied().collect();
         let updates = state.graph.roots_after(&referenced, index, |p| referenced_index(db, p))?;
         let below = state.graph.below_max_depth(&referenced, &updates, |roots| tips::score(roots, index, &self.thresholds) == TipScore::BelowMaxDepth);
         let mut batch = self.db.batch();
-        if self.indexer_enabled {
-            index::write_changes(&self.db, &mut batch, &c.created, &c.consumed, index)?;
+        if let Some(changes) = &index_changes {
+            changes.write(&mut batch);
         }
         for (position, (id, (inclusion, conflict))) in c.order.iter().zip(&c.states).enumerate() {
             let pending = state.graph.get(id).ok_or_else(|| storage_error(format!("block 0x{} left the pending set during white flag", hex::encode(id))))?;
