@@ -152,7 +152,7 @@ fn an_older_layout_is_migrated_and_indexed_and_a_newer_one_refused() {
         db.put_cf(db.cf_handle("state").unwrap(), b"schema_version", 3u32.to_le_bytes()).unwrap();
     }
     let err = Store::open(dir.path(), dev_options(0)).err().unwrap();
-    assert_eq!(err.code, "schema-too-new");
+    assert_eq!(err.code, "storage-version-unsupported");
 }
 
 #[test]
