@@ -88,10 +88,11 @@ function freePort() {
 
 /** A node in a child process with its own data directory, and HTTP helpers for it. */
 export class BenchNode {
-  static async start({ pow }) {
+  /** `args`: more command-line flags for the node. */
+  static async start({ pow, args: extra = [] }) {
     const dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-'));
     const port = await freePort();
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', String(pow), '--milestone-interval', '1', '--log-level', 'warn'];
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', String(pow), '--milestone-interval', '1', '--log-level', 'warn', ...extra];
     // BENCH_NODE_FLAGS: extra Node flags for the node's process (e.g. --cpu-prof to profile it).
     const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
     const child = spawn(process.execPath, [...flags, fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url)), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });

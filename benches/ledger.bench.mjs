@@ -12,23 +12,39 @@
 // are more than 8 milestones old when it arrives is lazy and never confirmed (ledger.md §5).
 // Measured from the first submission: submitted blocks per second, confirmed transactions
 // per second until the last one is included (seen in the milestones' utxo-changes, polled
-// every 25 ms), and the submit → included latency. Prints figures, asserts nothing.
+// every 25 ms), and the submit → included latency; and, from the node's metrics, the time
+// milestones spent in white flag and in their atomic commit during the run, per milestone
+// that carried bench transactions. `--indexer 0` runs the node with --no-indexer.
+// Prints figures, asserts nothing.
 // The node and the load (fan-out, signing, mining, submission) live in ledger-load.mjs,
 // which bench:events shares.
 
 import { arg } from './measure.mjs';
 import { BenchNode, core, percentile, prepareLoad, sleep, submitLoad } from './ledger-load.mjs';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+
+const { issueToken } = createRequire(import.meta.url)('../dist/jwt-secret.js');
 
 const TRANSACTIONS = arg('transactions', 5120);
 const CHAINS = arg('chains', 7);
 const POW = arg('pow', 1);
+const INDEXER = arg('indexer', 1) !== 0;
+const JWT_SECRET = 'ledger-node bench';
 const RUN_LIMIT_MS = 115_000;
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
+/** Seconds milestones spent per phase (white flag, commit) so far, from /metrics. */
+async function milestoneSeconds(node) {
+  const token = await issueToken(JWT_SECRET);
+  const text = await (await fetch(`${node.base}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+  const sum = (phase) => Number(new RegExp(`^ledger_node_milestone_duration_seconds_sum\\{phase="${phase}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { confirm: sum('confirm'), commit: sum('commit') };
+}
+
 async function main() {
-  const node = await BenchNode.start({ pow: POW });
+  const node = await BenchNode.start({ pow: POW, args: ['--jwt-secret', JWT_SECRET, ...(INDEXER ? [] : ['--no-indexer'])] });
   const getJson = (path) => node.getJson(path);
   const http = (method, path) => node.http(method, path);
   const limit = setTimeout(() => {
@@ -37,7 +53,7 @@ async function main() {
     process.exit(1);
   }, RUN_LIMIT_MS - (performance.now() - started));
   try {
-    console.log(`node up after ${elapsed()} (minPowScore ${POW}, milestone every 1 s, ${core.powInfo().engine} miner)`);
+    console.log(`node up after ${elapsed()} (minPowScore ${POW}, milestone every 1 s, ${core.powInfo().engine} miner, indexer ${INDEXER ? 'on' : 'off'})`);
 
     // 1.–2. Fan-out, signed transfers, their blocks mined in chains (ledger-load.mjs).
     const { chains, signSeconds, mineSeconds } = await prepareLoad(node, { transactions: TRANSACTIONS, chains: CHAINS }, (line) => console.log(`${line} after ${elapsed()}`));
@@ -74,12 +90,14 @@ async function main() {
         await sleep(25);
       }
     })();
+    const phasesBefore = await milestoneSeconds(node);
     const { submitStart, submitEnd } = await submitLoad(node, chains);
     const deadline = Date.now() + Math.max(5_000, RUN_LIMIT_MS - (performance.now() - started) - 5_000);
     // Stop early when nothing more is confirmed for 10 s (lazy chains are never picked).
     while (included < all.length && Date.now() < deadline && performance.now() - Math.max(submitEnd, lastIncludedAt) < 10_000) await sleep(50);
     done = true;
     await watcher;
+    const phasesAfter = await milestoneSeconds(node);
 
     if (included < all.length) {
       // Why not: the node's milestones and the state of each chain's first and last block.
@@ -105,6 +123,11 @@ async function main() {
     console.log(`| included transactions | ${included} of ${all.length} |`);
     console.log(`| confirmed tx/s (first submit → last included) | ${included === all.length ? Math.round(included / confirmSeconds) : 'incomplete'} |`);
     console.log(`| latency submit → included p50 / p99 ms | ${Math.round(percentile(latencies, 50))} / ${Math.round(percentile(latencies, 99))} |`);
+    // Time of every milestone of the run over the milestones that carried bench transactions
+    // (the empty ones in between take well under a millisecond).
+    const perMilestone = (phase) => (((phasesAfter[phase] - phasesBefore[phase]) * 1000) / Math.max(1, used.length)).toFixed(1);
+    console.log(`| milestone commit ms (per milestone with transactions) | ${perMilestone('commit')} |`);
+    console.log(`| milestone white flag ms (per milestone with transactions) | ${perMilestone('confirm')} |`);
     console.log(`| whole run | ${elapsed()} |`);
   } finally {
     clearTimeout(limit);

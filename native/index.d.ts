@@ -55,6 +55,16 @@ export declare class LedgerStore {
   getMilestoneByIndex(index: number): FoundMilestone | null
   getMilestoneById(milestoneId: string): FoundMilestone | null
   getUtxoChanges(index: number): UtxoChangesJs | null
+  /**
+   * One page of an indexer query as JSON text, off the event loop (a query without an
+   * address-like filter may walk many outputs).
+   */
+  queryOutputs(query: IndexerQuery): Promise<IndexerAnswer>
+  /**
+   * The body of a by-ID indexer route (`kind`: `alias`, `nft` or `foundry`; `id`: 0x +
+   * 64 or 76 hex digits); null when no unspent output of that chain exists.
+   */
+  getChainOutput(kind: string, id: string): string | null
   status(): StoreStatusJs
   approximateSizeBytes(): number
   /** Memory RocksDB holds now (block cache contents and memtables), in bytes. */
@@ -156,6 +166,46 @@ export interface FoundOutput {
   metadataJson: string
 }
 
+/** The response body of indexer.md §3.1 as JSON text, or why there is none. */
+export interface IndexerAnswer {
+  json?: string
+  failure?: NativeFailure
+}
+
+/**
+ * An indexer query (indexer.md §2). Values are already checked by the HTTP layer:
+ * addresses are bech32 of the network's HRP, the tag 0x-hex of 1 to 64 bytes.
+ */
+export interface IndexerQuery {
+  /** `outputs` (the four kinds merged), `basic`, `alias`, `foundry` or `nft`. */
+  route: string
+  unlockableByAddress?: string
+  address?: string
+  hasStorageDepositReturn?: boolean
+  storageDepositReturnAddress?: string
+  hasTimelock?: boolean
+  timelockedBefore?: number
+  timelockedAfter?: number
+  hasExpiration?: boolean
+  expiresBefore?: number
+  expiresAfter?: number
+  expirationReturnAddress?: string
+  sender?: string
+  issuer?: string
+  tag?: string
+  stateController?: string
+  governor?: string
+  aliasAddress?: string
+  hasNativeTokens?: boolean
+  minNativeTokenCount?: number
+  maxNativeTokenCount?: number
+  createdBefore?: number
+  createdAfter?: number
+  /** The 76 hex digits of a cursor: the first key of the page. */
+  cursor?: string
+  pageSize: number
+}
+
 /** Inputs commitment of the consumed outputs, given as a JSON array of outputs. */
 export declare function inputsCommitmentOf(outputsJson: string): string
 
@@ -198,6 +248,9 @@ export interface MilestoneOutcome {
   timestamp: number
   referencedBlocks: number
   includedTransactions: number
+  /** Microseconds in white flag and in the atomic commit. */
+  confirmMicros: number
+  commitMicros: number
   failure?: NativeFailure
 }
 
@@ -324,6 +377,8 @@ export interface StoreOpenOptions {
   blockCacheMib: number
   /** All RocksDB memtables together, MiB. */
   writeBuffersMib: number
+  /** Keep the UTXO indexer (rebuilt at start-up when it was off). */
+  indexerEnabled: boolean
 }
 
 export interface StoreStatusJs {

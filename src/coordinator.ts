@@ -3,7 +3,7 @@
 // white flag, signatures, atomic commit) is built by the store; this loop only paces it.
 
 import type { Logger } from 'pino';
-import type { LedgerStoreApi } from './store-contract';
+import type { IssuedMilestone, LedgerStoreApi } from './store-contract';
 
 export class Coordinator {
   private timer: NodeJS.Timeout | undefined;
@@ -14,6 +14,8 @@ export class Coordinator {
     private readonly store: LedgerStoreApi,
     private readonly intervalSeconds: number,
     private readonly logger: Logger,
+    /** Told of every milestone issued (metrics). */
+    private readonly onIssued: (issued: IssuedMilestone) => void = () => {},
   ) {}
 
   /** Issue milestone 1 if the ledger has none (D12), then start the interval loop. */
@@ -38,6 +40,7 @@ export class Coordinator {
   private async tick(): Promise<void> {
     try {
       const issued = await this.store.issueMilestone();
+      this.onIssued(issued);
       this.logger.debug({ index: issued.index, referenced: issued.referencedBlocks, included: issued.includedTransactions }, 'milestone issued');
     } catch (err) {
       this.logger.error({ err }, 'issuing a milestone failed');

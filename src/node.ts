@@ -58,7 +58,10 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const protocol = store.protocol();
     const metrics = new NodeMetrics({ status: () => store.status(), sizeBytes: () => store.approximateSizeBytes(), memoryBytes: () => store.storageMemoryBytes() }, () => miner.status());
     if (config.coordinator.enabled) {
-      coordinator = new Coordinator(store, config.coordinator.interval, logger);
+      coordinator = new Coordinator(store, config.coordinator.interval, logger, (issued) => {
+        metrics.milestoneSeconds.labels('confirm').observe(issued.confirmMicros / 1e6);
+        metrics.milestoneSeconds.labels('commit').observe(issued.commitMicros / 1e6);
+      });
       await coordinator.start();
     }
     const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, miner, shutdown: shutdown.signal }, secret);
@@ -124,6 +127,7 @@ async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
       blockCacheMiB: config.storage.blockCacheMiB,
       writeBuffersMiB: config.storage.writeBuffersMiB,
       tips: config.tips,
+      indexer: { enabled: config.indexer.enabled },
     }));
   } catch (err) {
     if (err instanceof LedgerError) throw new StartupError(`cannot open the ledger in ${config.dataDir}: ${err.code}: ${err.path ? err.path + ': ' : ''}${err.detail}`);

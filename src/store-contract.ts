@@ -51,7 +51,45 @@ export interface IssuedMilestone {
   timestamp: number;
   referencedBlocks: number;
   includedTransactions: number;
+  /** Microseconds in white flag and in the atomic commit. */
+  confirmMicros: number;
+  commitMicros: number;
 }
+
+/**
+ * An indexer query (indexer.md §2) with checked values: addresses bech32 in lower case with
+ * the network's HRP, the tag 0x-hex of 1 to 64 bytes, the cursor's 76 hex digits, a page
+ * size of at least 1. Filters a route does not take are left out.
+ */
+export interface IndexerQuery {
+  route: 'outputs' | 'basic' | 'alias' | 'foundry' | 'nft';
+  unlockableByAddress?: string;
+  address?: string;
+  hasStorageDepositReturn?: boolean;
+  storageDepositReturnAddress?: string;
+  hasTimelock?: boolean;
+  timelockedBefore?: number;
+  timelockedAfter?: number;
+  hasExpiration?: boolean;
+  expiresBefore?: number;
+  expiresAfter?: number;
+  expirationReturnAddress?: string;
+  sender?: string;
+  issuer?: string;
+  tag?: string;
+  stateController?: string;
+  governor?: string;
+  aliasAddress?: string;
+  hasNativeTokens?: boolean;
+  minNativeTokenCount?: number;
+  maxNativeTokenCount?: number;
+  createdBefore?: number;
+  createdAfter?: number;
+  cursor?: string;
+  pageSize: number;
+}
+
+export type ChainKind = 'alias' | 'nft' | 'foundry';
 
 export interface StoreOptions {
   protocol: ProtocolJson;
@@ -63,6 +101,7 @@ export interface StoreOptions {
   blockCacheMiB: number;
   writeBuffersMiB: number;
   tips: { maxDeltaYcri: number; maxDeltaOcri: number };
+  indexer: { enabled: boolean };
 }
 
 export interface LedgerStoreApi {
@@ -86,6 +125,10 @@ export interface LedgerStoreApi {
   getUtxoChanges(index: number): { index: number; createdOutputs: string[]; consumedOutputs: string[] } | null;
   status(): StoreStatus;
   issueMilestone(timestamp?: number): Promise<IssuedMilestone>;
+  /** One page of unspent output IDs: the response body of indexer.md §3.1 as JSON text. */
+  queryOutputs(query: IndexerQuery): Promise<string>;
+  /** The body of a by-ID indexer route (§3.4) as JSON text; null when the chain has no unspent output. */
+  getChainOutput(kind: ChainKind, id: string): string | null;
   approximateSizeBytes(): number;
   /** Every later event to `listener`, on the event loop, in commit order. */
   onEvents(listener: (event: StoreEvent) => void): void;

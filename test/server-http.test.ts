@@ -15,6 +15,7 @@ describe('public route patterns', () => {
     expect(isPublic('/api/core/v2/info/x')).toBe(false);
     expect(isPublic('/metrics')).toBe(false);
     expect(isPublic('/x/health')).toBe(false);
+    expect(isPublic('/api/indexer/v1/outputs/basic')).toBe(true);
   });
 });
 

@@ -40,6 +40,8 @@ export const OPTIONS: Option[] = [
   { flag: '--sync-writes', env: 'LEDGER_NODE_SYNC_WRITES', path: 'storage.syncWrites', kind: 'bool', help: 'fsync every acknowledged write (default off: writes survive a crash, not a power loss)' },
   { flag: '--block-cache-mib', env: 'LEDGER_NODE_BLOCK_CACHE_MIB', path: 'storage.blockCacheMiB', kind: 'int', help: 'RocksDB block cache in MiB, shared by all column families (default 64)' },
   { flag: '--write-buffers-mib', env: 'LEDGER_NODE_WRITE_BUFFERS_MIB', path: 'storage.writeBuffersMiB', kind: 'int', help: 'all RocksDB memtables together, in MiB (default 64)' },
+  { flag: '--no-indexer', env: 'LEDGER_NODE_NO_INDEXER', path: 'indexer.enabled', kind: 'negate', help: 'do not keep the UTXO indexer (/api/indexer/v1); rebuilt at the next start with it' },
+  { flag: '--indexer-max-page-size', env: 'LEDGER_NODE_INDEXER_MAX_PAGE_SIZE', path: 'indexer.maxPageSize', kind: 'int', help: 'indexer page size when none is asked, and the largest (default 1000, 1..10000)' },
   { flag: '--jwt-secret', env: 'LEDGER_NODE_JWT_SECRET', path: 'restApi.jwtSecret', kind: 'string', help: 'HS256 secret for protected routes (default: generated and kept in the data dir)' },
   { flag: '--no-events', env: 'LEDGER_NODE_NO_EVENTS', path: 'events.enabled', kind: 'negate', help: 'do not serve the event API (MQTT over WebSocket at /api/mqtt/v1)' },
   { flag: '--log-level', env: 'LEDGER_NODE_LOG_LEVEL', path: 'logLevel', kind: 'string', help: 'fatal, error, warn, info, debug, trace or silent (default info)' },
@@ -212,6 +214,8 @@ function check(c: NodeConfig): void {
   for (const k of ['maxClients', 'maxSubscriptionsPerClient', 'maxClientBufferBytes'] as const) {
     if (!Number.isInteger(c.events[k]) || c.events[k] < 1) fail(`events.${k} must be a positive integer`);
   }
+  if (typeof c.indexer.enabled !== 'boolean') fail('indexer.enabled must be true or false');
+  if (!Number.isInteger(c.indexer.maxPageSize) || c.indexer.maxPageSize < 1 || c.indexer.maxPageSize > 10000) fail('indexer.maxPageSize must be an integer 1..10000');
   if (!LEVELS.includes(c.logLevel)) fail(`logLevel must be one of ${LEVELS.join(', ')}`);
   c.genesis.address = genesisHex(c.genesis.address, p.bech32Hrp);
 }

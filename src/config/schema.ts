@@ -47,6 +47,8 @@ export interface NodeConfig {
   tips: { maxDeltaYcri: number; maxDeltaOcri: number };
   /** The event API, MQTT over WebSocket at /api/mqtt/v1 (events.md §6). */
   events: { enabled: boolean; maxClients: number; maxSubscriptionsPerClient: number; maxClientBufferBytes: number };
+  /** The UTXO indexer (indexer.md): `maxPageSize` 1..10000 is the page size when none is asked. */
+  indexer: { enabled: boolean; maxPageSize: number };
   logLevel: string;
 }
 
@@ -59,6 +61,7 @@ export const DEFAULT_PUBLIC_ROUTES = [
   '/api/core/v2/transactions*',
   '/api/core/v2/milestones*',
   '/api/core/v2/outputs*',
+  '/api/indexer/v1/*',
   '/api/mqtt/v1',
 ];
 
@@ -94,6 +97,7 @@ export function defaultConfig(): NodeConfig {
     },
     tips: { maxDeltaYcri: 8, maxDeltaOcri: 13 },
     events: { enabled: true, maxClients: 1000, maxSubscriptionsPerClient: 1000, maxClientBufferBytes: 8 * 1024 * 1024 },
+    indexer: { enabled: true, maxPageSize: 1000 },
     logLevel: 'info',
   };
 }

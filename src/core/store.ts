@@ -2,7 +2,7 @@
 // A thin adapter: ids and JSON text pass through, native failures become LedgerError.
 
 import native from '../native';
-import type { IssuedMilestone, LedgerStoreApi, MilestoneRecord, StoreEvent, StoreOptions, StoreStatus } from '../store-contract';
+import type { ChainKind, IndexerQuery, IssuedMilestone, LedgerStoreApi, MilestoneRecord, StoreEvent, StoreOptions, StoreStatus } from '../store-contract';
 import { fromNative, LedgerError } from './errors';
 import { LruCache } from './lru-cache';
 import { SubmitBatcher } from './submit-batcher';
@@ -55,6 +55,7 @@ export class LedgerStore implements LedgerStoreApi {
           writeBuffersMib: options.writeBuffersMiB,
           maxDeltaYcri: options.tips.maxDeltaYcri,
           maxDeltaOcri: options.tips.maxDeltaOcri,
+          indexerEnabled: options.indexer.enabled,
         }),
       );
     } catch (err) {
@@ -144,6 +145,16 @@ export class LedgerStore implements LedgerStoreApi {
     throwFailure(outcome.failure);
     const { failure: _, ...issued } = outcome;
     return issued;
+  }
+
+  async queryOutputs(query: IndexerQuery): Promise<string> {
+    const answer = await fromNative(() => this.inner.queryOutputs(query));
+    throwFailure(answer.failure);
+    return answer.json!;
+  }
+
+  getChainOutput(kind: ChainKind, id: string): string | null {
+    return fromNative(() => this.inner.getChainOutput(kind, id)) ?? null;
   }
 
   approximateSizeBytes(): number {

@@ -12,6 +12,7 @@ import { requestLog } from './middleware/logging';
 import { requestMetrics } from './middleware/request-metrics';
 import { blocksRoutes } from './routes/blocks';
 import { healthRoutes } from './routes/health';
+import { indexerRoutes } from './routes/indexer';
 import { infoRoutes } from './routes/info';
 import { metricsRoutes } from './routes/metrics';
 import { milestonesRoutes } from './routes/milestones';
@@ -37,6 +38,7 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   transactionsRoutes(router, services);
   outputsRoutes(router, services);
   milestonesRoutes(router, services);
+  indexerRoutes(router, services);
   metricsRoutes(router, services);
   if (services.config.events.enabled) mqttRoutes(router);
 

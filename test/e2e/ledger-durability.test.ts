@@ -2,7 +2,8 @@
 // killed while transfers and tagged data are being submitted; restarted on the same data
 // directory (with the same coordinator key) it still has every acknowledged block, every
 // transaction it had included is still included, the coordinator continues, and the
-// outputs sum to the token supply (the node also checks that itself when it opens the store).
+// outputs sum to the token supply (the node also checks that itself when it opens the store),
+// and the UTXO indexer lists exactly the unspent outputs (it is written in the same batch).
 
 import { expect, it } from 'vitest';
 import { exited, spawnNode, startTestNode, tempDataDir } from './node-harness';
@@ -114,6 +115,31 @@ it('keeps acknowledged blocks, inclusions and the supply across kill -9', async 
   }
   expect(included.size).toBeGreaterThan(1); // the fan-out and at least one transfer were confirmed while it ran
   expect(acknowledged.length).toBeGreaterThan(20);
+
+  // The index survived with the ledger: restarted without a coordinator (so no milestone
+  // moves the ledger meanwhile), the indexer lists exactly the unspent outputs.
+  const still = await startTestNode([...flags, '--no-coordinator'], dataDir);
+  try {
+    const listed: string[] = [];
+    let path = '/api/indexer/v1/outputs?pageSize=100';
+    const ledgerIndex = (await getJson(still.url, '/api/core/v2/info')).body.status.confirmedMilestone.index;
+    for (;;) {
+      const { status, body } = await getJson(still.url, path);
+      expect(status).toBe(200);
+      expect(body.ledgerIndex).toBe(ledgerIndex);
+      listed.push(...body.items);
+      if (body.cursor === undefined) break;
+      path = `/api/indexer/v1/outputs?cursor=${body.cursor}`;
+    }
+    const unspent: string[] = [];
+    for (const id of outputIds) {
+      const { status, body } = await getJson(still.url, `/api/core/v2/outputs/${id}/metadata`);
+      if (status === 200 && !body.isSpent) unspent.push(id);
+    }
+    expect(listed.sort()).toEqual(unspent.sort());
+  } finally {
+    await still.stop();
+  }
 
   const restarted = await startTestNode(flags, dataDir);
   const api = (path: string) => getJson(restarted.url, path);

@@ -15,7 +15,10 @@ fn invalid_state(detail: String) -> napi::Error<String> {
 }
 use ledger_core::codec::decode_output;
 use ledger_core::json::hex;
-use ledger_store::{protocol_from_json, protocol_json, IssuedMilestone, MilestoneRecord, Store, StoreOptions, Submitted};
+use ledger_store::{
+    protocol_from_json, protocol_json, ChainId, IssuedMilestone, MilestoneRecord, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey, Store,
+    StoreOptions, Submitted,
+};
 use napi::bindgen_prelude::{AsyncTask, Buffer, BufferSlice};
 use napi::{Env, Task};
 use napi_derive::napi;
@@ -40,6 +43,8 @@ pub struct StoreOpenOptions {
     pub block_cache_mib: u32,
     /// All RocksDB memtables together, MiB.
     pub write_buffers_mib: u32,
+    /// Keep the UTXO indexer (rebuilt at start-up when it was off).
+    pub indexer_enabled: bool,
 }
 
 #[napi(object)]
@@ -70,6 +75,9 @@ pub struct MilestoneOutcome {
     pub timestamp: u32,
     pub referenced_blocks: u32,
     pub included_transactions: u32,
+    /// Microseconds in white flag and in the atomic commit.
+    pub confirm_micros: f64,
+    pub commit_micros: f64,
     pub failure: Option<NativeFailure>,
 }
 
@@ -121,6 +129,90 @@ pub struct StoreStatusJs {
     pub last_interval: Option<MilestoneIntervalJs>,
 }
 
+/// An indexer query (indexer.md §2). Values are already checked by the HTTP layer:
+/// addresses are bech32 of the network's HRP, the tag 0x-hex of 1 to 64 bytes.
+#[napi(object)]
+pub struct IndexerQuery {
+    /// `outputs` (the four kinds merged), `basic`, `alias`, `foundry` or `nft`.
+    pub route: String,
+    pub unlockable_by_address: Option<String>,
+    pub address: Option<String>,
+    pub has_storage_deposit_return: Option<bool>,
+    pub storage_deposit_return_address: Option<String>,
+    pub has_timelock: Option<bool>,
+    pub timelocked_before: Option<u32>,
+    pub timelocked_after: Option<u32>,
+    pub has_expiration: Option<bool>,
+    pub expires_before: Option<u32>,
+    pub expires_after: Option<u32>,
+    pub expiration_return_address: Option<String>,
+    pub sender: Option<String>,
+    pub issuer: Option<String>,
+    pub tag: Option<String>,
+    pub state_controller: Option<String>,
+    pub governor: Option<String>,
+    pub alias_address: Option<String>,
+    pub has_native_tokens: Option<bool>,
+    pub min_native_token_count: Option<u32>,
+    pub max_native_token_count: Option<u32>,
+    pub created_before: Option<u32>,
+    pub created_after: Option<u32>,
+    /// The 76 hex digits of a cursor: the first key of the page.
+    pub cursor: Option<String>,
+    pub page_size: u32,
+}
+
+/// The response body of indexer.md §3.1 as JSON text, or why there is none.
+#[napi(object)]
+pub struct IndexerAnswer {
+    pub json: Option<String>,
+    pub failure: Option<NativeFailure>,
+}
+
+fn output_query(q: IndexerQuery) -> ledger_core::Result<OutputQuery> {
+    let address = |value: &Option<String>, path: &str| -> ledger_core::Result<_> {
+        value.as_deref().map(|text| ledger_core::bech32::decode_address(text).map(|(_, a)| a).map_err(|e| ledger_core::Error::new(e.code, path, e.detail))).transpose()
+    };
+    let of = match q.route.as_str() {
+        "outputs" => OutputsOf::AllKinds,
+        "basic" => OutputsOf::Kind(OutputKind::Basic),
+        "alias" => OutputsOf::Kind(OutputKind::Alias),
+        "foundry" => OutputsOf::Kind(OutputKind::Foundry),
+        "nft" => OutputsOf::Kind(OutputKind::Nft),
+        other => return Err(ledger_core::Error::new("invalid-argument", "route", format!("no indexer route {other}"))),
+    };
+    let tag = match &q.tag {
+        Some(text) => Some(hex::decode(text.trim_start_matches("0x")).map_err(|_| ledger_core::Error::new("invalid-argument", "tag", "not hex"))?),
+        None => None,
+    };
+    let filter = OutputFilter {
+        unlockable_by_address: address(&q.unlockable_by_address, "unlockableByAddress")?,
+        address: address(&q.address, "address")?,
+        has_storage_deposit_return: q.has_storage_deposit_return,
+        storage_deposit_return_address: address(&q.storage_deposit_return_address, "storageDepositReturnAddress")?,
+        has_timelock: q.has_timelock,
+        timelocked_before: q.timelocked_before,
+        timelocked_after: q.timelocked_after,
+        has_expiration: q.has_expiration,
+        expires_before: q.expires_before,
+        expires_after: q.expires_after,
+        expiration_return_address: address(&q.expiration_return_address, "expirationReturnAddress")?,
+        sender: address(&q.sender, "sender")?,
+        issuer: address(&q.issuer, "issuer")?,
+        tag,
+        state_controller: address(&q.state_controller, "stateController")?,
+        governor: address(&q.governor, "governor")?,
+        alias_address: address(&q.alias_address, "aliasAddress")?,
+        has_native_tokens: q.has_native_tokens,
+        min_native_token_count: q.min_native_token_count,
+        max_native_token_count: q.max_native_token_count,
+        created_before: q.created_before,
+        created_after: q.created_after,
+    };
+    let cursor = q.cursor.as_deref().map(SortKey::from_hex).transpose()?;
+    Ok(OutputQuery { of, filter, cursor, page_size: q.page_size })
+}
+
 #[napi]
 pub struct LedgerStore {
     /// None once closed. Async tasks hold their own Arc, so RocksDB closes when the last
@@ -151,6 +243,7 @@ fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
         max_delta_ocri: o.max_delta_ocri,
         block_cache_bytes: (o.block_cache_mib as usize) << 20,
         write_buffer_bytes: (o.write_buffers_mib as usize) << 20,
+        indexer_enabled: o.indexer_enabled,
     })
 }
 
@@ -276,6 +369,27 @@ impl LedgerStore {
         }))
     }
 
+    /// One page of an indexer query as JSON text, off the event loop (a query without an
+    /// address-like filter may walk many outputs).
+    #[napi(ts_return_type = "Promise<IndexerAnswer>")]
+    pub fn query_outputs(&self, query: IndexerQuery) -> Result<AsyncTask<QueryTask>> {
+        Ok(AsyncTask::new(QueryTask { store: self.get()?, query: Some(output_query(query)) }))
+    }
+
+    /// The body of a by-ID indexer route (`kind`: `alias`, `nft` or `foundry`; `id`: 0x +
+    /// 64 or 76 hex digits); null when no unspent output of that chain exists.
+    #[napi]
+    pub fn get_chain_output(&self, kind: String, id: String) -> Result<Option<String>> {
+        let chain = match kind.as_str() {
+            "alias" => ChainId::Alias(hex_array::<32>(&id, "aliasId")?),
+            "nft" => ChainId::Nft(hex_array::<32>(&id, "nftId")?),
+            "foundry" => ChainId::Foundry(hex_array::<38>(&id, "foundryId")?),
+            other => return Err(invalid_state(format!("no chain kind {other}"))),
+        };
+        let (ledger_index, found) = self.get()?.chain_output(&chain).map_err(to_napi)?;
+        Ok(found.map(|output_id| OutputPage { ledger_index, page_size: 0, items: vec![output_id], next: None }.to_json()))
+    }
+
     #[napi]
     pub fn status(&self) -> Result<StoreStatusJs> {
         let s = self.get()?.status();
@@ -396,6 +510,8 @@ impl Task for IssueTask {
                 timestamp: m.timestamp,
                 referenced_blocks: m.referenced_blocks as u32,
                 included_transactions: m.included_transactions as u32,
+                confirm_micros: m.confirm_micros as f64,
+                commit_micros: m.commit_micros as f64,
                 failure: None,
             },
             Err(e) => MilestoneOutcome {
@@ -405,8 +521,30 @@ impl Task for IssueTask {
                 timestamp: 0,
                 referenced_blocks: 0,
                 included_transactions: 0,
+                confirm_micros: 0.0,
+                commit_micros: 0.0,
                 failure: Some(e.into()),
             },
+        })
+    }
+}
+
+pub struct QueryTask {
+    store: Arc<Store>,
+    query: Option<ledger_core::Result<OutputQuery>>,
+}
+
+impl Task for QueryTask {
+    type Output = ledger_core::Result<String>;
+    type JsValue = IndexerAnswer;
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        let query = self.query.take().expect("a task computes once");
+        Ok(query.and_then(|q| self.store.indexed_outputs(&q)).map(|page| page.to_json()))
+    }
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<IndexerAnswer> {
+        Ok(match output {
+            Ok(json) => IndexerAnswer { json: Some(json), failure: None },
+            Err(e) => IndexerAnswer { json: None, failure: Some(e.into()) },
         })
     }
 }

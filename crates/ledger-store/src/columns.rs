@@ -13,9 +13,27 @@ pub const MILESTONES: &str = "milestones"; // index (u32 BE) → records::Milest
 pub const MILESTONE_IDS: &str = "milestone_ids"; // milestone id → index (u32 BE)
 pub const DIFFS: &str = "diffs"; // index (u32 BE) → records::Diff
 pub const STATE: &str = "state"; // name → value (see `state_key`)
+// The UTXO indexer (indexer.md §6); typed columns in `index/`, keys end in the sort key.
+pub const INDEXER_OUTPUTS: &str = "indexer_outputs"; // kind ‖ sort key → index::IndexedOutput
+pub const INDEXER_FIELDS: &str = "indexer_fields"; // kind ‖ field code ‖ field value ‖ sort key → ()
+pub const INDEXER_CHAINS: &str = "indexer_chains"; // kind ‖ alias/NFT id or foundry id → output id
 
-pub const ALL: [&str; 12] =
-    [BLOCKS, BLOCK_META, CHILDREN, TX_BLOCKS, UNREFERENCED, OUTPUTS, SPENTS, UNSPENT, MILESTONES, MILESTONE_IDS, DIFFS, STATE];
+pub const ALL: [&str; 15] = [
+    BLOCKS, BLOCK_META, CHILDREN, TX_BLOCKS, UNREFERENCED, OUTPUTS, SPENTS, UNSPENT, MILESTONES, MILESTONE_IDS, DIFFS, STATE, INDEXER_OUTPUTS, INDEXER_FIELDS,
+    INDEXER_CHAINS,
+];
+
+/// A column family whose keys and values are encoded in one place (style §5): the compiler
+/// refuses a value in the wrong family, and every reader refuses a record of the wrong shape.
+pub trait TypedColumn {
+    const NAME: &'static str;
+    type Key;
+    type Value;
+    fn encode_key(key: &Self::Key) -> Vec<u8>;
+    fn decode_key(bytes: &[u8]) -> ledger_core::Result<Self::Key>;
+    fn encode_value(value: &Self::Value) -> Vec<u8>;
+    fn decode_value(bytes: &[u8]) -> ledger_core::Result<Self::Value>;
+}
 
 /// Keys of the `state` column family.
 pub mod state_key {
@@ -29,6 +47,10 @@ pub mod state_key {
     pub const NEXT_SEQ: &[u8] = b"next_seq";
     /// u32 LE: the layout of the data directory (`schema.rs`).
     pub const SCHEMA_VERSION: &[u8] = b"schema_version";
+    /// u32 LE ‖ u32 LE: the indexer's format version and the ledger index its families
+    /// reflect. Written in every milestone batch while the indexer is on; when it lags the
+    /// ledger index (the indexer was off) or is absent, the index is rebuilt at start-up.
+    pub const INDEXED_LEDGER: &[u8] = b"indexed_ledger";
 }
 
 pub fn pair_key(a: &[u8], b: &[u8]) -> Vec<u8> {

@@ -10,10 +10,13 @@
 //! are set by the operator (`storage.blockCacheMiB`, `storage.writeBuffersMiB`), so
 //! RocksDB's share of the node's memory does not grow with the data.
 
-use crate::columns;
+use crate::columns::{self, TypedColumn};
 use crate::storage_error;
 use ledger_core::Result;
-use rocksdb::{BlockBasedOptions, Cache, ColumnFamily, ColumnFamilyDescriptor, Direction, IteratorMode, Options, WriteBatch, WriteOptions, DB};
+use rocksdb::{
+    BlockBasedOptions, Cache, ColumnFamily, ColumnFamilyDescriptor, DBRawIteratorWithThreadMode, Direction, IteratorMode, Options, ReadOptions, SliceTransform,
+    SnapshotWithThreadMode, WriteBatch, WriteOptions, DB,
+};
 use std::path::Path;
 
 pub struct Db {
@@ -47,6 +50,21 @@ fn column_options(cache: &Cache, memtable_bytes: usize) -> Options {
     opts
 }
 
+/// The indexer's field family is only ever read by prefix (kind ‖ field ‖ value): bloom
+/// filters over that prefix let a query for an address with no outputs skip every file.
+fn prefix_column_options(cache: &Cache, memtable_bytes: usize) -> Options {
+    let mut table = BlockBasedOptions::default();
+    table.set_block_cache(cache);
+    table.set_bloom_filter(10.0, false);
+    table.set_cache_index_and_filter_blocks(true);
+    table.set_whole_key_filtering(false);
+    let mut opts = column_options(cache, memtable_bytes);
+    opts.set_block_based_table_factory(&table);
+    opts.set_prefix_extractor(SliceTransform::create("indexer_field_prefix", crate::index::field_prefix, Some(crate::index::has_field_prefix)));
+    opts.set_memtable_prefix_bloom_ratio(0.1);
+    opts
+}
+
 impl Db {
     pub fn open(path: &Path, options: &DbOptions) -> Result<Db> {
         let cache = Cache::new_lru_cache(options.block_cache_bytes);
@@ -57,7 +75,10 @@ impl Db {
         opts.increase_parallelism(2);
         opts.set_max_open_files(512);
         opts.set_db_write_buffer_size(options.write_buffer_bytes);
-        let descriptors = columns::ALL.iter().map(|name| ColumnFamilyDescriptor::new(*name, column_options(&cache, memtable_bytes)));
+        let descriptors = columns::ALL.iter().map(|name| {
+            let options = if *name == columns::INDEXER_FIELDS { prefix_column_options(&cache, memtable_bytes) } else { column_options(&cache, memtable_bytes) };
+            ColumnFamilyDescriptor::new(*name, options)
+        });
         let db = DB::open_cf_descriptors(&opts, path, descriptors).map_err(|e| storage_error(format!("cannot open RocksDB in {}: {e}", path.display())))?;
         let mut write_options = WriteOptions::default();
         write_options.set_sync(options.sync_writes);
@@ -78,15 +99,23 @@ impl Db {
         Ok(self.db.get_pinned_cf(self.cf(cf), key).map_err(storage_error)?.is_some())
     }
 
+    /// A consistent view of the whole database as of now (one per indexer request).
+    pub fn snapshot(&self) -> Snapshot<'_> {
+        Snapshot { db: self, snapshot: self.db.snapshot() }
+    }
+
     pub fn batch(&self) -> Batch<'_> {
         Batch { db: self, batch: WriteBatch::default() }
     }
 
     /// Every key/value of a column family in key order, from `start` on while keys begin
-    /// with `prefix` (empty: all).
+    /// with `prefix` (empty: all). In total order, also across the prefixes of a family
+    /// with a prefix extractor.
     pub fn scan(&self, cf: &str, prefix: &[u8], mut each: impl FnMut(&[u8], &[u8]) -> Result<bool>) -> Result<()> {
         let mode = if prefix.is_empty() { IteratorMode::Start } else { IteratorMode::From(prefix, Direction::Forward) };
-        for item in self.db.iterator_cf(self.cf(cf), mode) {
+        let mut options = ReadOptions::default();
+        options.set_total_order_seek(true);
+        for item in self.db.iterator_cf_opt(self.cf(cf), options, mode) {
             let (k, v) = item.map_err(storage_error)?;
             if !k.starts_with(prefix) || !each(&k, &v)? {
                 break;
@@ -140,7 +169,60 @@ impl Batch<'_> {
         self.batch.delete_cf(self.db.cf(cf), key);
     }
 
+    pub fn put_typed<C: TypedColumn>(&mut self, key: &C::Key, value: &C::Value) {
+        self.batch.put_cf(self.db.cf(C::NAME), C::encode_key(key), C::encode_value(value));
+    }
+
+    pub fn delete_typed<C: TypedColumn>(&mut self, key: &C::Key) {
+        self.batch.delete_cf(self.db.cf(C::NAME), C::encode_key(key));
+    }
+
+    /// Every key of the family (all keys are shorter than 256 bytes of 0xff).
+    pub fn clear(&mut self, cf: &str) {
+        self.batch.delete_range_cf(self.db.cf(cf), &[][..], &[0xff; 256][..]);
+    }
+
     pub fn commit(self) -> Result<()> {
         self.db.db.write_opt(self.batch, &self.db.write_options).map_err(storage_error)
+    }
+}
+
+/// Reads that all see the database as it was when the snapshot was taken.
+pub struct Snapshot<'a> {
+    db: &'a Db,
+    snapshot: SnapshotWithThreadMode<'a, DB>,
+}
+
+pub type RawIter<'a> = DBRawIteratorWithThreadMode<'a, DB>;
+
+impl Snapshot<'_> {
+    pub fn get(&self, cf: &str, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.snapshot.get_cf(self.db.cf(cf), key).map_err(storage_error)
+    }
+
+    pub fn get_typed<C: TypedColumn>(&self, key: &C::Key) -> Result<Option<C::Value>> {
+        self.get(C::NAME, &C::encode_key(key))?.map(|v| C::decode_value(&v)).transpose()
+    }
+
+    /// The values of several keys of one family at once (RocksDB batches the block
+    /// lookups); `sorted` when the keys are in ascending order.
+    pub fn multi_get(&self, cf: &str, keys: &[Vec<u8>], sorted: bool) -> Result<Vec<Option<Vec<u8>>>> {
+        let mut options = ReadOptions::default();
+        options.set_snapshot(&self.snapshot);
+        self.db
+            .db
+            .batched_multi_get_cf_opt(self.db.cf(cf), keys, sorted, &options)
+            .into_iter()
+            .map(|found| found.map(|value| value.map(|v| v.to_vec())).map_err(storage_error))
+            .collect()
+    }
+
+    /// An unpositioned iterator over the keys of `cf` below `upper` (exclusive). In the
+    /// indexer's field family it stays within the prefix of the key it is sought to.
+    pub fn iter(&self, cf: &str, upper: Vec<u8>) -> RawIter<'_> {
+        let mut options = ReadOptions::default();
+        options.set_iterate_upper_bound(upper);
+        options.set_prefix_same_as_start(cf == columns::INDEXER_FIELDS);
+        self.snapshot.raw_iterator_cf_opt(self.db.cf(cf), options)
     }
 }

@@ -5,7 +5,7 @@
 use crate::columns::{state_key, OUTPUTS, STATE, UNSPENT};
 use crate::db::Db;
 use crate::records::OutputRecord;
-use crate::schema;
+use crate::{index, schema};
 use ledger_core::codec::encode_output;
 use ledger_core::ids;
 use ledger_core::model::*;
@@ -27,12 +27,16 @@ pub fn create(db: &Db, protocol: &ProtocolParameters, outputs: &[Output]) -> Res
         return Err(Error::new("genesis-invalid", "genesis.outputs", format!("the genesis outputs hold {total}, the token supply is {}", protocol.token_supply)));
     }
     let mut batch = db.batch();
+    let mut created = Vec::with_capacity(outputs.len());
     for (i, output) in outputs.iter().enumerate() {
         let id = ids::output_id(&[0; 32], i as u16);
         let record = OutputRecord { block_id: [0; 32], milestone_index: 0, milestone_timestamp: 0, output: encode_output(output) };
         batch.put(OUTPUTS, &id, &record.to_bytes());
         batch.put(UNSPENT, &id, &[]);
+        created.push((id, record));
     }
+    // Indexed in the write that creates them (indexer.md §1.2).
+    index::write_changes(db, &mut batch, &created, &[], 0)?;
     batch.put(STATE, state_key::PROTOCOL, protocol_json(protocol).as_bytes());
     batch.put(STATE, state_key::LEDGER_INDEX, &0u32.to_le_bytes());
     batch.put(STATE, state_key::NEXT_SEQ, &0u64.to_le_bytes());

@@ -10,6 +10,7 @@
 //! * `graph`, `tips` — the unreferenced part of the block graph kept in memory, tip scores;
 //! * `ledger`, `white_flag`, `milestone` — confirmation of a milestone's past cone;
 //! * `genesis` — the first ledger state; `metadata` — the API's metadata objects;
+//! * `index` — the UTXO indexer's column families, written with each milestone, and its queries;
 //! * `store` — the `Store` that ties them together under one lock discipline;
 //! * `events` — the feed of what each commit changed, for the event API.
 
@@ -18,6 +19,7 @@ mod db;
 pub mod events;
 mod genesis;
 mod graph;
+mod index;
 mod ledger;
 mod metadata;
 mod milestone;
@@ -29,8 +31,11 @@ mod white_flag;
 
 pub use ledger_core::{Error, Result};
 pub use genesis::{protocol_from_json, protocol_json};
+pub use index::{ChainId, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey};
 pub use records::{InclusionState, MilestoneRecord};
 pub use store::{IssuedMilestone, MilestoneInterval, Status, Store, StoreOptions, Submitted, UtxoChanges};
+#[cfg(feature = "synthetic-ledger")]
+pub use store::SyntheticChanges;
 
 /// The two virtual solid entry points of the genesis (D11): solid, never stored.
 pub const SOLID_ENTRY_POINTS: [[u8; 32]; 2] = [[0; 32], {

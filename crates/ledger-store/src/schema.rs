@@ -4,9 +4,13 @@
 //!
 //! Versions:
 //! * 0 — no version key (data directories of earlier builds): block metadata records of
-//!   30 bytes. Readable as version 1, which only appends a flags byte; the key is written
-//!   on the first open.
+//!   30 bytes. Readable as version 1, which only appends a flags byte.
 //! * 1 — block metadata records of 31 bytes (flag: below max depth).
+//! * 2 — the UTXO indexer's column families (`index/`). A directory of version 0 or 1 has
+//!   none: RocksDB creates them empty when it opens, and with no index marker the index is
+//!   built from the ledger (`index::bring_up_to_date`).
+//!
+//! Older versions are upgraded on the first open (the key is written); newer are refused.
 
 use crate::columns::{state_key, STATE};
 use crate::db::{Batch, Db};
@@ -15,15 +19,15 @@ use crate::storage_error;
 use ledger_core::{Error, Result};
 
 /// The version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Add the version to the batch that creates a data directory.
 pub fn write(batch: &mut Batch<'_>) {
     batch.put(STATE, state_key::SCHEMA_VERSION, &VERSION.to_le_bytes());
 }
 
-/// Check the version of an existing data directory; a directory of version 0 is upgraded
-/// (its records are readable as they are).
+/// Check the version of an existing data directory; one of an older version is upgraded
+/// (its records are readable as they are; what it lacks is built at start-up).
 pub fn check(db: &Db) -> Result<()> {
     let found = match db.get(STATE, state_key::SCHEMA_VERSION)? {
         None => 0,
@@ -32,7 +36,7 @@ pub fn check(db: &Db) -> Result<()> {
     };
     match found {
         VERSION => Ok(()),
-        0 => {
+        0 | 1 => {
             let mut batch = db.batch();
             write(&mut batch);
             batch.commit()

@@ -18,6 +18,7 @@ export class NodeMetrics {
   readonly powSeconds: Histogram;
   readonly submitted: Counter<'outcome'>;
   readonly powJobs: Counter<'outcome'>;
+  readonly milestoneSeconds: Histogram<'phase'>;
 
   constructor(store: StoreFigures, mining?: () => MiningPoolStatus) {
     const registers = [this.registry];
@@ -25,6 +26,7 @@ export class NodeMetrics {
     this.requests = new Counter({ name: 'ledger_node_http_requests_total', help: 'HTTP requests by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
     this.requestSeconds = new Histogram({ name: 'ledger_node_http_request_duration_seconds', help: 'HTTP request duration by route pattern', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 30], registers });
     this.powSeconds = new Histogram({ name: 'ledger_node_pow_duration_seconds', help: 'time spent mining nonces for submitted blocks', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
+    this.milestoneSeconds = new Histogram({ name: 'ledger_node_milestone_duration_seconds', help: 'issuing a milestone: white flag (confirm) and the atomic commit', labelNames: ['phase'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5], registers });
     this.submitted = new Counter({ name: 'ledger_node_blocks_submitted_total', help: 'accepted block submissions (stored = newly written, known = already stored)', labelNames: ['outcome'], registers });
     this.powJobs = new Counter({ name: 'ledger_node_pow_jobs_total', help: 'mining jobs of submitted blocks by outcome (mined, timeout, disconnected, shutdown, queue-full)', labelNames: ['outcome'], registers });
     if (mining) {

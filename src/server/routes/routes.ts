@@ -1,10 +1,11 @@
-// GET /api/routes (api.md §2.2): the API groups this node serves.
+// GET /api/routes (api.md §2.2, D32): the API groups this node serves.
 
 import type Router from '@koa/router';
 import type { ServerServices } from '../services';
 
 export function routesRoutes(router: Router, { config }: ServerServices): void {
   const routes = ['core/v2'];
+  if (config.indexer.enabled) routes.push('indexer/v1');
   if (config.events.enabled) routes.push('mqtt/v1');
   const body = JSON.stringify({ routes });
   router.get('/api/routes', (ctx) => {

@@ -10,13 +10,14 @@ use crate::graph::cone_roots;
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
 use crate::tips::{self, TipScore};
 use crate::white_flag::{self, Confirmation};
-use crate::{is_solid_entry_point, storage_error, SOLID_ENTRY_POINTS};
+use crate::{index, is_solid_entry_point, storage_error, SOLID_ENTRY_POINTS};
 use ledger_core::codec::{encode_block, encode_milestone_payload};
 use ledger_core::ids;
 use ledger_core::model::{Block, Id32, MilestonePayload, Payload};
 use ledger_core::validate::validate_milestone_block;
 use ledger_core::{Error, Result};
 use std::collections::HashSet;
+use std::time::Instant;
 
 impl Store {
 
@@ -59,14 +60,18 @@ impl Store {
             }
         };
         let first = essence.index == 1;
+        let confirming = Instant::now();
         let confirmation = white_flag::confirm(&self.db, order, essence.index, essence.timestamp)?;
+        let confirm_micros = confirming.elapsed().as_micros() as u64;
         let essence = if first { essence } else { Essence { inclusion_root: confirmation.inclusion_root, applied_root: confirmation.applied_root, ..essence } };
         let payload = milestone::build(essence, &self.keys);
         let block = milestone::block_of(payload.clone());
         validate_milestone_block(&block)?;
         let bytes = encode_block(&block);
         let block_id = ids::block_id(&bytes);
-        self.commit_milestone(block_id, &bytes, &payload, confirmation)
+        let committing = Instant::now();
+        let issued = self.commit_milestone(block_id, &bytes, &payload, confirmation)?;
+        Ok(IssuedMilestone { confirm_micros, commit_micros: committing.elapsed().as_micros() as u64, ..issued })
     }
 
     /// A milestone block of another coordinator (this node's own is disabled): it must
@@ -139,12 +144,17 @@ impl Store {
         // that are written.
         let ledger_changes = if self.events_active() { Some(self.milestone_ledger_changes(&c, index)?) } else { None };
         let mut referenced_events = ledger_changes.as_ref().map(|_| Vec::with_capacity(c.order.len()));
+        // The indexer's part too (it also reads the spent outputs): only written under it.
+        let index_changes = if self.indexer_enabled { Some(index::changes(&self.db, &c.created, &c.consumed, index)?) } else { None };
         let db = &self.db;
         let mut state = lock(&self.state);
         let referenced: HashSet<Id32> = c.order.iter().copied().collect();
         let updates = state.graph.roots_after(&referenced, index, |p| referenced_index(db, p))?;
         let below = state.graph.below_max_depth(&referenced, &updates, |roots| tips::score(roots, index, &self.thresholds) == TipScore::BelowMaxDepth);
         let mut batch = self.db.batch();
+        if let Some(changes) = &index_changes {
+            changes.write(&mut batch);
+        }
         for (position, (id, (inclusion, conflict))) in c.order.iter().zip(&c.states).enumerate() {
             let pending = state.graph.get(id).ok_or_else(|| storage_error(format!("block 0x{} left the pending set during white flag", hex::encode(id))))?;
             let meta = BlockMeta {
@@ -220,6 +230,8 @@ impl Store {
             timestamp: payload.timestamp,
             referenced_blocks: c.order.len(),
             included_transactions: c.included_transactions,
+            confirm_micros: 0,
+            commit_micros: 0,
         })
     }
 }

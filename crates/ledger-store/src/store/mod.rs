@@ -19,7 +19,12 @@ mod intake;
 mod load;
 mod milestones;
 mod reads;
+#[cfg(feature = "synthetic-ledger")]
+mod synthetic;
 mod tip_selection;
+
+#[cfg(feature = "synthetic-ledger")]
+pub use synthetic::SyntheticChanges;
 
 use crate::columns::{state_key, BLOCK_META, STATE};
 use crate::db::{Db, DbOptions};
@@ -28,7 +33,7 @@ use crate::graph::{ConeRoots, Graph};
 use crate::milestone::CoordinatorKeys;
 use crate::records::{array_at, BlockMeta};
 use crate::tips::TipThresholds;
-use crate::{genesis, ledger, schema};
+use crate::{genesis, index, ledger, schema};
 use crate::{is_solid_entry_point, storage_error};
 use ledger_core::model::{Id32, Output, OutputId};
 use ledger_core::protocol::ProtocolParameters;
@@ -55,6 +60,9 @@ pub struct StoreOptions {
     pub block_cache_bytes: usize,
     /// All memtables of all column families together, in bytes.
     pub write_buffer_bytes: usize,
+    /// Keep the UTXO indexer (indexer.md) in step with every milestone; when it was off,
+    /// the index is rebuilt from the ledger at the next start with it on.
+    pub indexer_enabled: bool,
 }
 
 pub struct Submitted {
@@ -70,6 +78,9 @@ pub struct IssuedMilestone {
     pub timestamp: u32,
     pub referenced_blocks: usize,
     pub included_transactions: usize,
+    /// Time spent in white flag (reading and checking the cone) and in the atomic commit.
+    pub confirm_micros: u64,
+    pub commit_micros: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -150,6 +161,7 @@ pub struct Store {
     rules_without_pow: ProtocolParameters,
     keys: CoordinatorKeys,
     coordinator_enabled: bool,
+    indexer_enabled: bool,
     trusted_keys: Vec<[u8; 32]>,
     thresholds: TipThresholds,
     state: Mutex<State>,
@@ -171,7 +183,7 @@ impl Store {
     /// Open (or create, with its genesis) the store in `path`. Refuses a data directory
     /// of another storage schema version or whose persisted protocol differs from
     /// `options.protocol`, and a ledger whose unspent outputs do not add up to the token
-    /// supply.
+    /// supply. With the indexer on, rebuilds the index when it does not reflect the ledger.
     pub fn open(path: &Path, options: StoreOptions) -> Result<Store> {
         let db_options = DbOptions { sync_writes: options.sync_writes, block_cache_bytes: options.block_cache_bytes, write_buffer_bytes: options.write_buffer_bytes };
         let db = Db::open(path, &db_options)?;
@@ -185,6 +197,9 @@ impl Store {
                 }
             }
             None => genesis::create(&db, &options.protocol, &options.genesis_outputs)?,
+        }
+        if options.indexer_enabled {
+            index::bring_up_to_date(&db)?;
         }
         let total = ledger::unspent_total(&db)?;
         if total != options.protocol.token_supply as u128 {
@@ -211,6 +226,7 @@ impl Store {
             protocol: options.protocol,
             keys,
             coordinator_enabled: options.coordinator_enabled,
+            indexer_enabled: options.indexer_enabled,
             trusted_keys,
             thresholds,
             state: Mutex::new(state),

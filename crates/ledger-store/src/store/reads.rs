@@ -2,12 +2,13 @@
 
 use super::{lock, parents_of, Status, Store, UtxoChanges};
 use crate::columns::{self, BLOCKS, BLOCK_META, DIFFS, MILESTONES, MILESTONE_IDS, TX_BLOCKS};
+use crate::index::{self, ChainId, OutputPage, OutputQuery};
 use crate::records::{array_at, BlockMeta, Diff, MilestoneRecord};
 use crate::tips::TipScore;
 use crate::{ledger, metadata};
 use ledger_core::ids;
 use ledger_core::model::{Id32, OutputId};
-use ledger_core::Result;
+use ledger_core::{Error, Result};
 
 impl Store {
     /// The block's bytes; None for unknown ids and the entry points.
@@ -83,6 +84,36 @@ impl Store {
         drop(state);
         let json = metadata::output_json(output_id, &record, spent.as_ref(), ledger_index);
         Ok(Some((record.output, json)))
+    }
+
+    // ----- indexer (indexer.md) ---------------------------------------------------------
+
+    fn indexer(&self) -> Result<()> {
+        if self.indexer_enabled {
+            Ok(())
+        } else {
+            Err(Error::new("indexer-disabled", "", "the UTXO indexer is switched off on this node"))
+        }
+    }
+
+    /// One page of unspent output ids, from one snapshot (no lock: the snapshot alone
+    /// makes the page and its ledger index agree).
+    pub fn indexed_outputs(&self, query: &OutputQuery) -> Result<OutputPage> {
+        self.indexer()?;
+        index::query(&self.db, query)
+    }
+
+    /// The unspent output of an alias, NFT or foundry chain, with the ledger index.
+    pub fn chain_output(&self, chain: &ChainId) -> Result<(u32, Option<OutputId>)> {
+        self.indexer()?;
+        index::chain_output(&self.db, chain)
+    }
+
+    /// Compare the whole index with the unspent outputs of the ledger (tests, checks).
+    pub fn verify_index(&self) -> Result<()> {
+        self.indexer()?;
+        let _state = lock(&self.state);
+        index::verify(&self.db)
     }
 
     pub fn status(&self) -> Status {

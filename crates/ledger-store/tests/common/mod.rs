@@ -41,6 +41,7 @@ pub fn dev_options(min_pow_score: u32) -> StoreOptions {
         max_delta_ocri: 13,
         block_cache_bytes: 8 << 20,
         write_buffer_bytes: 8 << 20,
+        indexer_enabled: true,
     }
 }
 

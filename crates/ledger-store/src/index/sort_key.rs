@@ -1,0 +1,92 @@
+//! The order of every indexer answer (indexer.md §3.2, D39): created time (the booking
+//! milestone's timestamp, u32 big-endian) ‖ output id (34 bytes). Every index key ends in
+//! it, so one page is one ordered range read, and a cursor is this key in hex (D31).
+
+use crate::storage_error;
+use ledger_core::model::OutputId;
+use ledger_core::{Error, Result};
+
+pub const SORT_KEY_LEN: usize = 38;
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct SortKey([u8; SORT_KEY_LEN]);
+
+impl SortKey {
+    pub const MIN: SortKey = SortKey([0; SORT_KEY_LEN]);
+
+    pub fn new(created: u32, output_id: &OutputId) -> SortKey {
+        let mut key = [0u8; SORT_KEY_LEN];
+        key[..4].copy_from_slice(&created.to_be_bytes());
+        key[4..].copy_from_slice(output_id);
+        SortKey(key)
+    }
+
+    /// The first key of outputs created at `created`.
+    pub fn first_at(created: u32) -> SortKey {
+        SortKey::new(created, &[0; 34])
+    }
+
+    /// From the tail of a stored key: exactly 38 bytes, or the record is corrupt.
+    pub fn from_bytes(bytes: &[u8]) -> Result<SortKey> {
+        bytes.try_into().map(SortKey).map_err(|_| storage_error(format!("indexer sort key of {} bytes", bytes.len())))
+    }
+
+    /// The 76 hex digits of a cursor (either case).
+    pub fn from_hex(text: &str) -> Result<SortKey> {
+        let mut key = [0u8; SORT_KEY_LEN];
+        hex::decode_to_slice(text, &mut key).map_err(|_| Error::new("invalid-cursor", "cursor", "the key is not 76 hex digits"))?;
+        Ok(SortKey(key))
+    }
+
+    pub fn to_hex(&self) -> String {
+        hex::encode(self.0)
+    }
+
+    pub fn created(&self) -> u32 {
+        u32::from_be_bytes(self.0[..4].try_into().expect("4 bytes"))
+    }
+
+    pub fn output_id(&self) -> OutputId {
+        self.0[4..].try_into().expect("34 bytes")
+    }
+
+    pub fn as_bytes(&self) -> &[u8; SORT_KEY_LEN] {
+        &self.0
+    }
+
+    /// The next possible key in byte order; None after the last one.
+    pub fn successor(&self) -> Option<SortKey> {
+        let mut next = self.0;
+        for byte in next.iter_mut().rev() {
+            if *byte == 0xff {
+                *byte = 0;
+            } else {
+                *byte += 1;
+                return Some(SortKey(next));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_key_orders_by_time_then_output_id_and_round_trips_through_hex() {
+        let a = SortKey::new(1, &[0xff; 34]);
+        let b = SortKey::new(2, &[0; 34]);
+        assert!(a < b);
+        assert_eq!(a.successor(), Some(SortKey::first_at(2)));
+        assert_eq!(SortKey::new(u32::MAX, &[0xff; 34]).successor(), None);
+        let text = "6553f10a77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710100";
+        let key = SortKey::from_hex(text).unwrap();
+        assert_eq!(key.created(), 1_700_000_010);
+        assert_eq!(key.to_hex(), text);
+        assert_eq!(SortKey::from_hex(&text.to_uppercase()).unwrap(), key);
+        assert_eq!(SortKey::from_bytes(key.as_bytes()).unwrap(), key);
+        assert!(SortKey::from_hex(&text[2..]).is_err());
+        assert!(SortKey::from_bytes(&[0; 37]).is_err());
+    }
+}
