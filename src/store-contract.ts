@@ -75,6 +75,8 @@ export interface LedgerStoreApi {
   getBlock(blockId: string): Buffer | null;
   /** The block metadata object as JSON text. */
   getBlockMetadata(blockId: string): string | null;
+  /** Up to `max` ids of blocks that name this block as a parent, in id order; null for unknown blocks. */
+  getBlockChildren(blockId: string, max: number): string[] | null;
   getIncludedBlockId(transactionId: string): string | null;
   getBlocksWithTransaction(transactionId: string): string[];
   /** The output's bytes and its metadata object as JSON text. */
@@ -85,6 +87,8 @@ export interface LedgerStoreApi {
   status(): StoreStatus;
   issueMilestone(timestamp?: number): Promise<IssuedMilestone>;
   approximateSizeBytes(): number;
+  /** approximateSizeBytes per RocksDB column family. */
+  approximateSizes(): { name: string; bytes: number }[];
   /** Every later event to `listener`, on the event loop, in commit order. */
   onEvents(listener: (event: StoreEvent) => void): void;
   /** Build events only while someone listens. */
