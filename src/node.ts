@@ -44,6 +44,7 @@ export interface StartOptions {
 }
 
 export async function startNode(config: NodeConfig, options: StartOptions = {}): Promise<RunningNode> {
+  const startedAt = Date.now();
   const logger = options.logger ?? pino({ level: config.logLevel, base: { name: 'ledger-node' } }, pino.destination({ dest: 1, sync: false }));
   mkdirSync(config.dataDir, { recursive: true });
   const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
@@ -59,7 +60,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       coordinator = new Coordinator(store, config.coordinator.interval, logger);
       await coordinator.start();
     }
-    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, shutdown: shutdown.signal }, secret);
+    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, startedAt, shutdown: shutdown.signal }, secret);
     server = createServer(app.callback());
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {

@@ -16,6 +16,8 @@ export interface ServerServices {
   metrics: NodeMetrics;
   logger: Logger;
   version: string;
+  /** When the node started (Date.now()), for its uptime. */
+  startedAt: number;
   /** Aborted when the node shuts down: cancels mining in progress. */
   shutdown: AbortSignal;
 }
