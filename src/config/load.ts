@@ -41,6 +41,7 @@ export const OPTIONS: Option[] = [
   { flag: '--write-buffers-mib', env: 'LEDGER_NODE_WRITE_BUFFERS_MIB', path: 'storage.writeBuffersMiB', kind: 'int', help: 'all RocksDB memtables together, in MiB (default 64)' },
   { flag: '--jwt-secret', env: 'LEDGER_NODE_JWT_SECRET', path: 'restApi.jwtSecret', kind: 'string', help: 'HS256 secret for protected routes (default: generated and kept in the data dir)' },
   { flag: '--no-events', env: 'LEDGER_NODE_NO_EVENTS', path: 'events.enabled', kind: 'negate', help: 'do not serve the event API (MQTT over WebSocket at /api/mqtt/v1)' },
+  { flag: '--no-dashboard', env: 'LEDGER_NODE_NO_DASHBOARD', path: 'dashboard.enabled', kind: 'negate', help: 'do not serve the web dashboard at /dashboard' },
   { flag: '--log-level', env: 'LEDGER_NODE_LOG_LEVEL', path: 'logLevel', kind: 'string', help: 'fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
 
@@ -210,6 +211,7 @@ function check(c: NodeConfig): void {
   for (const k of ['maxClients', 'maxSubscriptionsPerClient', 'maxClientBufferBytes'] as const) {
     if (!Number.isInteger(c.events[k]) || c.events[k] < 1) fail(`events.${k} must be a positive integer`);
   }
+  if (typeof c.dashboard.enabled !== 'boolean') fail('dashboard.enabled must be true or false');
   if (!LEVELS.includes(c.logLevel)) fail(`logLevel must be one of ${LEVELS.join(', ')}`);
   c.genesis.address = genesisHex(c.genesis.address, p.bech32Hrp);
 }

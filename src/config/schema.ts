@@ -42,6 +42,8 @@ export interface NodeConfig {
   tips: { maxDeltaYcri: number; maxDeltaOcri: number };
   /** The event API, MQTT over WebSocket at /api/mqtt/v1 (events.md §6). */
   events: { enabled: boolean; maxClients: number; maxSubscriptionsPerClient: number; maxClientBufferBytes: number };
+  /** The web dashboard at /dashboard (docs/dashboard.md). */
+  dashboard: { enabled: boolean };
   logLevel: string;
 }
 
@@ -55,6 +57,9 @@ export const DEFAULT_PUBLIC_ROUTES = [
   '/api/core/v2/milestones*',
   '/api/core/v2/outputs*',
   '/api/mqtt/v1',
+  '/api/dashboard-metrics/v1/*',
+  '/dashboard',
+  '/dashboard/*',
 ];
 
 export function defaultConfig(): NodeConfig {
@@ -89,6 +94,7 @@ export function defaultConfig(): NodeConfig {
     },
     tips: { maxDeltaYcri: 8, maxDeltaOcri: 13 },
     events: { enabled: true, maxClients: 1000, maxSubscriptionsPerClient: 1000, maxClientBufferBytes: 8 * 1024 * 1024 },
+    dashboard: { enabled: true },
     logLevel: 'info',
   };
 }

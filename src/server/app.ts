@@ -11,6 +11,8 @@ import { errors } from './middleware/errors';
 import { requestLog } from './middleware/logging';
 import { requestMetrics } from './middleware/request-metrics';
 import { blocksRoutes } from './routes/blocks';
+import { dashboardRoutes } from './routes/dashboard';
+import { dashboardMetricsRoutes } from './routes/dashboard-metrics';
 import { healthRoutes } from './routes/health';
 import { infoRoutes } from './routes/info';
 import { metricsRoutes } from './routes/metrics';
@@ -39,6 +41,8 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   milestonesRoutes(router, services);
   metricsRoutes(router, services);
   if (services.config.events.enabled) mqttRoutes(router);
+  dashboardMetricsRoutes(router, services);
+  if (services.config.dashboard.enabled) dashboardRoutes(router);
 
   app.use(requestLog(services.logger));
   app.use(requestMetrics(services.metrics));
