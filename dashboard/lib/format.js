@@ -22,7 +22,7 @@ export function formatBytes(bytes) {
     value /= 1024;
     i++;
   }
-  return `${i === 0 ? value : value.toFixed(1)} ${units[i]}`;
+  return `${i === 0 || value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[i]}`;
 }
 
 /** 93784000 ms → `1 d 2 h 3 min`; under a minute in seconds. */

@@ -116,12 +116,12 @@ export class Overview {
       const avg = (key) => last.reduce((s, x) => s + x[key], 0) / last.length;
       $('bps').textContent = avg('blocks').toFixed(1);
       $('rbps').textContent = avg('referenced').toFixed(1);
-      $('bps-detail').textContent = m ? `${m.blocksPerSecond.toFixed(1)} over the last milestone` : '';
-      $('rbps-detail').textContent = m ? `${m.referencedRate.toFixed(0)} % referenced` : '';
+      $('bps-detail').textContent = m ? `node: ${m.blocksPerSecond.toFixed(1)} in the last interval` : '';
+      $('rbps-detail').textContent = m ? `node: ${m.referencedRate.toFixed(0)} % referenced` : '';
     } else if (m) {
       $('bps').textContent = m.blocksPerSecond.toFixed(1);
       $('rbps').textContent = m.referencedBlocksPerSecond.toFixed(1);
-      $('bps-detail').textContent = 'over the last milestone';
+      $('bps-detail').textContent = 'in the last milestone interval';
       $('rbps-detail').textContent = `${m.referencedRate.toFixed(0)} % referenced`;
     }
     if (this.tips) {
