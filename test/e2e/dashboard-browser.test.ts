@@ -13,7 +13,7 @@ import { dirname } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { core, startTestNode, type TestNode } from './node-harness';
-import { buildTransfer, genesisSpendable, getJson, networkIdOf, submitPayload, testKey, waitForInclusion } from './transactions';
+import { buildTransfer, genesisKey, genesisSpendable, getJson, networkIdOf, submitPayload, testKey, waitForInclusion } from './transactions';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const found = existsSync(CHROMIUM);
@@ -151,8 +151,22 @@ describe.skipIf(!found)('the dashboard in Chromium', () => {
     await page.click('#nav-overview');
     await page.waitForSelector(`#live-transactions li[data-transaction-id="${transactionId}"]`);
     for (let i = 0; i < 3; i++) await submitPayload(node.url, { type: 5, tag: tag('dashboard'), data: tag(`block ${i}`) });
-    await page.waitForTimeout(3_000);
     const shot = process.env.DASHBOARD_SCREENSHOT;
+    if (shot) {
+      // A few more transfers (the genesis key spends its remainder on), for the picture.
+      let remainder = { outputId: core.outputId(transactionId, 1), output: (await getJson(node.url, `/api/core/v2/outputs/${core.outputId(transactionId, 1)}`)).body.output, key: genesisKey };
+      for (let i = 0; i < 4; i++) {
+        const next = buildTransfer(await networkIdOf(node.url), [remainder], [
+          { to: testKey(`dashboard ${i}`), amount: 2_500_000n * BigInt(i + 1) },
+          { to: genesisKey, amount: BigInt(remainder.output.amount) - 2_500_000n * BigInt(i + 1) },
+        ]);
+        await submitPayload(node.url, next.payload);
+        await waitForInclusion(node.url, next.transactionId);
+        remainder = next.outputs[1];
+      }
+      await page.fill('#search', '');
+    }
+    await page.waitForTimeout(3_000);
     if (shot) {
       mkdirSync(dirname(shot), { recursive: true });
       await page.screenshot({ path: shot, fullPage: true });
