@@ -8,7 +8,8 @@ import { PAYLOAD_NAMES } from '../lib/block.js';
 import { formatBytes, formatDuration, shortId } from '../lib/format.js';
 
 const $ = (id) => document.getElementById(id);
-const STATUS_EVERY_MS = 2000;
+// Milestones arrive as events; REST status is polled less often then (each poll is a log line).
+const STATUS_EVERY_MS = { live: 5000, polling: 2000 };
 
 export class Overview {
   /** @param node { info, routes, feed (LiveFeed or null) } */
@@ -33,7 +34,7 @@ export class Overview {
     }
     this.pollStatus();
     this.pollSizes();
-    setInterval(() => this.pollStatus(), STATUS_EVERY_MS);
+    setInterval(() => this.pollStatus(), node.feed ? STATUS_EVERY_MS.live : STATUS_EVERY_MS.polling);
     setInterval(() => this.pollSizes(), 10_000);
   }
 

@@ -147,6 +147,26 @@ describe.skipIf(!found)('the dashboard in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('#explorer')?.textContent?.includes('Nothing found'));
   });
 
+  it('says so when the event API is off, and still shows the milestones from REST', async () => {
+    const quiet = await startTestNode(['--milestone-interval', '1', '--no-events']);
+    const other = await browser.newPage();
+    const errors: string[] = [];
+    other.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    other.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await other.goto(`${quiet.url}/dashboard/`);
+      await other.waitForFunction(() => document.querySelector('#connection')?.textContent === 'events off');
+      expect(await other.textContent('#live-notice')).toContain('event API is off');
+      await other.waitForFunction(() => /^\d+$/.test(document.querySelector('#latest-milestone-index')?.textContent ?? ''));
+      const first = Number(await other.textContent('#latest-milestone-index'));
+      await other.waitForFunction((n) => Number(document.querySelector('#latest-milestone-index')?.textContent) > n, first, { timeout: 10_000 });
+      expect(errors).toEqual([]);
+    } finally {
+      await other.close();
+      await quiet.stop();
+    }
+  });
+
   it('goes back to a live overview with charts, the transaction listed, and still no console error', async () => {
     await page.click('#nav-overview');
     await page.waitForSelector(`#live-transactions li[data-transaction-id="${transactionId}"]`);
