@@ -48,6 +48,8 @@ export declare class LedgerStore {
    */
   getBlock(blockId: string): Buffer | null
   getBlockMetadata(blockId: string): string | null
+  /** Up to `max` child block ids in id order; null for unknown blocks. */
+  getBlockChildren(blockId: string, max: number): Array<string> | null
   getIncludedBlockId(transactionId: string): string | null
   /** Every stored block that carries the transaction, referenced or not. */
   getBlocksWithTransaction(transactionId: string): Array<string>
@@ -69,6 +71,8 @@ export declare class LedgerStore {
   approximateSizeBytes(): number
   /** Memory RocksDB holds now (block cache contents and memtables), in bytes. */
   storageMemoryBytes(): number
+  /** The approximate size of each RocksDB column family, in bytes. */
+  approximateSizes(): Array<ColumnSize>
 }
 
 /**
@@ -127,6 +131,12 @@ export declare function bech32ToAddressJson(bech32: string): Bech32Address
 export declare function blockId(bytes: Buffer): string
 
 export declare function blockIdOfJson(jsonText: string): string
+
+export interface ColumnSize {
+  /** The column family's name (ledger-store `columns.rs`). */
+  name: string
+  bytes: number
+}
 
 export declare function decodeBlockToJson(bytes: Buffer): string
 

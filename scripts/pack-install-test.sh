@@ -7,7 +7,7 @@
 #      main package's postinstall must do nothing there);
 #   4. start `npx ledger-node` from that project and check GET /health, a tagged-data block
 #      submitted without parents and nonce (POST /api/core/v2/blocks → 201), the block read
-#      back as JSON and as bytes, and a clean exit (code 0) on SIGTERM.
+#      back as JSON and as bytes, the dashboard page, and a clean exit (code 0) on SIGTERM.
 #
 # It builds nothing: run `npm run build:native` (or `npm install`) and `npm run build:ts`
 # first. Every wait is bounded; the last line is PASS or FAIL.
@@ -79,7 +79,8 @@ log "packed $(basename "$MAIN_TGZ") ($(du -k "$MAIN_TGZ" | cut -f1) KiB) and $(b
 STEP="main tarball contents"
 tar -tzf "$MAIN_TGZ" > "$WORK/main.files"
 for f in package/package.json package/bin/ledger-node.js package/dist/cli.js package/dist/index.js \
-         package/dist/index.d.ts package/native/index.js package/native/index.d.ts package/scripts/postinstall.js; do
+         package/dist/index.d.ts package/native/index.js package/native/index.d.ts package/scripts/postinstall.js \
+         package/dashboard/index.html package/dashboard/app.js; do
   grep -qx "$f" "$WORK/main.files" || fail "$f is not in the main tarball"
 done
 if grep -Eq '\.node$|^package/Cargo\.toml$|^package/crates/|^package/src/' "$WORK/main.files"; then
@@ -216,6 +217,11 @@ node -e '
   || fail "the raw bytes do not hash to $BLOCK_ID"
 hex="${raw#* }"
 log "GET block → 200 (JSON, and ${#hex} hex digits = $(( ${#hex} / 2 )) bytes)"
+
+STEP="GET /dashboard/"
+answer="$(http GET "$URL/dashboard/")"
+[[ "${answer%% *}" == "200" && "$answer" == *"<title>ledger-node dashboard</title>"* ]] || fail "the dashboard page: '${answer:0:80}'"
+log "GET /dashboard/ → 200"
 
 STEP="SIGTERM"
 # npx runs the bin through `sh -c` and does not forward SIGTERM, so the signal goes to the

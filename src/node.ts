@@ -7,18 +7,20 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { splitBind } from './config/load';
 import { protocolOf, type NodeConfig } from './config/schema';
 import { Coordinator } from './coordinator';
 import { coordinatorKeys, CoordinatorKeysError } from './coordinator-keys';
 import { LedgerError } from './core/errors';
 import { MiningPool } from './core/mining-pool';
+import type { ProtocolJson } from './core/types';
 import { EventServer } from './events/server';
 import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
 import { jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
+import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
 import type { LedgerStoreApi, LedgerStoreClass } from './store-contract';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -34,18 +36,21 @@ export interface RunningNode {
   /** The bound port (useful with port 0). */
   port: number;
   url: string;
+  /** The persisted protocol parameters. */
+  protocol: ProtocolJson;
   store: LedgerStoreApi;
   logger: Logger;
   stop(): Promise<void>;
 }
 
 export interface StartOptions {
-  /** Defaults to a pino logger on stdout at config.logLevel. */
+  /** Defaults to the node's logger on stdout at config.logLevel (src/terminal/logger.ts). */
   logger?: Logger;
 }
 
 export async function startNode(config: NodeConfig, options: StartOptions = {}): Promise<RunningNode> {
-  const logger = options.logger ?? pino({ level: config.logLevel, base: { name: 'ledger-node' } }, pino.destination({ dest: 1, sync: false }));
+  const startedAt = Date.now();
+  const logger = options.logger ?? createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
   const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
   const store = await openStore(config);
@@ -64,7 +69,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       });
       await coordinator.start();
     }
-    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, miner, shutdown: shutdown.signal }, secret);
+    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal }, secret);
     server = createServer(app.callback());
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {
@@ -75,7 +80,8 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     await listen(server, host, port);
     const bound = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}`;
-    logger.info({ host, port: bound, url, dataDir: config.dataDir, networkName: protocol.networkName, minPowScore: protocol.minPowScore }, 'listening');
+    const dashboard = config.dashboard.enabled ? `${url}/dashboard/` : undefined;
+    logger.info({ host, port: bound, url, dashboard, dataDir: config.dataDir, networkName: protocol.networkName, minPowScore: protocol.minPowScore }, 'listening');
 
     let stopping: Promise<void> | undefined;
     const stop = () =>
@@ -98,7 +104,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         logger.info('stopped');
         logger.flush();
       })());
-    return { host, port: bound, url, store, logger, stop };
+    return { host, port: bound, url, protocol, store, logger, stop };
   } catch (err) {
     events?.stop();
     miner.close();

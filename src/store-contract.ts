@@ -116,6 +116,8 @@ export interface LedgerStoreApi {
   getBlock(blockId: string): Buffer | null;
   /** The block metadata object as JSON text. */
   getBlockMetadata(blockId: string): string | null;
+  /** Up to `max` ids of blocks that name this block as a parent, in id order; null for unknown blocks. */
+  getBlockChildren(blockId: string, max: number): string[] | null;
   getIncludedBlockId(transactionId: string): string | null;
   getBlocksWithTransaction(transactionId: string): string[];
   /** The output's bytes and its metadata object as JSON text. */
@@ -130,6 +132,8 @@ export interface LedgerStoreApi {
   /** The body of a by-ID indexer route (§3.4) as JSON text; null when the chain has no unspent output. */
   getChainOutput(kind: ChainKind, id: string): string | null;
   approximateSizeBytes(): number;
+  /** approximateSizeBytes per RocksDB column family. */
+  approximateSizes(): { name: string; bytes: number }[];
   /** Every later event to `listener`, on the event loop, in commit order. */
   onEvents(listener: (event: StoreEvent) => void): void;
   /** Build events only while someone listens. */

@@ -67,6 +67,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig(['--pow-queue-size', '-1'], {})).toThrow(ConfigError);
   });
 
+  it('turns the dashboard off by flag, environment or file, and keeps it public by default', () => {
+    expect(loadConfig([], {}).dashboard.enabled).toBe(true);
+    expect(loadConfig(['--no-dashboard'], {}).dashboard.enabled).toBe(false);
+    expect(loadConfig([], { LEDGER_NODE_NO_DASHBOARD: '1' }).dashboard.enabled).toBe(false);
+    const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
+    writeFileSync(file, JSON.stringify({ dashboard: { enabled: false } }));
+    expect(loadConfig(['--config', file], {}).dashboard.enabled).toBe(false);
+    writeFileSync(file, JSON.stringify({ dashboard: { enabled: 'no' } }));
+    expect(() => loadConfig(['--config', file], {})).toThrow('dashboard.enabled must be true or false');
+    expect(loadConfig([], {}).restApi.publicRoutes).toEqual(expect.arrayContaining(['/dashboard', '/dashboard/*', '/api/dashboard-metrics/v1/*']));
+  });
+
   it.each([
     [['--coordinator-public-key', '0x1234']],
     [['--sync-writes=yes']],

@@ -16,6 +16,10 @@ describe('public route patterns', () => {
     expect(isPublic('/metrics')).toBe(false);
     expect(isPublic('/x/health')).toBe(false);
     expect(isPublic('/api/indexer/v1/outputs/basic')).toBe(true);
+    expect(isPublic('/dashboard')).toBe(true);
+    expect(isPublic('/dashboard/lib/mqtt.js')).toBe(true);
+    expect(isPublic('/dashboardx')).toBe(false);
+    expect(isPublic('/api/dashboard-metrics/v1/database/sizes')).toBe(true);
   });
 });
 

@@ -44,6 +44,7 @@ export const OPTIONS: Option[] = [
   { flag: '--indexer-max-page-size', env: 'LEDGER_NODE_INDEXER_MAX_PAGE_SIZE', path: 'indexer.maxPageSize', kind: 'int', help: 'indexer page size when none is asked, and the largest (default 1000, 1..10000)' },
   { flag: '--jwt-secret', env: 'LEDGER_NODE_JWT_SECRET', path: 'restApi.jwtSecret', kind: 'string', help: 'HS256 secret for protected routes (default: generated and kept in the data dir)' },
   { flag: '--no-events', env: 'LEDGER_NODE_NO_EVENTS', path: 'events.enabled', kind: 'negate', help: 'do not serve the event API (MQTT over WebSocket at /api/mqtt/v1)' },
+  { flag: '--no-dashboard', env: 'LEDGER_NODE_NO_DASHBOARD', path: 'dashboard.enabled', kind: 'negate', help: 'do not serve the web dashboard at /dashboard' },
   { flag: '--log-level', env: 'LEDGER_NODE_LOG_LEVEL', path: 'logLevel', kind: 'string', help: 'fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
 
@@ -216,6 +217,7 @@ function check(c: NodeConfig): void {
   }
   if (typeof c.indexer.enabled !== 'boolean') fail('indexer.enabled must be true or false');
   if (!Number.isInteger(c.indexer.maxPageSize) || c.indexer.maxPageSize < 1 || c.indexer.maxPageSize > 10000) fail('indexer.maxPageSize must be an integer 1..10000');
+  if (typeof c.dashboard.enabled !== 'boolean') fail('dashboard.enabled must be true or false');
   if (!LEVELS.includes(c.logLevel)) fail(`logLevel must be one of ${LEVELS.join(', ')}`);
   c.genesis.address = genesisHex(c.genesis.address, p.bech32Hrp);
 }

@@ -49,6 +49,8 @@ export interface NodeConfig {
   events: { enabled: boolean; maxClients: number; maxSubscriptionsPerClient: number; maxClientBufferBytes: number };
   /** The UTXO indexer (indexer.md): `maxPageSize` 1..10000 is the page size when none is asked. */
   indexer: { enabled: boolean; maxPageSize: number };
+  /** The web dashboard at /dashboard (docs/dashboard.md). */
+  dashboard: { enabled: boolean };
   logLevel: string;
 }
 
@@ -63,6 +65,9 @@ export const DEFAULT_PUBLIC_ROUTES = [
   '/api/core/v2/outputs*',
   '/api/indexer/v1/*',
   '/api/mqtt/v1',
+  '/api/dashboard-metrics/v1/*',
+  '/dashboard',
+  '/dashboard/*',
 ];
 
 export function defaultConfig(): NodeConfig {
@@ -98,6 +103,7 @@ export function defaultConfig(): NodeConfig {
     tips: { maxDeltaYcri: 8, maxDeltaOcri: 13 },
     events: { enabled: true, maxClients: 1000, maxSubscriptionsPerClient: 1000, maxClientBufferBytes: 8 * 1024 * 1024 },
     indexer: { enabled: true, maxPageSize: 1000 },
+    dashboard: { enabled: true },
     logLevel: 'info',
   };
 }

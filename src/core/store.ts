@@ -101,6 +101,10 @@ export class LedgerStore implements LedgerStoreApi {
     return fromNative(() => this.inner.getBlockMetadata(blockId)) ?? null;
   }
 
+  getBlockChildren(blockId: string, max: number): string[] | null {
+    return fromNative(() => this.inner.getBlockChildren(blockId, max)) ?? null;
+  }
+
   getIncludedBlockId(transactionId: string): string | null {
     // Only a positive answer is final (and cached): a pending transaction may be included later.
     return this.includedBlocks.getOrLoad(transactionId, () => fromNative(() => this.inner.getIncludedBlockId(transactionId)) ?? null);
@@ -159,6 +163,10 @@ export class LedgerStore implements LedgerStoreApi {
 
   approximateSizeBytes(): number {
     return fromNative(() => this.inner.approximateSizeBytes());
+  }
+
+  approximateSizes(): { name: string; bytes: number }[] {
+    return fromNative(() => this.inner.approximateSizes());
   }
 
   onEvents(listener: (event: StoreEvent) => void): void {

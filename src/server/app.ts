@@ -11,6 +11,8 @@ import { errors } from './middleware/errors';
 import { requestLog } from './middleware/logging';
 import { requestMetrics } from './middleware/request-metrics';
 import { blocksRoutes } from './routes/blocks';
+import { dashboardRoutes } from './routes/dashboard';
+import { dashboardMetricsRoutes } from './routes/dashboard-metrics';
 import { healthRoutes } from './routes/health';
 import { indexerRoutes } from './routes/indexer';
 import { infoRoutes } from './routes/info';
@@ -41,6 +43,8 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   indexerRoutes(router, services);
   metricsRoutes(router, services);
   if (services.config.events.enabled) mqttRoutes(router);
+  dashboardMetricsRoutes(router, services);
+  if (services.config.dashboard.enabled) dashboardRoutes(router);
 
   app.use(requestLog(services.logger));
   app.use(requestMetrics(services.metrics));

@@ -19,6 +19,8 @@ export interface ServerServices {
   version: string;
   /** Mines nonces for submitted blocks, on native threads of its own. */
   miner: MiningPool;
+  /** When the node started (Date.now()), for its uptime. */
+  startedAt: number;
   /** Aborted when the node shuts down: cancels mining in progress. */
   shutdown: AbortSignal;
 }

@@ -40,7 +40,7 @@ export interface ChildNode {
 }
 
 /** A port that was free a moment ago (the child binds it right after). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;

@@ -82,6 +82,13 @@ pub struct MilestoneOutcome {
 }
 
 #[napi(object)]
+pub struct ColumnSize {
+    /// The column family's name (ledger-store `columns.rs`).
+    pub name: String,
+    pub bytes: f64,
+}
+
+#[napi(object)]
 pub struct FoundOutput {
     pub output: Buffer,
     pub metadata_json: String,
@@ -330,6 +337,13 @@ impl LedgerStore {
         self.get()?.block_metadata_json(&id).map_err(to_napi)
     }
 
+    /// Up to `max` child block ids in id order; null for unknown blocks.
+    #[napi]
+    pub fn get_block_children(&self, block_id: String, max: u32) -> Result<Option<Vec<String>>> {
+        let id = hex_array::<32>(&block_id, "blockId")?;
+        Ok(self.get()?.children(&id, max as usize).map_err(to_napi)?.map(|c| c.iter().map(|b| hex(b)).collect()))
+    }
+
     #[napi]
     pub fn get_included_block_id(&self, transaction_id: String) -> Result<Option<String>> {
         let id = hex_array::<32>(&transaction_id, "transactionId")?;
@@ -421,6 +435,12 @@ impl LedgerStore {
     #[napi]
     pub fn storage_memory_bytes(&self) -> Result<f64> {
         Ok(self.get()?.storage_memory_bytes() as f64)
+    }
+
+    /// The approximate size of each RocksDB column family, in bytes.
+    #[napi]
+    pub fn approximate_sizes(&self) -> Result<Vec<ColumnSize>> {
+        Ok(self.get()?.approximate_sizes().into_iter().map(|(name, bytes)| ColumnSize { name: name.to_string(), bytes: bytes as f64 }).collect())
     }
 }
 

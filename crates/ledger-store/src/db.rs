@@ -134,14 +134,22 @@ impl Db {
 
     /// Live data on disk (SST files) plus the memtables, in bytes.
     pub fn approximate_size(&self) -> u64 {
-        let mut total = 0;
-        for name in columns::ALL {
-            let cf = self.cf(name);
-            for property in ["rocksdb.total-sst-files-size", "rocksdb.cur-size-all-mem-tables"] {
-                total += self.db.property_int_value_cf(cf, property).ok().flatten().unwrap_or(0);
-            }
-        }
-        total
+        self.approximate_sizes().iter().map(|(_, bytes)| bytes).sum()
+    }
+
+    /// `approximate_size` per column family, in the order of `columns::ALL`.
+    pub fn approximate_sizes(&self) -> Vec<(&'static str, u64)> {
+        columns::ALL
+            .iter()
+            .map(|name| {
+                let cf = self.cf(name);
+                let bytes = ["rocksdb.total-sst-files-size", "rocksdb.cur-size-all-mem-tables"]
+                    .iter()
+                    .map(|property| self.db.property_int_value_cf(cf, *property).ok().flatten().unwrap_or(0))
+                    .sum();
+                (*name, bytes)
+            })
+            .collect()
     }
 
     /// Memory RocksDB holds now: the block cache's contents plus every memtable, in bytes.

@@ -95,3 +95,29 @@ fn precheck_applies_every_rule_but_the_proof_of_work() {
     assert!(store.precheck_block(&trailing).is_err());
     assert_eq!(store.status().blocks_stored, blocks_before);
 }
+
+#[test]
+fn children_are_listed_in_id_order_up_to_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open_dev(dir.path(), MIN_POW);
+    let milestone_1 = store.issue_milestone(None).unwrap().block_id;
+    let parent = mined(store.select_tips().unwrap(), b"parent");
+    assert!(store.submit_block(&parent).unwrap().stored);
+    let parent_id = ids::block_id(&parent);
+    // Three blocks that all approve `parent` and the milestone-1 block.
+    let mut parents = vec![milestone_1, parent_id];
+    parents.sort();
+    let blocks: Vec<Vec<u8>> = (0..3).map(|i| mined(parents.clone(), format!("child {i}").as_bytes())).collect();
+    for b in &blocks {
+        assert!(store.submit_block(b).unwrap().stored);
+    }
+    let mut expected: Vec<_> = blocks.iter().map(|b| ids::block_id(b)).collect();
+    expected.sort();
+    assert_eq!(store.children(&parent_id, 1000).unwrap().unwrap(), expected);
+    assert_eq!(store.children(&parent_id, 2).unwrap().unwrap(), expected[..2].to_vec());
+    assert!(store.children(&milestone_1, 1000).unwrap().unwrap().len() >= 3);
+    // A block nothing approves yet has no children; unknown ids and entry points are None.
+    assert_eq!(store.children(&expected[0], 1000).unwrap().unwrap(), Vec::<Id32>::new());
+    assert!(store.children(&[0xab; 32], 1000).unwrap().is_none());
+    assert!(store.children(&[0; 32], 1000).unwrap().is_none());
+}

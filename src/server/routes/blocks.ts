@@ -1,5 +1,5 @@
 // /api/core/v2/blocks: submit (api.md §2.5, pipeline in submit.ts), the block by ID
-// (§2.6, JSON or raw) and its metadata (§2.7).
+// (§2.6, JSON or raw), its metadata (§2.7) and its children (Hornet's route, docs/dashboard.md).
 
 import type Router from '@koa/router';
 import { notFound } from '../lib/http-error';
@@ -8,6 +8,9 @@ import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { id32Param } from '../lib/params';
 import type { ServerServices } from '../services';
 import { BlockSubmitter } from '../pipeline/submit';
+
+/** Hornet's default `restAPI.limits.maxResults`: the most children one answer lists. */
+const MAX_CHILDREN = 1000;
 
 export function blocksRoutes(router: Router, services: ServerServices): void {
   const { store } = services;
@@ -33,5 +36,12 @@ export function blocksRoutes(router: Router, services: ServerServices): void {
     const metadata = store.getBlockMetadata(id);
     if (metadata === null) throw notFound(`block ${id} not found`);
     sendJsonText(ctx, metadata);
+  });
+
+  router.get('/api/core/v2/blocks/:blockId/children', (ctx) => {
+    const id = id32Param(ctx.params.blockId, 'blockId');
+    const children = store.getBlockChildren(id, MAX_CHILDREN);
+    if (children === null) throw notFound(`block ${id} not found`);
+    ctx.body = { blockId: id, maxResults: MAX_CHILDREN, count: children.length, children };
   });
 }

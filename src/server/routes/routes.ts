@@ -7,6 +7,7 @@ export function routesRoutes(router: Router, { config }: ServerServices): void {
   const routes = ['core/v2'];
   if (config.indexer.enabled) routes.push('indexer/v1');
   if (config.events.enabled) routes.push('mqtt/v1');
+  routes.push('dashboard-metrics/v1');
   const body = JSON.stringify({ routes });
   router.get('/api/routes', (ctx) => {
     ctx.type = 'application/json';

@@ -1,7 +1,7 @@
 //! Reads: blocks and their metadata, milestones, the ledger, the node's status.
 
 use super::{lock, parents_of, Status, Store, UtxoChanges};
-use crate::columns::{self, BLOCKS, BLOCK_META, DIFFS, MILESTONES, MILESTONE_IDS, TX_BLOCKS};
+use crate::columns::{self, BLOCKS, BLOCK_META, CHILDREN, DIFFS, MILESTONES, MILESTONE_IDS, TX_BLOCKS};
 use crate::index::{self, ChainId, OutputPage, OutputQuery};
 use crate::records::{array_at, BlockMeta, Diff, MilestoneRecord};
 use crate::tips::TipScore;
@@ -30,6 +30,23 @@ impl Store {
         // A block that left the pending graph below max depth keeps saying so (D24).
         let score = meta.below_max_depth.then_some(TipScore::BelowMaxDepth);
         Ok(Some(metadata::block_json(block_id, &parents, &meta, score)))
+    }
+
+    /// Up to `max` children of a stored block (the blocks that name it as a parent), in
+    /// id order; None for unknown ids and the entry points, as for `block`.
+    pub fn children(&self, block_id: &Id32, max: usize) -> Result<Option<Vec<Id32>>> {
+        if !self.db.exists(BLOCKS, block_id)? {
+            return Ok(None);
+        }
+        let mut found = Vec::new();
+        self.db.scan(CHILDREN, block_id, |key, _| {
+            if found.len() == max {
+                return Ok(false);
+            }
+            found.push(array_at(key, 32)); // parent id ‖ child id
+            Ok(true)
+        })?;
+        Ok(Some(found))
     }
 
     pub fn milestone_by_index(&self, index: u32) -> Result<Option<MilestoneRecord>> {
@@ -141,5 +158,10 @@ impl Store {
 
     pub fn approximate_size_bytes(&self) -> u64 {
         self.db.approximate_size()
+    }
+
+    /// The approximate size of each column family (SST files and memtables), in bytes.
+    pub fn approximate_sizes(&self) -> Vec<(&'static str, u64)> {
+        self.db.approximate_sizes()
     }
 }
