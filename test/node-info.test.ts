@@ -24,6 +24,7 @@ beforeAll(async () => {
     blockCacheMiB: 8,
     writeBuffersMiB: 8,
     tips: config.tips,
+    indexer: config.indexer,
   });
 });
 afterAll(() => store?.close());

@@ -69,6 +69,8 @@ describe('indexer.md §5 on the worked history (ledger index 2)', () => {
       genesisOutputs: genesisOutputs(config),
       coordinator: { enabled: true, privateKeys: [SPEC_COORDINATOR_SEED], publicKeys: [] },
       syncWrites: false,
+      blockCacheMiB: config.storage.blockCacheMiB,
+      writeBuffersMiB: config.storage.writeBuffersMiB,
       tips: config.tips,
       indexer: { enabled: true },
     });
@@ -170,7 +172,7 @@ describe('a live node', () => {
   });
 
   it('is public, listed in /api/routes, and answers GET only', async () => {
-    expect((await getJson(node.url, '/api/routes')).body).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1'] });
+    expect((await getJson(node.url, '/api/routes')).body).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1'] });
     expect((await list('/api/indexer/v1/outputs')).items).toEqual([GENESIS_OUTPUT_ID]);
     expect((await list('/api/indexer/v1/outputs/')).items).toEqual([GENESIS_OUTPUT_ID]);
     expect((await list('/api/indexer/v1/outputs/basic/')).items).toEqual([GENESIS_OUTPUT_ID]);
@@ -360,7 +362,7 @@ describe('other configurations', () => {
     const off = await startTestNode(['--no-indexer', '--milestone-interval', '1'], dataDir);
     let outputs: string[];
     try {
-      expect((await getJson(off.url, '/api/routes')).body).toEqual({ routes: ['core/v2', 'mqtt/v1'] });
+      expect((await getJson(off.url, '/api/routes')).body).toEqual({ routes: ['core/v2', 'mqtt/v1', 'dashboard-metrics/v1'] });
       expect((await text(off.url, '/api/indexer/v1/outputs'))[0]).toBe(404);
       const networkId = await networkIdOf(off.url);
       const genesis = await genesisSpendable(off.url);
