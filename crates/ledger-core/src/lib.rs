@@ -1,7 +1,8 @@
 //! ledger-core: everything about Stardust objects that needs no storage and no Node.
 //!
 //! `model` holds the objects, `codec` their bytes, `json` their API JSON, `ids` the hashes
-//! that name them, `validate` the rules, `pow` the proof of work and `crypto` Ed25519.
+//! that name them, `validate` the rules, `pow` the proof of work, `crypto` Ed25519 and
+//! `snapshot` the Hornet full snapshot file.
 
 pub mod bech32;
 pub mod codec;
@@ -15,6 +16,7 @@ pub mod model;
 mod path;
 pub mod pow;
 pub mod protocol;
+pub mod snapshot;
 pub mod validate;
 
 pub use error::{Error, Result};
