@@ -46,6 +46,8 @@ fn main() {
         StoreOptions {
             protocol: protocol.clone(),
             genesis_outputs: vec![genesis],
+            genesis_style: ledger_store::GenesisStyle::Ledger,
+            snapshot: None,
             coordinator_seeds: vec![],
             trusted_public_keys: vec![],
             coordinator_enabled: false,

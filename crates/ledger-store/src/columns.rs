@@ -13,14 +13,15 @@ pub const MILESTONES: &str = "milestones"; // index (u32 BE) → records::Milest
 pub const MILESTONE_IDS: &str = "milestone_ids"; // milestone id → index (u32 BE)
 pub const DIFFS: &str = "diffs"; // index (u32 BE) → records::Diff
 pub const STATE: &str = "state"; // name → value (see `state_key`)
+pub const SOLID_ENTRY_POINTS: &str = "solid_entry_points"; // block id → milestone index (u32 LE)
 // The UTXO indexer (indexer.md §6); typed columns in `index/`, keys end in the sort key.
 pub const INDEXER_OUTPUTS: &str = "indexer_outputs"; // kind ‖ sort key → index::IndexedOutput
 pub const INDEXER_FIELDS: &str = "indexer_fields"; // kind ‖ field code ‖ field value ‖ sort key → ()
 pub const INDEXER_CHAINS: &str = "indexer_chains"; // kind ‖ alias/NFT id or foundry id → output id
 
-pub const ALL: [&str; 15] = [
-    BLOCKS, BLOCK_META, CHILDREN, TX_BLOCKS, UNREFERENCED, OUTPUTS, SPENTS, UNSPENT, MILESTONES, MILESTONE_IDS, DIFFS, STATE, INDEXER_OUTPUTS, INDEXER_FIELDS,
-    INDEXER_CHAINS,
+pub const ALL: [&str; 16] = [
+    BLOCKS, BLOCK_META, CHILDREN, TX_BLOCKS, UNREFERENCED, OUTPUTS, SPENTS, UNSPENT, MILESTONES, MILESTONE_IDS, DIFFS, STATE, SOLID_ENTRY_POINTS, INDEXER_OUTPUTS,
+    INDEXER_FIELDS, INDEXER_CHAINS,
 ];
 
 /// A column family whose keys and values are encoded in one place (style §5): the compiler
@@ -51,6 +52,10 @@ pub mod state_key {
     /// reflect. Written in every milestone batch while the indexer is on; when it lags the
     /// ledger index (the indexer was off) or is absent, the index is rebuilt at start-up.
     pub const INDEXED_LEDGER: &[u8] = b"indexed_ledger";
+    /// `origin::Origin`: the genesis style and the snapshot the ledger started from.
+    pub const ORIGIN: &[u8] = b"origin";
+    /// The unspent treasury output: milestone id ‖ u64 LE amount (absent: none).
+    pub const TREASURY: &[u8] = b"treasury";
 }
 
 pub fn pair_key(a: &[u8], b: &[u8]) -> Vec<u8> {

@@ -86,6 +86,18 @@ impl Db {
         Ok(Db { db, write_options, cache })
     }
 
+    /// Open an existing database for reading only: no lock is taken, so the node may be
+    /// running on it; it sees what was written up to the moment of opening.
+    pub fn open_read_only(path: &Path) -> Result<Db> {
+        let cache = Cache::new_lru_cache(8 << 20);
+        let opts = column_options(&cache, 1 << 20);
+        let existing = DB::list_cf(&opts, path).map_err(|e| storage_error(format!("cannot read RocksDB in {}: {e}", path.display())))?;
+        let descriptors = existing.iter().map(|name| ColumnFamilyDescriptor::new(name, column_options(&cache, 1 << 20)));
+        let db = DB::open_cf_descriptors_read_only(&opts, path, descriptors, false)
+            .map_err(|e| storage_error(format!("cannot open RocksDB in {} for reading: {e}", path.display())))?;
+        Ok(Db { db, write_options: WriteOptions::default(), cache })
+    }
+
     pub fn cf(&self, name: &str) -> &ColumnFamily {
         // `open` opens every family of `columns::ALL` (or fails), and callers name only those.
         self.db.cf_handle(name).expect("every column family is opened")
@@ -122,14 +134,6 @@ impl Db {
             }
         }
         Ok(())
-    }
-
-    /// The last key/value of a column family (the highest index).
-    pub fn last(&self, cf: &str) -> Result<Option<(Box<[u8]>, Box<[u8]>)>> {
-        match self.db.iterator_cf(self.cf(cf), IteratorMode::End).next() {
-            None => Ok(None),
-            Some(item) => item.map(Some).map_err(storage_error),
-        }
     }
 
     /// Live data on disk (SST files) plus the memtables, in bytes.

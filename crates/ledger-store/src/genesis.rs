@@ -1,11 +1,12 @@
-//! The first ledger state (ledger.md §3): the genesis outputs hold the whole token supply,
-//! booked at milestone 0 with all-zero transaction and block ids. The protocol
-//! parameters are persisted with it and fixed from then on.
+//! The built-in genesis (ledger.md §3, snapshot.md §5): the genesis outputs hold the whole
+//! token supply, booked at milestone 0 with all-zero transaction and block ids; the solid
+//! entry points are those of the genesis style. The protocol parameters are persisted
+//! with it and fixed from then on.
 
-use crate::columns::{state_key, OUTPUTS, STATE, UNSPENT};
-use crate::db::Db;
+use crate::entry_points::SolidEntryPoints;
+use crate::initial_state::InitialState;
+use crate::origin::{GenesisStyle, Origin};
 use crate::records::OutputRecord;
-use crate::{index, schema};
 use ledger_core::codec::encode_output;
 use ledger_core::ids;
 use ledger_core::model::*;
@@ -13,8 +14,8 @@ use ledger_core::protocol::{ProtocolParameters, RentStructure};
 use ledger_core::validate::validate_output;
 use ledger_core::{Error, Result};
 
-/// Write the genesis state into an empty store, in one batch.
-pub fn create(db: &Db, protocol: &ProtocolParameters, outputs: &[Output]) -> Result<()> {
+/// The genesis state of a new store: every output checked, the supply matched.
+pub fn built_in(protocol: &ProtocolParameters, outputs: &[Output], style: GenesisStyle) -> Result<InitialState> {
     if outputs.is_empty() || outputs.len() > u16::MAX as usize {
         return Err(Error::new("genesis-invalid", "genesis.outputs", format!("{} genesis outputs; 1 to {} are possible", outputs.len(), u16::MAX)));
     }
@@ -26,23 +27,22 @@ pub fn create(db: &Db, protocol: &ProtocolParameters, outputs: &[Output]) -> Res
     if total != protocol.token_supply as u128 {
         return Err(Error::new("genesis-invalid", "genesis.outputs", format!("the genesis outputs hold {total}, the token supply is {}", protocol.token_supply)));
     }
-    let mut batch = db.batch();
-    let mut created = Vec::with_capacity(outputs.len());
-    for (i, output) in outputs.iter().enumerate() {
-        let id = ids::output_id(&[0; 32], i as u16);
-        let record = OutputRecord { block_id: [0; 32], milestone_index: 0, milestone_timestamp: 0, output: encode_output(output) };
-        batch.put(OUTPUTS, &id, &record.to_bytes());
-        batch.put(UNSPENT, &id, &[]);
-        created.push((id, record));
-    }
-    // Indexed in the write that creates them (indexer.md §1.2).
-    index::write_changes(db, &mut batch, &created, &[], 0)?;
-    batch.put(STATE, state_key::PROTOCOL, protocol_json(protocol).as_bytes());
-    batch.put(STATE, state_key::LEDGER_INDEX, &0u32.to_le_bytes());
-    batch.put(STATE, state_key::NEXT_SEQ, &0u64.to_le_bytes());
-    batch.put(STATE, state_key::BLOCK_COUNT, &0u64.to_le_bytes());
-    schema::write(&mut batch);
-    batch.commit()
+    let outputs = outputs
+        .iter()
+        .enumerate()
+        .map(|(i, output)| {
+            let record = OutputRecord { block_id: [0; 32], milestone_index: 0, milestone_timestamp: 0, output: encode_output(output) };
+            (ids::output_id(&[0; 32], i as u16), record)
+        })
+        .collect();
+    Ok(InitialState {
+        protocol: protocol.clone(),
+        origin: Origin::built_in(style),
+        outputs,
+        entry_points: SolidEntryPoints::new(style.entry_points().into_iter().map(|id| (id, 0))),
+        treasury: Default::default(),
+        milestones: Vec::new(),
+    })
 }
 
 /// The protocol parameters as the info endpoint shows them.

@@ -1,10 +1,12 @@
-//! Reading the UTXO ledger: outputs (kept after spending), the unspent set, spents.
+//! Reading the UTXO ledger: outputs (kept after spending), the unspent set, spents, the
+//! treasury.
 
-use crate::columns::{OUTPUTS, SPENTS, UNSPENT};
+use crate::columns::{state_key, OUTPUTS, SPENTS, STATE, UNSPENT};
 use crate::db::Db;
 use crate::records::{output_amount, OutputRecord, SpentRecord};
 use crate::storage_error;
 use ledger_core::model::OutputId;
+use ledger_core::snapshot::TreasuryOutput;
 use ledger_core::Result;
 
 pub fn output(db: &Db, id: &OutputId) -> Result<Option<OutputRecord>> {
@@ -37,4 +39,20 @@ pub fn unspent_total(db: &Db) -> Result<u128> {
         Some(f) => Err(storage_error(f)),
         None => Ok(total),
     }
+}
+
+/// The unspent treasury output (amount 0 when there is none; the dev network has none).
+pub fn treasury(db: &Db) -> Result<TreasuryOutput> {
+    match db.get(STATE, state_key::TREASURY)? {
+        None => Ok(TreasuryOutput::default()),
+        Some(b) if b.len() == 40 => Ok(TreasuryOutput { milestone_id: b[..32].try_into().expect("32 bytes"), amount: u64::from_le_bytes(b[32..].try_into().expect("8 bytes")) }),
+        Some(b) => Err(storage_error(format!("treasury record of {} bytes", b.len()))),
+    }
+}
+
+pub fn treasury_bytes(t: &TreasuryOutput) -> [u8; 40] {
+    let mut b = [0u8; 40];
+    b[..32].copy_from_slice(&t.milestone_id);
+    b[32..].copy_from_slice(&t.amount.to_le_bytes());
+    b
 }

@@ -9,22 +9,28 @@
 //!   written, and which layout version a data directory has;
 //! * `graph`, `tips` — the unreferenced part of the block graph kept in memory, tip scores;
 //! * `ledger`, `white_flag`, `milestone` — confirmation of a milestone's past cone;
-//! * `genesis` — the first ledger state; `metadata` — the API's metadata objects;
+//! * `origin`, `genesis`, `snapshot`, `initial_state` — where the ledger began (built-in
+//!   genesis in a style, or a Hornet snapshot) and its first state; `entry_points` — the
+//!   solid entry points; `metadata` — the API's metadata objects;
 //! * `index` — the UTXO indexer's column families, written with each milestone, and its queries;
 //! * `store` — the `Store` that ties them together under one lock discipline;
 //! * `events` — the feed of what each commit changed, for the event API.
 
 mod columns;
 mod db;
+mod entry_points;
 pub mod events;
 mod genesis;
 mod graph;
 mod index;
+mod initial_state;
 mod ledger;
 mod metadata;
 mod milestone;
+mod origin;
 mod records;
 mod schema;
+mod snapshot;
 mod store;
 mod tips;
 mod white_flag;
@@ -32,21 +38,12 @@ mod white_flag;
 pub use ledger_core::{Error, Result};
 pub use genesis::{protocol_from_json, protocol_json};
 pub use index::{ChainId, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey};
+pub use origin::{GenesisStyle, Origin};
 pub use records::{InclusionState, MilestoneRecord};
+pub use snapshot::export::{write_genesis_snapshot, WrittenSnapshot};
 pub use store::{IssuedMilestone, MilestoneInterval, Status, Store, StoreOptions, Submitted, UtxoChanges};
 #[cfg(feature = "synthetic-ledger")]
 pub use store::SyntheticChanges;
-
-/// The two virtual solid entry points of the genesis (D11): solid, never stored.
-pub const SOLID_ENTRY_POINTS: [[u8; 32]; 2] = [[0; 32], {
-    let mut last = [0u8; 32];
-    last[31] = 1;
-    last
-}];
-
-pub fn is_solid_entry_point(id: &[u8; 32]) -> bool {
-    SOLID_ENTRY_POINTS.contains(id)
-}
 
 /// An error of the storage engine itself: never the client's fault (HTTP 500).
 pub(crate) fn storage_error(err: impl std::fmt::Display) -> Error {

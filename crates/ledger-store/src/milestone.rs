@@ -1,7 +1,6 @@
 //! Milestone payloads: how the embedded coordinator builds and signs one (ledger.md §6),
 //! and how a node that follows another coordinator checks one before applying it.
 
-use crate::is_solid_entry_point;
 use ledger_core::crypto;
 use ledger_core::ids;
 use ledger_core::model::*;
@@ -77,6 +76,8 @@ pub struct Previous {
 
 /// Checks of a milestone issued elsewhere that need no ledger walk: it continues the
 /// chain, and exactly the configured coordinator keys signed its id (threshold = all).
+/// What the first milestone may approve depends on the ledger's entry points: the store
+/// checks that.
 pub fn check_foreign(m: &MilestonePayload, previous: &Previous, public_keys: &[[u8; 32]]) -> Result<()> {
     let expected = previous.index + 1;
     if m.index != expected {
@@ -91,9 +92,6 @@ pub fn check_foreign(m: &MilestonePayload, previous: &Previous, public_keys: &[[
     }
     if previous.index > 0 && m.timestamp <= previous.timestamp {
         return Err(Error::new("milestone-timestamp-not-increasing", "payload.timestamp", format!("{} is not after the previous milestone's {}", m.timestamp, previous.timestamp)));
-    }
-    if m.index == 1 && !m.parents.iter().all(is_solid_entry_point) {
-        return Err(Error::new("milestone-parents-invalid", "payload.parents", "milestone 1 references the solid entry points only (D12)"));
     }
     let mut signers: Vec<[u8; 32]> = m.signatures.iter().map(|s| s.public_key).collect();
     signers.sort();
@@ -122,7 +120,7 @@ mod tests {
                 index: 1,
                 timestamp: 1_700_000_000,
                 previous_milestone_id: [0; 32],
-                parents: crate::SOLID_ENTRY_POINTS.to_vec(),
+                parents: crate::origin::GenesisStyle::Ledger.entry_points(),
                 inclusion_root: [0; 32],
                 applied_root: [0; 32],
             },

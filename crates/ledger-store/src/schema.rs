@@ -9,6 +9,10 @@
 //! * 2 — the UTXO indexer's column families (`index/`). A directory of version 0 or 1 has
 //!   none: RocksDB creates them empty when it opens, and with no index marker the index is
 //!   built from the ledger (`index::bring_up_to_date`).
+//! * 3 — the `solid_entry_points` family and the `origin` and `treasury` state keys
+//!   (genesis styles and snapshots, D41/D44). A directory of an older version began with
+//!   the built-in `ledger` genesis: the store records that origin and its two entry points
+//!   on the first open (`store::persisted_origin`).
 //!
 //! Older versions are upgraded on the first open (the key is written); newer are refused.
 
@@ -19,7 +23,7 @@ use crate::storage_error;
 use ledger_core::{Error, Result};
 
 /// The version this build writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Add the version to the batch that creates a data directory.
 pub fn write(batch: &mut Batch<'_>) {
@@ -36,7 +40,7 @@ pub fn check(db: &Db) -> Result<()> {
     };
     match found {
         VERSION => Ok(()),
-        0 | 1 => {
+        0..=2 => {
             let mut batch = db.batch();
             write(&mut batch);
             batch.commit()

@@ -69,7 +69,7 @@ fn precheck_applies_every_rule_but_the_proof_of_work() {
     let unmined = |parents: Vec<Id32>, data: Vec<u8>| {
         encode_block(&Block { protocol_version: 2, parents, payload: Some(Payload::TaggedData(TaggedData { tag: vec![], data })), nonce: 0 })
     };
-    let genesis_parents = ledger_store::SOLID_ENTRY_POINTS.to_vec();
+    let genesis_parents = ledger_store::GenesisStyle::Ledger.entry_points();
     assert_eq!(store.precheck_block(&unmined(genesis_parents.clone(), b"early".to_vec())).unwrap_err().code, "not-ready");
     store.issue_milestone(None).unwrap();
     let tips = store.select_tips().unwrap();

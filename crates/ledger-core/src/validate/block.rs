@@ -34,7 +34,13 @@ fn validate_block_at(block: &Block, bytes: &[u8], params: &ProtocolParameters) -
             format!("protocol version {} is not this network's {}", block.protocol_version, params.version),
         ));
     }
-    validate_parents(&block.parents, "parents")?;
+    match &block.payload {
+        // D40: a milestone comes from a coordinator and follows the protocol's 1..8
+        // (Hornet's milestones have one parent, and so has milestone 1 of a `hornet`-style
+        // genesis, D41); every other block D3's 2..8.
+        Some(Payload::Milestone(_)) => check_parents(&block.parents, 1, "parents")?,
+        _ => validate_parents(&block.parents, "parents")?,
+    }
     match &block.payload {
         None => {}
         Some(Payload::TaggedData(t)) => validate_tagged_data(t, "payload")?,
@@ -72,8 +78,12 @@ pub fn check_pow_zeros(block_len: usize, zeros: u32, min_pow_score: u32) -> Resu
 
 /// 2..8 parents, strictly ascending byte-wise (D3); never re-sorted (D13).
 pub fn validate_parents(parents: &[Id32], path: &str) -> Result<()> {
-    if parents.len() < MIN_PARENTS {
-        return Err(Error::new("parents-too-few", path, format!("{} parent(s), at least {MIN_PARENTS}", parents.len())));
+    check_parents(parents, MIN_PARENTS, path)
+}
+
+fn check_parents(parents: &[Id32], min: usize, path: &str) -> Result<()> {
+    if parents.len() < min {
+        return Err(Error::new("parents-too-few", path, format!("{} parent(s), at least {min}", parents.len())));
     }
     if parents.len() > MAX_PARENTS {
         return Err(Error::new("parents-too-many", path, format!("{} parents, at most {MAX_PARENTS}", parents.len())));

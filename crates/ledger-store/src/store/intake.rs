@@ -7,7 +7,6 @@ use crate::events;
 use crate::columns::{self, state_key, BLOCKS, BLOCK_META, CHILDREN, STATE, TX_BLOCKS, UNREFERENCED};
 use crate::db::Batch;
 use crate::graph::{cone_roots, ConeRoots};
-use crate::is_solid_entry_point;
 use crate::tips::{self, TipScore};
 use crate::records::BlockMeta;
 use ledger_core::codec::decode_block;
@@ -152,10 +151,10 @@ impl Store {
         out
     }
 
-    /// Every parent is a stored block, an entry point or one of `staged` (D13).
+    /// Every parent is a stored block, a solid entry point or one of `staged` (D13).
     pub(super) fn check_parents_known(&self, state: &State, parents: &[Id32], staged: &HashSet<Id32>) -> Result<()> {
         for (i, p) in parents.iter().enumerate() {
-            if !is_solid_entry_point(p) && state.graph.get(p).is_none() && !staged.contains(p) && !self.db.exists(BLOCK_META, p)? {
+            if !self.entry_points.contains(p) && state.graph.get(p).is_none() && !staged.contains(p) && !self.db.exists(BLOCK_META, p)? {
                 return Err(Error::new("unknown-parent", format!("parents[{i}]"), format!("parent 0x{} is not a known block", hex::encode(p))));
             }
         }
@@ -181,7 +180,7 @@ impl Store {
                 None => {
                     let graph = &state.graph;
                     let known = |p: &Id32| graph.get(p).map(|x| x.roots).or_else(|| staged_roots.get(p).copied());
-                    cone_roots(&b.parents, known, &mut |p| referenced_index(db, p))?
+                    cone_roots(&b.parents, known, &mut |p| referenced_index(db, &self.entry_points, p))?
                 }
             };
             staged_roots.insert(b.id, roots);

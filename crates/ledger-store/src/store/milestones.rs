@@ -10,11 +10,12 @@ use crate::graph::cone_roots;
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
 use crate::tips::{self, TipScore};
 use crate::white_flag::{self, Confirmation};
-use crate::{index, is_solid_entry_point, storage_error, SOLID_ENTRY_POINTS};
+use crate::origin::GenesisStyle;
+use crate::{index, storage_error};
 use ledger_core::codec::{encode_block, encode_milestone_payload};
 use ledger_core::ids;
 use ledger_core::model::{Block, Id32, MilestonePayload, Payload};
-use ledger_core::validate::validate_milestone_block;
+use ledger_core::validate::{validate_milestone_block, MAX_PARENTS};
 use ledger_core::{Error, Result};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -22,7 +23,7 @@ use std::time::Instant;
 impl Store {
 
     /// Issue the next milestone with the embedded coordinator (ledger.md §6): milestone 1
-    /// at bootstrap (D12), later ones confirming the cone of the chosen parents.
+    /// at bootstrap (D12, D41), later ones confirming the cone of the chosen parents.
     /// `timestamp` overrides the clock (it still never goes back).
     pub fn issue_milestone(&self, timestamp: Option<u32>) -> Result<IssuedMilestone> {
         if !self.coordinator_enabled {
@@ -33,12 +34,15 @@ impl Store {
         let (essence, order) = {
             let state = lock(&self.state);
             match state.latest {
+                // The first milestone approves the entry points (at most 8, ascending): the
+                // pair of the `ledger` style, the single `0x00…00` of the `hornet` style, or
+                // a genesis snapshot's set. Nothing else can exist before it.
                 None => (
                     Essence {
-                        index: 1,
+                        index: self.origin.first_milestone_index(),
                         timestamp: now,
                         previous_milestone_id: [0; 32],
-                        parents: SOLID_ENTRY_POINTS.to_vec(),
+                        parents: self.entry_points.sorted().iter().take(MAX_PARENTS).copied().collect(),
                         inclusion_root: [0; 32],
                         applied_root: [0; 32],
                     },
@@ -59,11 +63,14 @@ impl Store {
                 }
             }
         };
-        let first = essence.index == 1;
+        // TIP-29's all-zero roots for the first milestone in the `ledger` style (D12);
+        // otherwise white flag's, which for the first milestone are MTH(∅) as Hornet
+        // computes them (D41).
+        let zero_roots = essence.index == self.origin.first_milestone_index() && self.origin.style == GenesisStyle::Ledger;
         let confirming = Instant::now();
         let confirmation = white_flag::confirm(&self.db, order, essence.index, essence.timestamp)?;
         let confirm_micros = confirming.elapsed().as_micros() as u64;
-        let essence = if first { essence } else { Essence { inclusion_root: confirmation.inclusion_root, applied_root: confirmation.applied_root, ..essence } };
+        let essence = if zero_roots { essence } else { Essence { inclusion_root: confirmation.inclusion_root, applied_root: confirmation.applied_root, ..essence } };
         let payload = milestone::build(essence, &self.keys);
         let block = milestone::block_of(payload.clone());
         validate_milestone_block(&block)?;
@@ -76,7 +83,9 @@ impl Store {
 
     /// A milestone block of another coordinator (this node's own is disabled): it must
     /// continue the chain, carry exactly the trusted keys' signatures, and its merkle roots
-    /// must be the ones this node's own white flag computes.
+    /// must be the ones this node's own white flag computes. The network's first milestone
+    /// (genesis index + 1) approves only entry points, and may also carry TIP-29's all-zero
+    /// roots (D42): that accepts both genesis styles.
     pub(super) fn accept_milestone(&self, block: Block, bytes: &[u8], block_id: Id32) -> Result<Submitted> {
         if self.coordinator_enabled {
             return Err(milestone_not_allowed());
@@ -93,20 +102,28 @@ impl Store {
             let state = lock(&self.state);
             let previous = match state.latest {
                 Some(l) => Previous { index: l.index, milestone_id: l.milestone_id, timestamp: l.timestamp },
-                None => Previous { index: 0, milestone_id: [0; 32], timestamp: 0 },
+                None => Previous { index: self.origin.target_milestone_index, milestone_id: self.origin.target_milestone_id, timestamp: self.origin.target_milestone_timestamp },
             };
             milestone::check_foreign(&payload, &previous, &self.trusted_keys)?;
+            if payload.index == self.origin.first_milestone_index() && !payload.parents.iter().all(|p| self.entry_points.contains(p)) {
+                return Err(Error::new("milestone-parents-invalid", "payload.parents", "the first milestone approves solid entry points only (D12, D41)"));
+            }
             self.check_parents_known(&state, &block.parents, &HashSet::new())?;
             self.check_parents_not_below_max_depth(&state, &block.parents)?;
             white_flag::traversal_order(&payload.parents, &state.graph)
         };
         let confirmation = white_flag::confirm(&self.db, order, payload.index, payload.timestamp)?;
-        let (inclusion, applied) = if payload.index == 1 { ([0; 32], [0; 32]) } else { (confirmation.inclusion_root, confirmation.applied_root) };
-        if payload.inclusion_merkle_root != inclusion {
-            return Err(Error::new("milestone-merkle-root-mismatch", "payload.inclusionMerkleRoot", format!("this node computes 0x{}", hex::encode(inclusion))));
-        }
-        if payload.applied_merkle_root != applied {
-            return Err(Error::new("milestone-merkle-root-mismatch", "payload.appliedMerkleRoot", format!("this node computes 0x{}", hex::encode(applied))));
+        // D42: at the first index TIP-29's all-zero roots (`ledger` style) are accepted
+        // as well as white flag's MTH(∅) (`hornet` style).
+        let tip29_first = payload.index == self.origin.first_milestone_index() && payload.inclusion_merkle_root == [0; 32] && payload.applied_merkle_root == [0; 32];
+        if !tip29_first {
+            let (inclusion, applied) = (confirmation.inclusion_root, confirmation.applied_root);
+            if payload.inclusion_merkle_root != inclusion {
+                return Err(Error::new("milestone-merkle-root-mismatch", "payload.inclusionMerkleRoot", format!("this node computes 0x{}", hex::encode(inclusion))));
+            }
+            if payload.applied_merkle_root != applied {
+                return Err(Error::new("milestone-merkle-root-mismatch", "payload.appliedMerkleRoot", format!("this node computes 0x{}", hex::encode(applied))));
+            }
         }
         self.commit_milestone(block_id, bytes, &payload, confirmation)?;
         Ok(Submitted { block_id, stored: true })
@@ -117,7 +134,7 @@ impl Store {
     /// A coordinator following the same rules never selects one (ledger.md §5).
     fn check_parents_not_below_max_depth(&self, state: &State, parents: &[Id32]) -> Result<()> {
         for (i, p) in parents.iter().enumerate() {
-            if state.graph.get(p).is_some() || is_solid_entry_point(p) {
+            if state.graph.get(p).is_some() || self.entry_points.contains(p) {
                 continue;
             }
             if let Some(meta) = self.db.get(BLOCK_META, p)? {
@@ -149,7 +166,8 @@ impl Store {
         let db = &self.db;
         let mut state = lock(&self.state);
         let referenced: HashSet<Id32> = c.order.iter().copied().collect();
-        let updates = state.graph.roots_after(&referenced, index, |p| referenced_index(db, p))?;
+        let entry_points = &self.entry_points;
+        let updates = state.graph.roots_after(&referenced, index, |p| referenced_index(db, entry_points, p))?;
         let below = state.graph.below_max_depth(&referenced, &updates, |roots| tips::score(roots, index, &self.thresholds) == TipScore::BelowMaxDepth);
         let mut batch = self.db.batch();
         if let Some(changes) = &index_changes {
@@ -200,7 +218,7 @@ impl Store {
         let roots = {
             let graph = &state.graph;
             let known = |p: &Id32| if referenced.contains(p) { None } else { updates.get(p).copied().or_else(|| graph.get(p).map(|x| x.roots)) };
-            cone_roots(&payload.parents, known, &mut |p| if referenced.contains(p) { Ok(index) } else { referenced_index(db, p) })?
+            cone_roots(&payload.parents, known, &mut |p| if referenced.contains(p) { Ok(index) } else { referenced_index(db, entry_points, p) })?
         };
         let own = NewBlock { id: block_id, bytes, parents: payload.parents.clone(), milestone_index: index, roots: Some(roots) };
         self.write_blocks(&mut state, batch, vec![own], index)?;

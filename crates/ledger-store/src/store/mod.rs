@@ -28,25 +28,36 @@ pub use synthetic::SyntheticChanges;
 
 use crate::columns::{state_key, BLOCK_META, STATE};
 use crate::db::{Db, DbOptions};
+use crate::entry_points::SolidEntryPoints;
 use crate::events::EventFeed;
 use crate::graph::{ConeRoots, Graph};
+use crate::initial_state::InitialState;
 use crate::milestone::CoordinatorKeys;
+use crate::origin::{GenesisStyle, Origin};
 use crate::records::{array_at, BlockMeta};
+use crate::snapshot;
+use crate::storage_error;
 use crate::tips::TipThresholds;
 use crate::{genesis, index, ledger, schema};
-use crate::{is_solid_entry_point, storage_error};
 use ledger_core::model::{Id32, Output, OutputId};
 use ledger_core::protocol::ProtocolParameters;
 use ledger_core::{Error, Result};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 
 pub struct StoreOptions {
+    /// The configured protocol; a ledger made from a snapshot takes the file's instead
+    /// and only its network name must agree.
     pub protocol: ProtocolParameters,
     /// Used once, when the data directory is new.
     pub genesis_outputs: Vec<Output>,
+    /// The built-in genesis style (D41), fixed when the data directory is new.
+    pub genesis_style: GenesisStyle,
+    /// A Hornet full snapshot to build a new ledger from instead of the built-in genesis
+    /// (snapshot.md §4); ignored once the ledger exists.
+    pub snapshot: Option<PathBuf>,
     /// Seeds of the embedded coordinator; empty when it does not run here.
     pub coordinator_seeds: Vec<[u8; 32]>,
     /// Keys whose milestones this node accepts from elsewhere (coordinator disabled);
@@ -87,13 +98,18 @@ pub struct IssuedMilestone {
 struct Latest {
     index: u32,
     milestone_id: Id32,
+    /// Zero for a snapshot's target milestone, whose block the node does not have.
     block_id: Id32,
     timestamp: u32,
 }
 
 pub struct Status {
     /// (index, timestamp, milestone id) of the latest milestone; None before milestone 1.
+    /// Right after loading a snapshot it is the snapshot's target milestone.
     pub latest_milestone: Option<(u32, u32, Id32)>,
+    /// Nothing below it can be served: the target index of the snapshot the ledger
+    /// started from (0 for a genesis).
+    pub pruning_index: u32,
     pub ledger_index: u32,
     pub blocks_stored: u64,
     /// Blocks in the in-memory graph: unreferenced and not below max depth.
@@ -164,6 +180,8 @@ pub struct Store {
     indexer_enabled: bool,
     trusted_keys: Vec<[u8; 32]>,
     thresholds: TipThresholds,
+    origin: Origin,
+    entry_points: SolidEntryPoints,
     state: Mutex<State>,
     issuing: Mutex<()>,
     events: EventFeed,
@@ -180,35 +198,53 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Store {
-    /// Open (or create, with its genesis) the store in `path`. Refuses a data directory
-    /// of another storage schema version or whose persisted protocol differs from
-    /// `options.protocol`, and a ledger whose unspent outputs do not add up to the token
-    /// supply. With the indexer on, rebuilds the index when it does not reflect the ledger.
+    /// Open the store in `path`, or create it from the built-in genesis or the configured
+    /// snapshot. A new ledger is checked whole before anything is written, and written in
+    /// one batch. Refuses a data directory of another storage schema version or whose
+    /// persisted protocol or genesis style differs from the options, a ledger whose
+    /// unspent outputs and treasury do not add up to the token supply, and the coordinator
+    /// on a ledger that began after genesis. With the indexer on, rebuilds the index when it
+    /// does not reflect the ledger.
     pub fn open(path: &Path, options: StoreOptions) -> Result<Store> {
+        // RocksDB's CURRENT file exists once a database was created here.
+        let prepared = match path.join("CURRENT").exists() {
+            true => None,
+            false => Some(initial_state(&options)?),
+        };
+        if let Some(state) = &prepared {
+            check_coordinator(&state.origin, &options)?;
+        }
         let db_options = DbOptions { sync_writes: options.sync_writes, block_cache_bytes: options.block_cache_bytes, write_buffer_bytes: options.write_buffer_bytes };
         let db = Db::open(path, &db_options)?;
-        match db.get(STATE, state_key::PROTOCOL)? {
+        let (protocol, origin) = match db.get(STATE, state_key::PROTOCOL)? {
             Some(text) => {
                 schema::check(&db)?;
                 let persisted = genesis::protocol_from_json(&String::from_utf8_lossy(&text))?;
-                let differences = genesis::protocol_differences(&persisted, &options.protocol);
-                if !differences.is_empty() {
-                    return Err(Error::new("protocol-mismatch", "protocol", differences.join("; ")));
-                }
+                let origin = persisted_origin(&db)?;
+                check_configuration(&persisted, &origin, &options)?;
+                (persisted, origin)
             }
-            None => genesis::create(&db, &options.protocol, &options.genesis_outputs)?,
-        }
+            None => {
+                let state = match prepared {
+                    Some(state) => state,
+                    None => initial_state(&options)?,
+                };
+                state.write(&db)?;
+                (state.protocol, state.origin)
+            }
+        };
         if options.indexer_enabled {
             index::bring_up_to_date(&db)?;
         }
-        let total = ledger::unspent_total(&db)?;
-        if total != options.protocol.token_supply as u128 {
+        let total = ledger::unspent_total(&db)? + ledger::treasury(&db)?.amount as u128;
+        if total != protocol.token_supply as u128 {
             return Err(Error::new(
                 "ledger-invariant-broken",
                 "",
-                format!("the unspent outputs hold {total}, the token supply is {}: the ledger is inconsistent", options.protocol.token_supply),
+                format!("the unspent outputs and the treasury hold {total}, the token supply is {}: the ledger is inconsistent", protocol.token_supply),
             ));
         }
+        check_coordinator(&origin, &options)?;
         let keys = CoordinatorKeys::new(options.coordinator_seeds);
         if options.coordinator_enabled && keys.is_empty() {
             return Err(Error::new("coordinator-keys-missing", "coordinator.privateKeys", "the embedded coordinator needs at least one key"));
@@ -217,18 +253,24 @@ impl Store {
         let thresholds = TipThresholds {
             max_delta_ycri: options.max_delta_ycri,
             max_delta_ocri: options.max_delta_ocri,
-            below_max_depth: options.protocol.below_max_depth as u32,
+            below_max_depth: protocol.below_max_depth as u32,
         };
-        let state = load::load_state(&db, &thresholds)?;
+        let entry_points = SolidEntryPoints::load(&db)?;
+        if entry_points.is_empty() {
+            return Err(storage_error("the ledger has no solid entry points"));
+        }
+        let state = load::load_state(&db, &thresholds, &origin, &entry_points)?;
         Ok(Store {
             db,
-            rules_without_pow: ProtocolParameters { min_pow_score: 0, ..options.protocol.clone() },
-            protocol: options.protocol,
+            rules_without_pow: ProtocolParameters { min_pow_score: 0, ..protocol.clone() },
+            protocol,
             keys,
             coordinator_enabled: options.coordinator_enabled,
             indexer_enabled: options.indexer_enabled,
             trusted_keys,
             thresholds,
+            origin,
+            entry_points,
             state: Mutex::new(state),
             issuing: Mutex::new(()),
             events: EventFeed::default(),
@@ -239,10 +281,85 @@ impl Store {
         &self.protocol
     }
 
-    /// Milestone 1 exists: blocks can be accepted and tips selected.
+    /// Milestone 1 exists (or the snapshot's target): blocks can be accepted and tips selected.
     pub fn is_ready(&self) -> bool {
         lock(&self.state).latest.is_some()
     }
+
+    /// Where the ledger began: genesis style, snapshot indexes.
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+}
+
+/// The first state of a new ledger: from the configured snapshot, else the built-in genesis.
+fn initial_state(options: &StoreOptions) -> Result<InitialState> {
+    match &options.snapshot {
+        Some(path) => snapshot::load::initial_state(path, &options.protocol),
+        None => genesis::built_in(&options.protocol, &options.genesis_outputs, options.genesis_style),
+    }
+}
+
+/// The embedded coordinator issues a network's milestones from its genesis on: a ledger
+/// that starts from a later snapshot belongs to a network with a coordinator elsewhere.
+fn check_coordinator(origin: &Origin, options: &StoreOptions) -> Result<()> {
+    if options.coordinator_enabled && origin.target_milestone_index > 0 {
+        return Err(Error::new(
+            "coordinator-not-allowed",
+            "coordinator.enabled",
+            format!(
+                "this ledger starts from a snapshot at milestone {}, so the node follows that network's coordinator: disable the embedded one (coordinator.enabled false, --no-coordinator)",
+                origin.target_milestone_index
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The persisted origin. A ledger created before origins were recorded began with the
+/// built-in `ledger` genesis (the only one there was): that is recorded now, once.
+fn persisted_origin(db: &Db) -> Result<Origin> {
+    if let Some(bytes) = db.get(STATE, state_key::ORIGIN)? {
+        return Origin::from_bytes(&bytes);
+    }
+    let origin = Origin::built_in(GenesisStyle::Ledger);
+    let mut batch = db.batch();
+    SolidEntryPoints::new(GenesisStyle::Ledger.entry_points().into_iter().map(|id| (id, 0))).put_all(&mut batch);
+    batch.put(STATE, state_key::ORIGIN, &origin.to_bytes());
+    batch.commit()?;
+    Ok(origin)
+}
+
+/// A persisted value the configuration contradicts is a startup error (ledger.md §1). A
+/// ledger made from a snapshot took its protocol from the file: only the network name
+/// must still agree, and the genesis style does not apply.
+fn check_configuration(persisted: &ProtocolParameters, origin: &Origin, options: &StoreOptions) -> Result<()> {
+    if origin.from_snapshot {
+        if persisted.network_name != options.protocol.network_name {
+            return Err(Error::new(
+                "protocol-mismatch",
+                "protocol.networkName",
+                format!("the ledger (from a snapshot) is for network '{}' but the configuration names '{}'", persisted.network_name, options.protocol.network_name),
+            ));
+        }
+        return Ok(());
+    }
+    let differences = genesis::protocol_differences(persisted, &options.protocol);
+    if !differences.is_empty() {
+        return Err(Error::new("protocol-mismatch", "protocol", differences.join("; ")));
+    }
+    if origin.style != options.genesis_style {
+        return Err(Error::new(
+            "genesis-style-mismatch",
+            "genesis.style",
+            format!(
+                "genesis.style is {} in the data directory but {} in the configuration (it is fixed when the data directory is created)",
+                origin.style.as_str(),
+                options.genesis_style.as_str()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn not_ready() -> Error {
@@ -254,12 +371,13 @@ fn milestone_not_allowed() -> Error {
 }
 
 /// Where a walk of a past cone stops at a block that is not pending: the milestone that
-/// referenced it, 0 for the entry points, and 0 for a block below max depth too (it
-/// anchors nothing: any block approving it is below max depth at once, since blocks are
-/// only found below max depth once the confirmed index exceeds `belowMaxDepth`).
-fn referenced_index(db: &Db, id: &Id32) -> Result<u32> {
-    if is_solid_entry_point(id) {
-        return Ok(0);
+/// referenced it, for an entry point the index it belongs to, and 0 for a block below max
+/// depth (it anchors nothing: any block approving it is below max depth at once, since
+/// blocks are only found below max depth once the confirmed index exceeds
+/// `belowMaxDepth`).
+fn referenced_index(db: &Db, entry_points: &SolidEntryPoints, id: &Id32) -> Result<u32> {
+    if let Some(index) = entry_points.index_of(id) {
+        return Ok(index);
     }
     match db.get(BLOCK_META, id)? {
         Some(meta) => Ok(BlockMeta::from_bytes(&meta)?.referenced_by),
@@ -274,4 +392,60 @@ fn parents_of(bytes: &[u8]) -> Result<Vec<Id32>> {
         return Err(storage_error("stored block too short"));
     }
     Ok((0..count).map(|i| array_at(bytes, 2 + 32 * i)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::columns::SOLID_ENTRY_POINTS;
+    use ledger_core::model::{Address, BasicOutput, UnlockCondition};
+
+    fn options(style: GenesisStyle) -> StoreOptions {
+        let protocol = ProtocolParameters { min_pow_score: 0, ..ProtocolParameters::dev_default() };
+        let genesis = Output::Basic(BasicOutput {
+            amount: protocol.token_supply,
+            native_tokens: vec![],
+            unlock_conditions: vec![UnlockCondition::Address(Address::Ed25519([1; 32]))],
+            features: vec![],
+        });
+        StoreOptions {
+            protocol,
+            genesis_outputs: vec![genesis],
+            genesis_style: style,
+            snapshot: None,
+            coordinator_seeds: vec![[7; 32]],
+            trusted_public_keys: vec![],
+            coordinator_enabled: true,
+            sync_writes: false,
+            max_delta_ycri: 8,
+            max_delta_ocri: 13,
+            block_cache_bytes: 8 << 20,
+            write_buffer_bytes: 8 << 20,
+            indexer_enabled: true,
+        }
+    }
+
+    /// A data directory from before genesis styles: no origin, no entry points stored.
+    #[test]
+    fn an_older_ledger_is_recorded_as_ledger_style() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), options(GenesisStyle::Ledger)).unwrap();
+        store.issue_milestone(Some(1_700_000_000)).unwrap();
+        drop(store);
+        {
+            let db = Db::open(dir.path(), &DbOptions { sync_writes: false, block_cache_bytes: 8 << 20, write_buffer_bytes: 8 << 20 }).unwrap();
+            let mut batch = db.batch();
+            batch.delete(STATE, state_key::ORIGIN);
+            for id in GenesisStyle::Ledger.entry_points() {
+                batch.delete(SOLID_ENTRY_POINTS, &id);
+            }
+            batch.commit().unwrap();
+        }
+        let err = Store::open(dir.path(), options(GenesisStyle::Hornet)).err().unwrap();
+        assert_eq!(err.code, "genesis-style-mismatch");
+        let store = Store::open(dir.path(), options(GenesisStyle::Ledger)).unwrap();
+        assert_eq!(store.origin(), &Origin::built_in(GenesisStyle::Ledger));
+        assert_eq!(store.entry_points.sorted(), GenesisStyle::Ledger.entry_points().as_slice());
+        assert_eq!(store.issue_milestone(None).unwrap().index, 2);
+    }
 }

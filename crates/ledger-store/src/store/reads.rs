@@ -137,6 +137,7 @@ impl Store {
         let state = lock(&self.state);
         Status {
             latest_milestone: state.latest.map(|l| (l.index, l.timestamp, l.milestone_id)),
+            pruning_index: self.origin.target_milestone_index,
             ledger_index: state.latest.map_or(0, |l| l.index),
             blocks_stored: state.block_count,
             pending_blocks: state.graph.len() as u64,

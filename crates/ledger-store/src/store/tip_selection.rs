@@ -5,7 +5,7 @@
 use super::{lock, not_ready, Latest, State, Store};
 use crate::graph::Pending;
 use crate::tips::{self, TipScore};
-use crate::{storage_error, SOLID_ENTRY_POINTS};
+use crate::storage_error;
 use ledger_core::model::Id32;
 use ledger_core::validate::{MAX_PARENTS, MIN_PARENTS};
 use ledger_core::Result;
@@ -57,20 +57,26 @@ impl Store {
     }
 
     /// §5 steps 2 and 3 (D21, revised): while fewer than two, add milestone blocks, the
-    /// latest first, then the entry point `0x00…00` (only reached before milestone 2).
+    /// latest first, then solid entry points (ascending; at genesis `0x00…00`, reached only
+    /// before milestone 2). Milestones at or below a snapshot's target have no block here.
     /// Never the other parents of a milestone block: on an idle node those are old blocks,
     /// and a block approving one would be below max depth the moment it is attached.
     fn fill_and_sort(&self, mut chosen: Vec<Id32>, latest_index: u32) -> Result<Vec<Id32>> {
         let mut index = latest_index;
-        while chosen.len() < MIN_PARENTS && index > 0 {
+        while chosen.len() < MIN_PARENTS && index > self.origin.target_milestone_index {
             let record = self.milestone_by_index(index)?.ok_or_else(|| storage_error(format!("milestone {index} is missing")))?;
             if !chosen.contains(&record.block_id) {
                 chosen.push(record.block_id);
             }
             index -= 1;
         }
-        if chosen.len() < MIN_PARENTS && !chosen.contains(&SOLID_ENTRY_POINTS[0]) {
-            chosen.push(SOLID_ENTRY_POINTS[0]);
+        for entry_point in self.entry_points.sorted() {
+            if chosen.len() >= MIN_PARENTS {
+                break;
+            }
+            if !chosen.contains(entry_point) {
+                chosen.push(*entry_point);
+            }
         }
         chosen.sort();
         Ok(chosen)

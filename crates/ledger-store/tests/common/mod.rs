@@ -33,6 +33,8 @@ pub fn dev_options(min_pow_score: u32) -> StoreOptions {
     StoreOptions {
         protocol: dev_protocol(min_pow_score),
         genesis_outputs: vec![basic_output(SUPPLY, genesis_address())],
+        genesis_style: ledger_store::GenesisStyle::Ledger,
+        snapshot: None,
         coordinator_seeds: vec![coordinator_seed()],
         trusted_public_keys: vec![],
         coordinator_enabled: true,
@@ -104,4 +106,13 @@ pub fn tx_block(store: &Store, tx: &ledger_core::model::TransactionPayload) -> V
 
 pub fn genesis_output() -> ledger_core::model::Output {
     basic_output(SUPPLY, genesis_address())
+}
+
+/// A milestone signed (again) with the spec's coordinator key, in its block (nonce 0).
+pub fn signed_milestone_block(mut m: ledger_core::model::MilestonePayload) -> Vec<u8> {
+    use ledger_core::model::*;
+    let seed = coordinator_seed();
+    let id = ledger_core::ids::milestone_id(&m);
+    m.signatures = vec![Ed25519Signature { public_key: ledger_core::crypto::public_key(&seed), signature: ledger_core::crypto::sign(&seed, &id) }];
+    ledger_core::codec::encode_block(&Block { protocol_version: 2, parents: m.parents.clone(), payload: Some(Payload::Milestone(Box::new(m))), nonce: 0 })
 }

@@ -1,0 +1,58 @@
+//! The first state of a ledger (ledger.md §3, snapshot.md §4), built from the built-in
+//! genesis (`genesis`) or from a Hornet snapshot (`snapshot::load`) and written in one
+//! batch when the data directory is created: the protocol parameters, the outputs, the
+//! solid entry points, the treasury, where the ledger began, and the ledger index
+//! (the snapshot's target, 0 at genesis), and the UTXO indexer's entries of the outputs.
+
+use crate::columns::{self, state_key, MILESTONES, MILESTONE_IDS, OUTPUTS, STATE, UNSPENT};
+use crate::db::Db;
+use crate::entry_points::SolidEntryPoints;
+use crate::genesis::protocol_json;
+use crate::{index, ledger};
+use crate::origin::Origin;
+use crate::records::{MilestoneRecord, OutputRecord};
+use crate::schema;
+use ledger_core::model::OutputId;
+use ledger_core::protocol::ProtocolParameters;
+use ledger_core::snapshot::TreasuryOutput;
+use ledger_core::Result;
+
+pub struct InitialState {
+    pub protocol: ProtocolParameters,
+    pub origin: Origin,
+    pub outputs: Vec<(OutputId, OutputRecord)>,
+    pub entry_points: SolidEntryPoints,
+    pub treasury: TreasuryOutput,
+    /// Milestones known without their blocks: a snapshot's diffs above its target, so that
+    /// the milestone routes answer for them.
+    pub milestones: Vec<MilestoneRecord>,
+}
+
+impl InitialState {
+    /// Write everything into an empty store, all or nothing.
+    pub fn write(&self, db: &Db) -> Result<()> {
+        let mut batch = db.batch();
+        for (id, record) in &self.outputs {
+            batch.put(OUTPUTS, id, &record.to_bytes());
+            batch.put(UNSPENT, id, &[]);
+        }
+        // Indexed in the write that creates them (indexer.md §1.2), at the ledger index the
+        // ledger starts from.
+        index::write_changes(db, &mut batch, &self.outputs, &[], self.origin.target_milestone_index)?;
+        self.entry_points.put_all(&mut batch);
+        for m in &self.milestones {
+            batch.put(MILESTONES, &columns::index_key(m.index), &m.to_bytes());
+            batch.put(MILESTONE_IDS, &m.milestone_id, &columns::index_key(m.index));
+        }
+        if self.treasury.amount > 0 {
+            batch.put(STATE, state_key::TREASURY, &ledger::treasury_bytes(&self.treasury));
+        }
+        batch.put(STATE, state_key::ORIGIN, &self.origin.to_bytes());
+        batch.put(STATE, state_key::PROTOCOL, protocol_json(&self.protocol).as_bytes());
+        batch.put(STATE, state_key::LEDGER_INDEX, &self.origin.target_milestone_index.to_le_bytes());
+        batch.put(STATE, state_key::NEXT_SEQ, &0u64.to_le_bytes());
+        batch.put(STATE, state_key::BLOCK_COUNT, &0u64.to_le_bytes());
+        schema::write(&mut batch);
+        batch.commit()
+    }
+}
