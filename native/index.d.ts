@@ -375,6 +375,10 @@ export interface StoreOpenOptions {
   protocolJson: string
   /** Serialized genesis outputs (used when the data directory is new). */
   genesisOutputs: Array<Buffer>
+  /** `ledger` or `hornet` (D41), fixed when the data directory is new. */
+  genesisStyle: string
+  /** A Hornet full snapshot to create a new ledger from instead of the built-in genesis. */
+  snapshotPath?: string
   coordinatorEnabled: boolean
   /** 0x-hex Ed25519 seeds of the embedded coordinator. */
   coordinatorPrivateKeys: Array<string>
@@ -394,6 +398,8 @@ export interface StoreOpenOptions {
 export interface StoreStatusJs {
   latestMilestone: LatestMilestoneJs
   ledgerIndex: number
+  /** The snapshot's target index (0 for a ledger that began at genesis). */
+  pruningIndex: number
   blocksStored: number
   pendingBlocks: number
   blocksBelowMaxDepth: number
@@ -427,3 +433,17 @@ export interface UtxoChangesJs {
 export declare function validateBlockBytes(bytes: Buffer, protocolJson?: string | undefined | null): void
 
 export declare function validateBlockJson(jsonText: string, protocolJson?: string | undefined | null): void
+
+/**
+ * Write the genesis of the ledger in `dataDir` (opened read-only, so a node may run on
+ * it) to `outFile`, which must not exist.
+ */
+export declare function writeGenesisSnapshot(dataDir: string, outFile: string): WrittenSnapshotJs
+
+export interface WrittenSnapshotJs {
+  bytes: number
+  outputs: number
+  solidEntryPoints: number
+  /** `ledger` or `hornet`. */
+  genesisStyle: string
+}

@@ -868,3 +868,4 @@ module.exports.storageDeposit = nativeBinding.storageDeposit
 module.exports.transactionIdOf = nativeBinding.transactionIdOf
 module.exports.validateBlockBytes = nativeBinding.validateBlockBytes
 module.exports.validateBlockJson = nativeBinding.validateBlockJson
+module.exports.writeGenesisSnapshot = nativeBinding.writeGenesisSnapshot

@@ -2,11 +2,13 @@
 //   ledger-node [start] [flags]   run the node (default)
 //   ledger-node jwt [flags]       print a token for protected routes
 //   ledger-node bench pow|codec   benchmark the native core (progress on a terminal)
+//   ledger-node snapshot write    write the genesis as a Hornet full snapshot
 //   --version, --help
 // Configuration errors end the process with a one-line message and exit code 2.
 
 import { benchCommand } from './commands/bench';
 import { jwtCommand } from './commands/jwt';
+import { snapshotCommand } from './commands/snapshot';
 import { startCommand } from './commands/start';
 import { ConfigError, optionsHelp } from './config/load';
 import { StartupError } from './node';
@@ -17,6 +19,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   start: startCommand,
   jwt: jwtCommand,
   bench: benchCommand,
+  snapshot: snapshotCommand,
 };
 
 function help(): string {
@@ -29,6 +32,9 @@ Usage:
                                   proof-of-work hash rate per thread, scaling, and the
                                   time to mine blocks to a score (default 1500, 5 blocks)
   ledger-node bench codec         block encode/decode throughput
+  ledger-node snapshot write --out <file> [options]
+                                  write the genesis of the data directory as a Hornet
+                                  full snapshot (never over an existing file)
   ledger-node --version
   ledger-node --help
 

@@ -52,14 +52,17 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const startedAt = Date.now();
   const logger = options.logger ?? createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
-  const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
+  const ledgerExisted = existsSync(join(config.dataDir, 'ledger', 'CURRENT'));
   const store = await openStore(config);
+  if (config.snapshot.loadPath !== '' && ledgerExisted) logger.info({ loadPath: config.snapshot.loadPath }, 'snapshot.loadPath ignored: the data directory already holds a ledger');
   const shutdown = new AbortController();
   const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize);
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
   let events: EventServer | undefined;
   try {
+    // After the store: a snapshot that is refused leaves nothing new in the data directory.
+    const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
     const protocol = store.protocol();
     const metrics = new NodeMetrics({ status: () => store.status(), sizeBytes: () => store.approximateSizeBytes(), memoryBytes: () => store.storageMemoryBytes() }, () => miner.status());
     if (config.coordinator.enabled) {
@@ -127,7 +130,9 @@ async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
     const protocol = protocolOf(config);
     return await withProgress(`opening the ledger in ${config.dataDir}`, () => LedgerStore.open(config.dataDir, {
       protocol,
-      genesisOutputs: genesisOutputs(config),
+      genesisOutputs: config.snapshot.loadPath === '' ? genesisOutputs(config) : [],
+      genesisStyle: config.genesis.style,
+      snapshotPath: config.snapshot.loadPath || undefined,
       coordinator: { enabled: config.coordinator.enabled, privateKeys: signingKeys(config), publicKeys: config.coordinator.publicKeys },
       syncWrites: config.storage.syncWrites,
       blockCacheMiB: config.storage.blockCacheMiB,

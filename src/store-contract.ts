@@ -23,6 +23,8 @@ export interface MilestoneRecord {
 export interface StoreStatus {
   latestMilestone: { index: number; timestamp?: number; milestoneId?: string };
   ledgerIndex: number;
+  /** The target index of the snapshot the ledger started from (0: it began at genesis). */
+  pruningIndex: number;
   blocksStored: number;
   /** Blocks in the in-memory graph: not referenced by a milestone, not below max depth. */
   pendingBlocks: number;
@@ -95,6 +97,10 @@ export interface StoreOptions {
   protocol: ProtocolJson;
   /** Serialized genesis outputs; used once, when the data directory is new. */
   genesisOutputs: Buffer[];
+  /** The built-in genesis style (D41); fixed when the data directory is new. */
+  genesisStyle: 'ledger' | 'hornet';
+  /** A Hornet full snapshot to create a new ledger from instead of the built-in genesis. */
+  snapshotPath?: string;
   coordinator: { enabled: boolean; privateKeys: string[]; publicKeys: string[] };
   syncWrites: boolean;
   /** RocksDB memory bounds, MiB. */

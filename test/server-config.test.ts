@@ -79,7 +79,19 @@ describe('loadConfig', () => {
     expect(loadConfig([], {}).restApi.publicRoutes).toEqual(expect.arrayContaining(['/dashboard', '/dashboard/*', '/api/dashboard-metrics/v1/*']));
   });
 
+  it('reads the snapshot, genesis style and network name options', () => {
+    const c = loadConfig(['--snapshot', '/tmp/full_snapshot.bin', '--genesis-style', 'hornet', '--network-name', 'private_tangle1'], {});
+    expect(c.snapshot.loadPath).toBe('/tmp/full_snapshot.bin');
+    expect(c.genesis.style).toBe('hornet');
+    expect(protocolOf(c).networkName).toBe('private_tangle1');
+    const d = loadConfig([], { LEDGER_NODE_GENESIS_STYLE: 'hornet' });
+    expect([d.genesis.style, d.snapshot.loadPath, protocolOf(d).networkName]).toEqual(['hornet', '', 'ledger-devnet-v2']);
+    expect(loadConfig([], {}).genesis.style).toBe('ledger');
+  });
+
   it.each([
+    [['--genesis-style', 'chrysalis']],
+    [['--network-name', 'n'.repeat(256)]],
     [['--coordinator-public-key', '0x1234']],
     [['--sync-writes=yes']],
     [['--port', 'x']],

@@ -35,6 +35,9 @@ export const OPTIONS: Option[] = [
   { flag: '--no-coordinator', env: 'LEDGER_NODE_NO_COORDINATOR', path: 'coordinator.enabled', kind: 'negate', help: 'do not run the embedded coordinator' },
   { flag: '--genesis-address', env: 'LEDGER_NODE_GENESIS_ADDRESS', path: 'genesis.address', kind: 'string', help: 'genesis owner: bech32 (network HRP) or 0x Ed25519 address' },
   { flag: '--genesis-file', env: 'LEDGER_NODE_GENESIS_FILE', path: 'genesis.file', kind: 'string', help: 'JSON file {"outputs":[…]} with the genesis outputs (instead of one output on --genesis-address)' },
+  { flag: '--genesis-style', env: 'LEDGER_NODE_GENESIS_STYLE', path: 'genesis.style', kind: 'string', help: 'ledger (default) or hornet: hornet-style networks can be followed by Hornet (persisted on first start)' },
+  { flag: '--snapshot', env: 'LEDGER_NODE_SNAPSHOT', path: 'snapshot.loadPath', kind: 'string', help: 'Hornet full snapshot to create a new data directory from (ignored once it exists)' },
+  { flag: '--network-name', env: 'LEDGER_NODE_NETWORK_NAME', path: 'network.name', kind: 'string', help: 'whole network name, e.g. private_tangle1 (default: network.baseName + protocol version)' },
   { flag: '--coordinator-key', env: 'LEDGER_NODE_COORDINATOR_KEYS', path: 'coordinator.privateKeys', kind: 'list', help: 'coordinator Ed25519 seed, 0x + 64 hex (repeatable; env: comma-separated)' },
   { flag: '--coordinator-public-key', env: 'LEDGER_NODE_COORDINATOR_PUBLIC_KEYS', path: 'coordinator.publicKeys', kind: 'list', help: 'with --no-coordinator: accept milestones signed by this key, 0x + 64 hex (repeatable)' },
   { flag: '--sync-writes', env: 'LEDGER_NODE_SYNC_WRITES', path: 'storage.syncWrites', kind: 'bool', help: 'fsync every acknowledged write (default off: writes survive a crash, not a power loss)' },
@@ -195,6 +198,9 @@ function check(c: NodeConfig): void {
   }
   if (typeof p.tokenSupply !== 'string' || !/^[1-9]\d*$/.test(p.tokenSupply) || BigInt(p.tokenSupply) >= 1n << 64n) fail('protocol.tokenSupply must be a decimal u64 string greater than 0');
   if (typeof c.network.baseName !== 'string' || c.network.baseName === '') fail('network.baseName must be a non-empty string');
+  if (typeof c.network.name !== 'string' || Buffer.byteLength(c.network.name) > 255) fail('network.name must be a string of at most 255 bytes');
+  if (c.genesis.style !== 'ledger' && c.genesis.style !== 'hornet') fail(`genesis.style must be 'ledger' or 'hornet'`);
+  if (typeof c.snapshot.loadPath !== 'string') fail('snapshot.loadPath must be a path');
   if (!Number.isInteger(c.coordinator.interval) || c.coordinator.interval < 1) fail('coordinator.interval must be a whole number of seconds ≥ 1');
   if (typeof c.coordinator.enabled !== 'boolean') fail('coordinator.enabled must be true or false');
   if (!Array.isArray(c.coordinator.privateKeys) || c.coordinator.privateKeys.some((k) => typeof k !== 'string' || !HEX32.test(k))) fail('coordinator.privateKeys must be 0x + 64 hex digits each');

@@ -12,13 +12,28 @@ export interface BaseTokenConfig {
   useMetricPrefix: boolean;
 }
 
+/** The built-in genesis styles of snapshot.md §5 (D41). */
+export type GenesisStyle = 'ledger' | 'hornet';
+
 export interface NodeConfig {
   dataDir: string;
-  network: { baseName: string };
+  /**
+   * `name`: the whole network name, for networks whose name does not end in the protocol
+   * version (Hornet's `private_tangle1`); empty: `baseName` ‖ version (D4).
+   */
+  network: { baseName: string; name: string };
   protocol: Omit<ProtocolJson, 'networkName'>;
   baseToken: BaseTokenConfig;
-  /** `file`: a JSON file {"outputs":[…]} whose outputs replace the single default output. */
-  genesis: { address: string; file: string };
+  /**
+   * `file`: a JSON file {"outputs":[…]} whose outputs replace the single default output.
+   * `style`: `ledger` or `hornet` (D41), fixed when the data directory is created.
+   */
+  genesis: { address: string; file: string; style: GenesisStyle };
+  /**
+   * `loadPath`: a Hornet full snapshot to build a new data directory from instead of the
+   * built-in genesis (snapshot.md §4); ignored once the data directory exists.
+   */
+  snapshot: { loadPath: string };
   /**
    * `privateKeys`: seeds of the embedded coordinator (generated and kept in the data
    * directory when empty). `publicKeys`: with the coordinator disabled, the keys whose
@@ -73,7 +88,7 @@ export const DEFAULT_PUBLIC_ROUTES = [
 export function defaultConfig(): NodeConfig {
   return {
     dataDir: './data',
-    network: { baseName: 'ledger-devnet-v' },
+    network: { baseName: 'ledger-devnet-v', name: '' },
     protocol: {
       version: 2,
       bech32Hrp: 'tst',
@@ -90,7 +105,8 @@ export function defaultConfig(): NodeConfig {
       decimals: 6,
       useMetricPrefix: false,
     },
-    genesis: { address: 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc', file: '' },
+    genesis: { address: 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc', file: '', style: 'ledger' },
+    snapshot: { loadPath: '' },
     coordinator: { enabled: true, privateKeys: [], publicKeys: [], interval: 5 },
     storage: { syncWrites: false, blockCacheMiB: 64, writeBuffersMiB: 64 },
     restApi: {
@@ -110,5 +126,5 @@ export function defaultConfig(): NodeConfig {
 
 /** The protocol object as the API and the store see it (networkName = baseName ‖ version, D4). */
 export function protocolOf(config: NodeConfig): ProtocolJson {
-  return { ...config.protocol, networkName: `${config.network.baseName}${config.protocol.version}` };
+  return { ...config.protocol, networkName: config.network.name || `${config.network.baseName}${config.protocol.version}` };
 }

@@ -47,6 +47,8 @@ export class LedgerStore implements LedgerStoreApi {
         native.LedgerStore.open(dataDir, {
           protocolJson: JSON.stringify(options.protocol),
           genesisOutputs: options.genesisOutputs,
+          genesisStyle: options.genesisStyle,
+          snapshotPath: options.snapshotPath,
           coordinatorEnabled: options.coordinator.enabled,
           coordinatorPrivateKeys: options.coordinator.privateKeys,
           coordinatorPublicKeys: options.coordinator.publicKeys,
@@ -137,6 +139,7 @@ export class LedgerStore implements LedgerStoreApi {
     return {
       latestMilestone: latest.timestamp == null ? { index: latest.index } : { index: latest.index, timestamp: latest.timestamp, milestoneId: latest.milestoneId ?? undefined },
       ledgerIndex: s.ledgerIndex,
+      pruningIndex: s.pruningIndex,
       blocksStored: s.blocksStored,
       pendingBlocks: s.pendingBlocks,
       blocksBelowMaxDepth: s.blocksBelowMaxDepth,

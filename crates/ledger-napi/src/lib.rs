@@ -6,5 +6,6 @@ mod crypto;
 mod errors;
 mod events;
 mod pow;
+mod snapshot;
 mod store;
 mod validate;

@@ -16,7 +16,7 @@ fn invalid_state(detail: String) -> napi::Error<String> {
 use ledger_core::codec::decode_output;
 use ledger_core::json::hex;
 use ledger_store::{
-    protocol_from_json, protocol_json, ChainId, IssuedMilestone, MilestoneRecord, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey, Store,
+    protocol_from_json, protocol_json, ChainId, GenesisStyle, IssuedMilestone, MilestoneRecord, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey, Store,
     StoreOptions, Submitted,
 };
 use napi::bindgen_prelude::{AsyncTask, Buffer, BufferSlice};
@@ -31,6 +31,10 @@ pub struct StoreOpenOptions {
     pub protocol_json: String,
     /// Serialized genesis outputs (used when the data directory is new).
     pub genesis_outputs: Vec<Buffer>,
+    /// `ledger` or `hornet` (D41), fixed when the data directory is new.
+    pub genesis_style: String,
+    /// A Hornet full snapshot to create a new ledger from instead of the built-in genesis.
+    pub snapshot_path: Option<String>,
     pub coordinator_enabled: bool,
     /// 0x-hex Ed25519 seeds of the embedded coordinator.
     pub coordinator_private_keys: Vec<String>,
@@ -130,6 +134,8 @@ pub struct MilestoneIntervalJs {
 pub struct StoreStatusJs {
     pub latest_milestone: LatestMilestoneJs,
     pub ledger_index: u32,
+    /// The snapshot's target index (0 for a ledger that began at genesis).
+    pub pruning_index: u32,
     pub blocks_stored: f64,
     pub pending_blocks: f64,
     pub blocks_below_max_depth: f64,
@@ -242,6 +248,8 @@ fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
     Ok(StoreOptions {
         protocol,
         genesis_outputs,
+        genesis_style: GenesisStyle::parse(&o.genesis_style).map_err(to_napi)?,
+        snapshot: o.snapshot_path.filter(|p| !p.is_empty()).map(Into::into),
         coordinator_seeds,
         trusted_public_keys,
         coordinator_enabled: o.coordinator_enabled,
@@ -414,6 +422,7 @@ impl LedgerStore {
         Ok(StoreStatusJs {
             latest_milestone,
             ledger_index: s.ledger_index,
+            pruning_index: s.pruning_index,
             blocks_stored: s.blocks_stored as f64,
             pending_blocks: s.pending_blocks as f64,
             blocks_below_max_depth: s.blocks_below_max_depth as f64,

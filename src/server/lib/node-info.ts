@@ -45,7 +45,7 @@ export class NodeInfo {
         isHealthy: healthy,
         latestMilestone: milestone,
         confirmedMilestone: milestone,
-        pruningIndex: 0,
+        pruningIndex: status.pruningIndex,
       },
       supportedProtocolVersions: [2],
       protocol: {
