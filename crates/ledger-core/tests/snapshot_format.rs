@@ -143,7 +143,7 @@ fn diffs_roll_the_ledger_back_to_the_target() {
 
 #[test]
 fn every_truncation_is_an_error_naming_where() {
-    for bytes in [spec_example(), write_full_snapshot(&rolled_forward()).unwrap()] {
+    for bytes in [spec_example(), write_full_snapshot(&rolled_forward()).unwrap(), HORNET_T56.to_vec()] {
         for len in 0..bytes.len() {
             let err = read_full_snapshot(&bytes[..len]).expect_err(&format!("{len} bytes"));
             assert!(["truncated-bytes", "length-prefix-too-large"].contains(&err.code), "{len}: {err}");
@@ -291,9 +291,9 @@ fn protocol_upgrades_in_the_file_are_refused() {
 fn random_corruption_never_panics() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(35);
-    let originals = [spec_example(), write_full_snapshot(&rolled_forward()).unwrap()];
+    let originals = [spec_example(), write_full_snapshot(&rolled_forward()).unwrap(), HORNET_T56.to_vec()];
     for _ in 0..20_000 {
-        let mut bytes = originals[rng.gen_range(0..2)].clone();
+        let mut bytes = originals[rng.gen_range(0..3)].clone();
         for _ in 0..rng.gen_range(1..4) {
             let at = rng.gen_range(0..bytes.len());
             bytes[at] = rng.gen();
@@ -304,4 +304,33 @@ fn random_corruption_never_panics() {
     }
     // The genesis output's bytes are what the codec writes.
     assert_eq!(encode_output(&genesis_output().output).len(), 46);
+}
+
+/// A full snapshot written by Hornet 2.0.1 itself (its snapshot manager, on the local
+/// private tangle of shared/interop): ledger index 81, target 56, 55 diffs — 25 to roll back
+/// (milestone 66 carries a transfer) and 30 below the target.
+const HORNET_T56: &[u8] = include_bytes!("../../../test/data/hornet-private-tangle-t56.snapshot.bin");
+
+#[test]
+fn a_snapshot_written_by_hornet_reads_rolls_back_and_writes_back_identically() {
+    let unhex = |s: &str| -> Vec<u8> { hex::decode(s).unwrap() };
+    let s = read_full_snapshot(HORNET_T56).unwrap();
+    assert_eq!((s.genesis_milestone_index, s.target_milestone_index, s.ledger_milestone_index), (0, 56, 81));
+    assert_eq!((s.outputs.len(), s.milestone_diffs.len(), s.solid_entry_points.len()), (6, 55, 1));
+    assert_eq!(s.protocol_parameters.params.network_name, "private_tangle1");
+    assert_eq!(write_full_snapshot(&s).unwrap(), HORNET_T56);
+    let spent_at_66 = ids::output_id(&unhex("57ad767d15b1e5a25bddda9ece7619e5dcb7638b38c6d71853ead2d74d7a609e").try_into().unwrap(), 1);
+    let created_at_66 = unhex("e295c012e976ff91a85f95050c505fff35cbf87e6a65fa2cefb984b462dc07f8");
+    let ledger = roll_back_to_target(s).unwrap();
+    assert_eq!(hex::encode(ledger.target_milestone_id), "82737596ef8763da9191e8447658281a161f2ea9c8414cbe8ec42769ee1b5a77");
+    assert!(ledger.unspent.iter().any(|o| o.output_id == spent_at_66));
+    assert!(!ledger.unspent.iter().any(|o| o.output_id[..32] == created_at_66[..]));
+    assert_eq!(ledger.unspent.len(), 5);
+    let indexes: Vec<u32> = ledger.milestones_above_target.iter().map(|m| m.index).collect();
+    assert_eq!(indexes, (57..=81).collect::<Vec<_>>());
+    // Milestone 81 as Hornet's coordinator logged it: its id, and its block id with nonce 0.
+    let m81 = ledger.milestones_above_target.last().unwrap();
+    assert_eq!(hex::encode(ids::milestone_id(m81)), "929cb8bb5c6b605fe9d2f074b1839cb88e76523c438964baa8312e98fd5ec1ee");
+    let block = Block { protocol_version: 2, parents: m81.parents.clone(), payload: Some(Payload::Milestone(Box::new(m81.clone()))), nonce: 0 };
+    assert_eq!(hex::encode(ids::block_id(&ledger_core::codec::encode_block(&block))), "f07a3d8c3f05341f0b75daea5412138589cfff39b040f0de300246954efd9288");
 }

@@ -227,3 +227,17 @@ fn the_first_milestone_after_a_genesis_file_is_accepted_by_a_follower() {
     assert!(b.submit_block(&bytes).unwrap().stored);
     assert_eq!(a.milestone_by_index(1).unwrap(), b.milestone_by_index(1).unwrap());
 }
+
+#[test]
+fn a_snapshot_written_by_hornet_makes_a_follower_at_its_target() {
+    let file = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/data/hornet-private-tangle-t56.snapshot.bin"));
+    let dir = tempfile::tempdir().unwrap();
+    let configured = ProtocolParameters { network_name: "private_tangle1".into(), ..dev_protocol(1500) };
+    let store = Store::open(dir.path(), StoreOptions { protocol: configured, ..follower(from_snapshot(&file, 1500)) }).unwrap();
+    assert_eq!(store.protocol().token_supply, 2_779_530_283_277_761);
+    assert_eq!((store.status().ledger_index, store.status().pruning_index), (56, 56));
+    assert_eq!(store.unspent_total().unwrap(), 2_779_530_283_277_761);
+    let m81 = store.milestone_by_index(81).unwrap().unwrap();
+    assert_eq!(ledger_core::json::hex(&m81.block_id), "0xf07a3d8c3f05341f0b75daea5412138589cfff39b040f0de300246954efd9288");
+    assert_eq!(store.select_tips().unwrap(), vec![id32("0x25e3765acf9ade42d7577398012dcc325f6e294db3de5b9b4f1d79e5bb399e9e"); 1]);
+}
