@@ -2,7 +2,7 @@
 // genesis with the real CLI while it runs — byte for byte the 311-byte file of §2, which
 // `hornet tool snap-gen` writes for the same inputs — and a second node started from that
 // file is the same network: fed the first node's blocks and milestones, it reaches the same
-// milestones and ledger. Refusals: another network's file, a changed genesis style, an
+// milestones, ledger and indexer. Refusals: another network's file, a changed genesis style, an
 // existing output file, a data directory without a ledger.
 
 import { spawnSync } from 'node:child_process';
@@ -85,6 +85,12 @@ it('a node started from the written file follows the same network', async () => 
       expect(y.output).toEqual(x.output);
     }
     expect((await getJson(b.url, `/api/core/v2/blocks/${txBlockId}/metadata`)).body.ledgerInclusionState).toBe('included');
+    // B's indexer began with the file's ledger and followed the same milestones: it lists
+    // the same unspent outputs as A's (only the transfer's two; no more transactions on A).
+    const [ia, ib] = await Promise.all([a, b].map(async (n) => (await getJson(n.url, '/api/indexer/v1/outputs')).body));
+    expect(ib.ledgerIndex).toBe(latest);
+    expect(ib.items).toEqual(ia.items);
+    expect(ib.items).toHaveLength(2);
   } finally {
     await b.stop();
   }

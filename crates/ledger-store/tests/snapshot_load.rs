@@ -1,7 +1,8 @@
 //! Starting from a Hornet full snapshot (snapshot.md §3, §4) and writing the genesis as one
 //! (§6): the 311-byte genesis of §2 loads into the same network as the built-in `hornet`
 //! style, a written genesis equals it byte for byte, a snapshot at a later target makes a
-//! follower at that index, and a refused file leaves no ledger behind.
+//! follower at that index (its outputs indexed in the same write), and a refused file
+//! leaves no ledger behind.
 
 mod common;
 
@@ -12,7 +13,7 @@ use ledger_core::merkle::merkle_root;
 use ledger_core::model::*;
 use ledger_core::protocol::ProtocolParameters;
 use ledger_core::snapshot::*;
-use ledger_store::{write_genesis_snapshot, GenesisStyle, Store, StoreOptions};
+use ledger_store::{write_genesis_snapshot, GenesisStyle, OutputFilter, OutputQuery, OutputsOf, Store, StoreOptions};
 use std::path::{Path, PathBuf};
 
 const GENESIS_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/data/genesis-hornet-dev.snapshot.bin");
@@ -28,6 +29,12 @@ fn follower(options: StoreOptions) -> StoreOptions {
         trusted_public_keys: vec![ledger_core::crypto::public_key(&coordinator_seed())],
         ..options
     }
+}
+
+/// Every output the indexer lists.
+fn indexed(store: &Store) -> Vec<OutputId> {
+    let query = OutputQuery { of: OutputsOf::AllKinds, filter: OutputFilter::default(), cursor: None, page_size: 1000 };
+    store.indexed_outputs(&query).unwrap().items
 }
 
 fn write_file(dir: &Path, name: &str, s: &FullSnapshot) -> PathBuf {
@@ -166,6 +173,9 @@ fn a_later_snapshot_makes_a_follower_at_its_target() {
     assert_eq!(store.unspent_total().unwrap(), SUPPLY as u128);
     assert!(json(&store.output(&[0; 34]).unwrap().unwrap().1)["isSpent"] == false);
     assert!(store.output(&ids::output_id(&[0x33; 32], 0)).unwrap().is_none());
+    // The indexer lists the ledger at the target, written with it.
+    store.verify_index().unwrap();
+    assert_eq!(indexed(&store), vec![[0; 34]]);
     // Milestone 3 of the diffs answers without its block; milestone 2 (the target) does not.
     let m3 = store.milestone_by_index(3).unwrap().unwrap();
     assert_eq!(m3.milestone_id, ids::milestone_id(&snapshot.milestone_diffs[0].milestone));
@@ -202,6 +212,7 @@ fn a_later_snapshot_makes_a_follower_at_its_target() {
     assert!(store.submit_block(&good).unwrap().stored);
     assert_eq!(store.status().ledger_index, 3);
     assert_eq!(store.milestone_by_index(3).unwrap().unwrap().block_id, ids::block_id(&good));
+    store.verify_index().unwrap();
     drop(store);
 
     // After a restart: same state, the origin kept.
@@ -237,6 +248,8 @@ fn a_snapshot_written_by_hornet_makes_a_follower_at_its_target() {
     assert_eq!(store.protocol().token_supply, 2_779_530_283_277_761);
     assert_eq!((store.status().ledger_index, store.status().pruning_index), (56, 56));
     assert_eq!(store.unspent_total().unwrap(), 2_779_530_283_277_761);
+    store.verify_index().unwrap();
+    assert!(!indexed(&store).is_empty());
     let m81 = store.milestone_by_index(81).unwrap().unwrap();
     assert_eq!(ledger_core::json::hex(&m81.block_id), "0xf07a3d8c3f05341f0b75daea5412138589cfff39b040f0de300246954efd9288");
     assert_eq!(store.select_tips().unwrap(), vec![id32("0x25e3765acf9ade42d7577398012dcc325f6e294db3de5b9b4f1d79e5bb399e9e"); 1]);
