@@ -97,8 +97,8 @@ export interface StoreOptions {
   protocol: ProtocolJson;
   /** Serialized genesis outputs; used once, when the data directory is new. */
   genesisOutputs: Buffer[];
-  /** The built-in genesis style (D41); fixed when the data directory is new. */
-  genesisStyle: 'ledger' | 'hornet';
+  /** The built-in genesis style (D41; default `ledger`); fixed when the data directory is new. */
+  genesisStyle?: 'ledger' | 'hornet';
   /** A Hornet full snapshot to create a new ledger from instead of the built-in genesis. */
   snapshotPath?: string;
   coordinator: { enabled: boolean; privateKeys: string[]; publicKeys: string[] };

@@ -47,7 +47,7 @@ export class LedgerStore implements LedgerStoreApi {
         native.LedgerStore.open(dataDir, {
           protocolJson: JSON.stringify(options.protocol),
           genesisOutputs: options.genesisOutputs,
-          genesisStyle: options.genesisStyle,
+          genesisStyle: options.genesisStyle ?? 'ledger',
           snapshotPath: options.snapshotPath,
           coordinatorEnabled: options.coordinator.enabled,
           coordinatorPrivateKeys: options.coordinator.privateKeys,
