@@ -14,11 +14,15 @@ import { Coordinator } from './coordinator';
 import { coordinatorKeys, CoordinatorKeysError } from './coordinator-keys';
 import { LedgerError } from './core/errors';
 import { MiningPool } from './core/mining-pool';
+import { storageDeposit } from './core/validate';
 import type { ProtocolJson } from './core/types';
 import { EventServer } from './events/server';
+import { Faucet } from './faucet/faucet';
+import { faucetKey } from './faucet/key';
+import { restSubmitter } from './faucet/submit';
 import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
-import { jwtSecret } from './jwt-secret';
+import { issueToken, jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
@@ -60,6 +64,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
   let events: EventServer | undefined;
+  let faucet: Faucet | undefined;
   try {
     // After the store: a snapshot that is refused leaves nothing new in the data directory.
     const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
@@ -72,7 +77,8 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       });
       await coordinator.start();
     }
-    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal }, secret);
+    faucet = createFaucet(config, protocol, store, logger);
+    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal, faucet }, secret);
     server = createServer(app.callback());
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {
@@ -85,6 +91,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const url = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}`;
     const dashboard = config.dashboard.enabled ? `${url}/dashboard/` : undefined;
     logger.info({ host, port: bound, url, dashboard, dataDir: config.dataDir, networkName: protocol.networkName, minPowScore: protocol.minPowScore }, 'listening');
+    faucet?.start(restSubmitter(url, await issueToken(secret)));
 
     let stopping: Promise<void> | undefined;
     const stop = () =>
@@ -99,6 +106,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         server!.closeIdleConnections();
         shutdown.abort();
         miner.close();
+        await faucet?.stop();
         await closed;
         clearInterval(sweep);
         clearTimeout(deadline);
@@ -110,12 +118,29 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     return { host, port: bound, url, protocol, store, logger, stop };
   } catch (err) {
     events?.stop();
+    await faucet?.stop();
     miner.close();
     await coordinator?.stop();
     server?.close();
     store.close();
     throw err;
   }
+}
+
+/** The faucet when it is on (docs/faucet.md): on the dev network by default, elsewhere with its own key. */
+function createFaucet(config: NodeConfig, protocol: ProtocolJson, store: LedgerStoreApi, logger: Logger): Faucet | undefined {
+  const key = faucetKey(config, protocol.bech32Hrp);
+  if ('off' in key) {
+    if (config.faucet.enabled) logger.info({ reason: key.off }, 'faucet off');
+    return undefined;
+  }
+  if (!config.indexer.enabled) {
+    logger.warn('faucet off: it finds its outputs through the indexer, which is disabled');
+    return undefined;
+  }
+  const deposit = BigInt(storageDeposit({ type: 3, amount: '0', unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: key.address } }] }, protocol.rentStructure));
+  if (BigInt(config.faucet.amount) < deposit) throw new StartupError(`faucet.amount ${config.faucet.amount} is below the storage deposit of the output it creates (${deposit})`);
+  return new Faucet({ store, protocol, key, settings: config.faucet, tokenName: config.baseToken.name, logger });
 }
 
 async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {

@@ -48,6 +48,10 @@ export const OPTIONS: Option[] = [
   { flag: '--jwt-secret', env: 'LEDGER_NODE_JWT_SECRET', path: 'restApi.jwtSecret', kind: 'string', help: 'HS256 secret for protected routes (default: generated and kept in the data dir)' },
   { flag: '--no-events', env: 'LEDGER_NODE_NO_EVENTS', path: 'events.enabled', kind: 'negate', help: 'do not serve the event API (MQTT over WebSocket at /api/mqtt/v1)' },
   { flag: '--no-dashboard', env: 'LEDGER_NODE_NO_DASHBOARD', path: 'dashboard.enabled', kind: 'negate', help: 'do not serve the web dashboard at /dashboard' },
+  { flag: '--no-faucet', env: 'LEDGER_NODE_NO_FAUCET', path: 'faucet.enabled', kind: 'negate', help: 'do not serve the faucet (/api/faucet/v1, /faucet; on by default on the dev network only)' },
+  { flag: '--faucet-private-key', env: 'LEDGER_NODE_FAUCET_PRIVATE_KEY', path: 'faucet.privateKey', kind: 'string', help: 'faucet Ed25519 seed, 0x + 64 hex (default: the dev key of D23, dev network only)' },
+  { flag: '--faucet-amount', env: 'LEDGER_NODE_FAUCET_AMOUNT', path: 'faucet.amount', kind: 'int', help: 'base-token units the faucet sends per request (default 1000000000 = 1000 TST)' },
+  { flag: '--faucet-cooldown', env: 'LEDGER_NODE_FAUCET_COOLDOWN', path: 'faucet.cooldown', kind: 'int', help: 'seconds before an address may ask the faucet again (default 300)' },
   { flag: '--log-level', env: 'LEDGER_NODE_LOG_LEVEL', path: 'logLevel', kind: 'string', help: 'fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
 
@@ -224,8 +228,22 @@ function check(c: NodeConfig): void {
   if (typeof c.indexer.enabled !== 'boolean') fail('indexer.enabled must be true or false');
   if (!Number.isInteger(c.indexer.maxPageSize) || c.indexer.maxPageSize < 1 || c.indexer.maxPageSize > 10000) fail('indexer.maxPageSize must be an integer 1..10000');
   if (typeof c.dashboard.enabled !== 'boolean') fail('dashboard.enabled must be true or false');
+  checkFaucet(c.faucet, fail);
   if (!LEVELS.includes(c.logLevel)) fail(`logLevel must be one of ${LEVELS.join(', ')}`);
   c.genesis.address = genesisHex(c.genesis.address, p.bech32Hrp);
+}
+
+function checkFaucet(f: NodeConfig['faucet'], fail: (msg: string) => void): void {
+  if (typeof f.enabled !== 'boolean') fail('faucet.enabled must be true or false');
+  if (typeof f.privateKey !== 'string' || (f.privateKey !== '' && !HEX32.test(f.privateKey))) fail('faucet.privateKey must be empty or 0x + 64 hex digits');
+  if (!Number.isSafeInteger(f.amount) || f.amount < 1) fail('faucet.amount must be a positive integer (base-token units)');
+  if (!Number.isInteger(f.cooldown) || f.cooldown < 0) fail('faucet.cooldown must be a whole number of seconds ≥ 0');
+  if (!Number.isInteger(f.maxOutputs) || f.maxOutputs < 1 || f.maxOutputs > 127) fail('faucet.maxOutputs must be an integer 1..127');
+  if (!Number.isInteger(f.maxQueueSize) || f.maxQueueSize < 1) fail('faucet.maxQueueSize must be a positive integer');
+  const r = f.rateLimit;
+  if (!isObject(r) || !Number.isInteger(r.maxRequests) || r.maxRequests < 1) fail('faucet.rateLimit.maxRequests must be a positive integer');
+  if (!(r.period > 0)) fail('faucet.rateLimit.period must be a positive number of seconds');
+  if (!Number.isInteger(r.maxBurst) || r.maxBurst < 1) fail('faucet.rateLimit.maxBurst must be a positive integer');
 }
 
 /** The genesis address as 0x hex (the store's form); bech32 must carry the network's HRP. */

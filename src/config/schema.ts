@@ -66,6 +66,24 @@ export interface NodeConfig {
   indexer: { enabled: boolean; maxPageSize: number };
   /** The web dashboard at /dashboard (docs/dashboard.md). */
   dashboard: { enabled: boolean };
+  /**
+   * The development faucet (docs/faucet.md) at /api/faucet/v1 and /faucet. `privateKey`
+   * empty = the dev genesis key (D23), which the faucet uses only on the dev network (the
+   * default genesis address, no genesis file); any other network needs its own key here.
+   * `amount` base-token units per request; an address may ask again after `cooldown`
+   * seconds; at most `maxOutputs` recipients per transaction (1..127, with the remainder
+   * within the protocol's 128 outputs), `maxQueueSize` requests waiting; per client IP
+   * `rateLimit.maxRequests` per `rateLimit.period` seconds, bursts up to `maxBurst`.
+   */
+  faucet: {
+    enabled: boolean;
+    privateKey: string;
+    amount: number;
+    cooldown: number;
+    maxOutputs: number;
+    maxQueueSize: number;
+    rateLimit: { maxRequests: number; period: number; maxBurst: number };
+  };
   logLevel: string;
 }
 
@@ -83,6 +101,9 @@ export const DEFAULT_PUBLIC_ROUTES = [
   '/api/dashboard-metrics/v1/*',
   '/dashboard',
   '/dashboard/*',
+  '/api/faucet/v1/*',
+  '/faucet',
+  '/faucet/*',
 ];
 
 export function defaultConfig(): NodeConfig {
@@ -120,6 +141,15 @@ export function defaultConfig(): NodeConfig {
     events: { enabled: true, maxClients: 1000, maxSubscriptionsPerClient: 1000, maxClientBufferBytes: 8 * 1024 * 1024 },
     indexer: { enabled: true, maxPageSize: 1000 },
     dashboard: { enabled: true },
+    faucet: {
+      enabled: true,
+      privateKey: '',
+      amount: 1_000_000_000,
+      cooldown: 300,
+      maxOutputs: 127,
+      maxQueueSize: 10_000,
+      rateLimit: { maxRequests: 10, period: 300, maxBurst: 20 },
+    },
     logLevel: 'info',
   };
 }

@@ -13,6 +13,7 @@ import { requestMetrics } from './middleware/request-metrics';
 import { blocksRoutes } from './routes/blocks';
 import { dashboardRoutes } from './routes/dashboard';
 import { dashboardMetricsRoutes } from './routes/dashboard-metrics';
+import { faucetRoutes } from './routes/faucet';
 import { healthRoutes } from './routes/health';
 import { indexerRoutes } from './routes/indexer';
 import { infoRoutes } from './routes/info';
@@ -45,6 +46,7 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   if (services.config.events.enabled) mqttRoutes(router);
   dashboardMetricsRoutes(router, services);
   if (services.config.dashboard.enabled) dashboardRoutes(router);
+  if (services.faucet !== undefined) faucetRoutes(router, { ...services, faucet: services.faucet });
 
   app.use(requestLog(services.logger));
   app.use(requestMetrics(services.metrics));

@@ -7,6 +7,7 @@ export const BASE_MESSAGES: Record<number, string> = {
   404: 'could not find data',
   405: 'method not allowed',
   415: 'unsupported media type',
+  429: 'too many requests',
   500: 'internal server error',
   503: 'service unavailable',
 };

@@ -3,11 +3,12 @@
 import type Router from '@koa/router';
 import type { ServerServices } from '../services';
 
-export function routesRoutes(router: Router, { config }: ServerServices): void {
+export function routesRoutes(router: Router, { config, faucet }: ServerServices): void {
   const routes = ['core/v2'];
   if (config.indexer.enabled) routes.push('indexer/v1');
   if (config.events.enabled) routes.push('mqtt/v1');
   routes.push('dashboard-metrics/v1');
+  if (faucet !== undefined) routes.push('faucet/v1');
   const body = JSON.stringify({ routes });
   router.get('/api/routes', (ctx) => {
     ctx.type = 'application/json';
