@@ -96,6 +96,7 @@ export class Faucet {
     if (!store.isReady()) throw new FaucetRefusal(503, 'the node is not ready, try again later');
     const funds = await this.currentFunds();
     // Everything below is synchronous: no other request can slip in between check and queue.
+    this.confirmIfIncluded();
     if (this.open.has(recipient.bech32)) throw new FaucetRefusal(429, `${recipient.bech32} already has a request waiting`, this.retryAfter(recipient.bech32));
     const wait = this.retryAfter(recipient.bech32);
     if (wait > 0) throw new FaucetRefusal(429, `${recipient.bech32} was funded less than ${settings.cooldown} s ago; ask again in ${wait} s`, wait);
@@ -128,12 +129,24 @@ export class Faucet {
 
   /** Promised but not yet paid out in a confirmed transaction. */
   private committed(): bigint {
-    let sum = this.queue.reduce((s, r) => s + r.amount, 0n);
+    this.confirmIfIncluded();
+    const requests = this.pending === undefined ? this.queue : [...this.queue, ...this.pending.requests];
+    return requests.reduce((s, r) => s + r.amount, 0n);
+  }
+
+  /**
+   * Done with the pending transaction as soon as a milestone included it (also between
+   * the faucet's own milestone steps, so that the answers never lag the ledger).
+   */
+  private confirmIfIncluded(): boolean {
     const pending = this.pending;
-    if (pending !== undefined && this.options.store.getIncludedBlockId(pending.transaction.transactionId) === null) {
-      sum += pending.requests.reduce((s, r) => s + r.amount, 0n);
-    }
-    return sum;
+    if (pending === undefined) return true;
+    const { transactionId } = pending.transaction;
+    if (this.options.store.getIncludedBlockId(transactionId) === null) return false;
+    for (const r of pending.requests) this.open.delete(r.bech32);
+    this.pending = undefined;
+    this.options.logger.info({ transactionId, recipients: pending.requests.length }, 'faucet: payout confirmed');
+    return true;
   }
 
   /** The faucet's outputs at the current ledger index, read once per milestone. */
@@ -158,21 +171,15 @@ export class Faucet {
   }
 
   private async onMilestone(): Promise<void> {
-    if (this.pending !== undefined && !(await this.settle(this.pending))) return;
+    if (this.pending !== undefined && !this.confirmIfIncluded() && !(await this.settle(this.pending))) return;
     this.pruneCooldowns();
     if (this.queue.length > 0) await this.sendBatch();
   }
 
-  /** True when the pending transaction is done with (included or sent back to the queue). */
+  /** A pending transaction not included yet: true when it went back to the queue (conflicting). */
   private async settle(pending: Pending): Promise<boolean> {
     const { store, logger } = this.options;
     const { transactionId } = pending.transaction;
-    if (store.getIncludedBlockId(transactionId) !== null) {
-      for (const r of pending.requests) this.open.delete(r.bech32);
-      this.pending = undefined;
-      logger.info({ transactionId, recipients: pending.requests.length }, 'faucet: payout confirmed');
-      return true;
-    }
     const text = store.getBlockMetadata(pending.blockId);
     const metadata = text === null ? undefined : (JSON.parse(text) as { ledgerInclusionState?: string; conflictReason?: number; shouldReattach?: boolean });
     if (metadata?.ledgerInclusionState === 'conflicting') {
