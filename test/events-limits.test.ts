@@ -148,6 +148,6 @@ describe('events.enabled = false', () => {
     const answer = await upgradeAnswer(node.url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqtt' });
     expect(answer.status).toBe(404);
     expect((await fetch(`${node.url}/api/mqtt/v1`)).status).toBe(404);
-    expect(await (await fetch(`${node.url}/api/routes`)).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'dashboard-metrics/v1'] });
+    expect(await (await fetch(`${node.url}/api/routes`)).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'dashboard-metrics/v1', 'faucet/v1'] });
   });
 });

@@ -51,7 +51,7 @@ describe('handshake and routing (§1)', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { code: '400', message: 'invalid data provided: WebSocket upgrade expected' } });
     expect((await fetch(`${url}/api/mqtt/v1`, { method: 'POST' })).status).toBe(405);
-    expect(await (await fetch(`${url}/api/routes`)).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1'] });
+    expect(await (await fetch(`${url}/api/routes`)).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'] });
   });
 });
 

@@ -142,7 +142,7 @@ describe('lookups', () => {
     expect(info.pendingProtocolParameters).toEqual([]);
     expect(info.features).toEqual(['pow']);
     expect(info.status.latestMilestone.index).toBeGreaterThanOrEqual(1);
-    expect(await (await api('/api/routes')).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1'] });
+    expect(await (await api('/api/routes')).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'] });
     const { tips } = await (await api('/api/core/v2/tips')).json();
     expect(tips.length).toBeGreaterThanOrEqual(2);
     expect([...tips].sort()).toEqual(tips);

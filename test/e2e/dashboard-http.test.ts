@@ -129,7 +129,7 @@ describe('/api/dashboard-metrics/v1', () => {
     expect(sizes.tangle).toBeGreaterThan(0);
     expect(Math.abs(sizes.ts - Date.now() / 1000)).toBeLessThan(5);
     expect((await get('/api/dashboard-metrics/v1/gossip')).status).toBe(404);
-    expect(await (await get('/api/routes')).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1'] });
+    expect(await (await get('/api/routes')).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'] });
   });
 });
 

@@ -172,7 +172,7 @@ describe('a live node', () => {
   });
 
   it('is public, listed in /api/routes, and answers GET only', async () => {
-    expect((await getJson(node.url, '/api/routes')).body).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1'] });
+    expect((await getJson(node.url, '/api/routes')).body).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'] });
     expect((await list('/api/indexer/v1/outputs')).items).toEqual([GENESIS_OUTPUT_ID]);
     expect((await list('/api/indexer/v1/outputs/')).items).toEqual([GENESIS_OUTPUT_ID]);
     expect((await list('/api/indexer/v1/outputs/basic/')).items).toEqual([GENESIS_OUTPUT_ID]);
