@@ -110,9 +110,11 @@ export class Faucet {
 
   async info(): Promise<FaucetInfo> {
     const { store, protocol, tokenName } = this.options;
-    const funds = await this.currentFunds();
-    const balance = funds.balance - this.committed();
-    return { isHealthy: store.isReady() && this.submit !== undefined, address: this.address, balance: balance > 0n ? balance : 0n, tokenName, bech32Hrp: protocol.bech32Hrp };
+    const answer = { isHealthy: false, address: this.address, balance: 0n, tokenName, bech32Hrp: protocol.bech32Hrp };
+    // Before the first milestone (a follower) there is no ledger to read yet.
+    if (!store.isReady()) return answer;
+    const balance = (await this.currentFunds()).balance - this.committed();
+    return { ...answer, isHealthy: this.submit !== undefined, balance: balance > 0n ? balance : 0n };
   }
 
   /** Seconds until `bech32` may ask again (0: now). */

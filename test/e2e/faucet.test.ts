@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { core, startTestNode, tempDataDir, type TestNode } from './node-harness';
-import { getJson, poll, sleep, testKey } from './transactions';
+import { buildTransfer, genesisKey, genesisSpendable, getJson, minedBlock, networkIdOf, poll, postBlock, sleep, testKey } from './transactions';
 
 const SUPPLY = 4_600_000_000_000_000n;
 const AMOUNT = 2_000_000n;
@@ -149,6 +149,59 @@ describe('the faucet on the dev network', () => {
   });
 });
 
+describe('the faucet when someone else spends its outputs first (the dev key is public)', () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    node = await startTestNode(['--milestone-interval', '2']);
+  });
+  afterAll(() => node?.stop());
+
+  it('queues the requests of a conflicting payout again and pays them in a later milestone', async () => {
+    const { url } = node;
+    const latest = async () => (await getJson(url, '/api/core/v2/info')).body.status.latestMilestone.index as number;
+    const start = await latest();
+    await poll('a fresh milestone', async () => ((await latest()) > start ? true : undefined), 5_000, 20);
+    const recipient = bech32Of('conflict');
+    expect((await enqueue(url, { address: recipient })).status).toBe(202);
+    // The faucet's block F appears among the tips after the next milestone.
+    const faucetBlock = await poll('the faucet block among the tips', async () => {
+      for (const tip of (await getJson(url, '/api/core/v2/tips')).body.tips as string[]) {
+        const { body } = await getJson(url, `/api/core/v2/blocks/${tip}`);
+        if (body.payload?.type === 6) return { blockId: tip, payload: body.payload };
+      }
+      return undefined;
+    }, 10_000, 20);
+    expect(faucetBlock.payload.essence.inputs).toEqual([{ type: 0, transactionId: '0x' + '00'.repeat(32), transactionOutputIndex: 0 }]);
+    // A competing spend of the genesis output, on other parents, with a smaller block ID
+    // than F: the next milestone applies it first (white flag visits its sorted parents
+    // in order), so F conflicts. Its outputs go back to the faucet's address.
+    const genesis = await genesisSpendable(url);
+    const networkId = await networkIdOf(url);
+    // Two parents that are not F (D3): a current tip (the latest milestone's block) and a parent of it.
+    const [tip] = ((await getJson(url, '/api/core/v2/tips')).body.tips as string[]).filter((t) => t !== faucetBlock.blockId);
+    const others = [tip, (await getJson(url, `/api/core/v2/blocks/${tip}`)).body.parents[0]];
+    let competing: Awaited<ReturnType<typeof minedBlock>> | undefined;
+    for (let i = 0n; competing === undefined || competing.blockId >= faucetBlock.blockId; i++) {
+      const transfer = buildTransfer(networkId, [genesis], [{ to: genesisKey, amount: SUPPLY - 1_000_000n - i }, { to: genesisKey, amount: 1_000_000n + i }]);
+      competing = await minedBlock(others, transfer.payload);
+    }
+    const posted = await postBlock(url, new Uint8Array(competing.bytes));
+    expect(posted.status, await posted.clone().text()).toBe(201);
+    const conflicted = await poll('F to be referenced', async () => {
+      const { body } = await getJson(url, `/api/core/v2/blocks/${faucetBlock.blockId}/metadata`);
+      return body.referencedByMilestoneIndex !== undefined ? body : undefined;
+    }, 10_000, 100);
+    expect(conflicted.ledgerInclusionState).toBe('conflicting');
+    // Requeued and paid from the competing spend's outputs, exactly once.
+    const outputs = await paid(url, recipient);
+    expect(outputs.map((o) => o.amount)).toEqual([1_000_000_000n]);
+    const { body: payout } = await getJson(url, `/api/core/v2/transactions/${outputs[0].outputId.slice(0, 66)}/included-block`);
+    expect(payout.payload.essence.inputs[0].transactionId).toBe(core.transactionId(core.decodeBlock(competing.bytes).payload));
+    const { body: info } = await getJson(url, '/api/faucet/v1/info');
+    expect(BigInt(info.balance)).toBe(SUPPLY - 1_000_000_000n);
+  });
+});
+
 describe('the faucet rate limit', () => {
   let node: TestNode;
   beforeAll(async () => {
@@ -188,6 +241,20 @@ describe('the faucet on other networks', () => {
     try {
       expect((await getJson(node.url, '/api/routes')).body.routes).not.toContain('faucet/v1');
       expect((await getJson(node.url, '/api/faucet/v1/info')).status).toBe(404);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('on a follower without a milestone yet: unhealthy, balance 0, requests answered 503', async () => {
+    const node = await startTestNode(['--no-coordinator', '--coordinator-public-key', testKey('faucet follower').publicKey]);
+    try {
+      const { status, body } = await getJson(node.url, '/api/faucet/v1/info');
+      expect(status).toBe(200);
+      expect(body).toEqual({ isHealthy: false, address: DEV_BECH32, balance: 0, tokenName: 'Ledger Dev Token', bech32Hrp: 'tst' });
+      const answer = await enqueue(node.url, { address: bech32Of('follower') });
+      expect(answer.status).toBe(503);
+      expect(answer.body.error.message).toBe('service unavailable: the node is not ready, try again later');
     } finally {
       await node.stop();
     }
