@@ -138,8 +138,13 @@ function createFaucet(config: NodeConfig, protocol: ProtocolJson, store: LedgerS
     logger.warn('faucet off: it finds its outputs through the indexer, which is disabled');
     return undefined;
   }
+  if (!config.restApi.pow.enabled && protocol.minPowScore > 0) {
+    logger.warn('faucet off: its blocks need the proof of work the node mines, which --no-pow turns off');
+    return undefined;
+  }
   const deposit = BigInt(storageDeposit({ type: 3, amount: '0', unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: key.address } }] }, protocol.rentStructure));
   if (BigInt(config.faucet.amount) < deposit) throw new StartupError(`faucet.amount ${config.faucet.amount} is below the storage deposit of the output it creates (${deposit})`);
+  logger.info({ address: key.bech32, amount: config.faucet.amount, cooldown: config.faucet.cooldown }, 'faucet on: /faucet, /api/faucet/v1');
   return new Faucet({ store, protocol, key, settings: config.faucet, tokenName: config.baseToken.name, logger });
 }
 

@@ -200,19 +200,26 @@ export class Faucet {
 
   private async sendBatch(): Promise<void> {
     const { settings, key, protocol, logger } = this.options;
-    const requests = this.queue.slice(0, settings.maxOutputs);
+    let requests = this.queue.slice(0, settings.maxOutputs);
     const funds = await this.currentFunds();
-    let transaction: FaucetTransaction;
-    try {
-      transaction = buildFaucetTransaction(this.networkId, key, funds.outputs, requests, protocol.rentStructure);
-    } catch (err) {
-      if (!(err instanceof InsufficientFunds)) throw err;
-      // Accepted while the funds were there, but they are gone (spent by another holder
-      // of the key): these requests cannot be paid.
-      this.queue.splice(0, requests.length);
-      for (const r of requests) this.open.delete(r.bech32);
-      logger.error({ recipients: requests.length, reason: err.message }, 'faucet: requests dropped, not enough funds');
-      return;
+    let transaction: FaucetTransaction | undefined;
+    // Fewer recipients when the funds (or 128 inputs of them) do not cover the whole batch.
+    while (transaction === undefined) {
+      try {
+        transaction = buildFaucetTransaction(this.networkId, key, funds.outputs, requests, protocol.rentStructure);
+      } catch (err) {
+        if (!(err instanceof InsufficientFunds)) throw err;
+        if (requests.length > 1) {
+          requests = requests.slice(0, Math.ceil(requests.length / 2));
+          continue;
+        }
+        // Accepted while the funds were there, but they are gone (spent by another holder
+        // of the key): the waiting requests cannot be paid.
+        const dropped = this.queue.splice(0, this.queue.length);
+        for (const r of dropped) this.open.delete(r.bech32);
+        logger.error({ recipients: dropped.length, reason: err.message }, 'faucet: requests dropped, not enough funds');
+        return;
+      }
     }
     const blockId = await this.submitPayload(transaction);
     this.queue.splice(0, requests.length);

@@ -236,8 +236,12 @@ describe('the faucet on other networks', () => {
     }
   });
 
-  it('is off on the dev network with --no-faucet', async () => {
-    const node = await startTestNode(['--no-faucet']);
+  it.each([
+    [['--no-faucet']],
+    [['--no-indexer']], // it finds its outputs through the indexer
+    [['--no-pow']], // its blocks need the node's proof of work (minPowScore > 0)
+  ])('is off on the dev network with %j', async (flags) => {
+    const node = await startTestNode(flags);
     try {
       expect((await getJson(node.url, '/api/routes')).body.routes).not.toContain('faucet/v1');
       expect((await getJson(node.url, '/api/faucet/v1/info')).status).toBe(404);
