@@ -7,7 +7,7 @@
 #      main package's postinstall must do nothing there);
 #   4. start `npx ledger-node` from that project and check GET /health, a tagged-data block
 #      submitted without parents and nonce (POST /api/core/v2/blocks → 201), the block read
-#      back as JSON and as bytes, the dashboard page, and a clean exit (code 0) on SIGTERM.
+#      back as JSON and as bytes, the dashboard and faucet pages, and a clean exit (code 0) on SIGTERM.
 #
 # It builds nothing: run `npm run build:native` (or `npm install`) and `npm run build:ts`
 # first. Every wait is bounded; the last line is PASS or FAIL.
@@ -80,7 +80,7 @@ STEP="main tarball contents"
 tar -tzf "$MAIN_TGZ" > "$WORK/main.files"
 for f in package/package.json package/bin/ledger-node.js package/dist/cli.js package/dist/index.js \
          package/dist/index.d.ts package/native/index.js package/native/index.d.ts package/scripts/postinstall.js \
-         package/dashboard/index.html package/dashboard/app.js; do
+         package/dashboard/index.html package/dashboard/app.js package/faucet/index.html package/faucet/faucet.js package/faucet/faucet.css; do
   grep -qx "$f" "$WORK/main.files" || fail "$f is not in the main tarball"
 done
 if grep -Eq '\.node$|^package/Cargo\.toml$|^package/crates/|^package/src/' "$WORK/main.files"; then
@@ -222,6 +222,11 @@ STEP="GET /dashboard/"
 answer="$(http GET "$URL/dashboard/")"
 [[ "${answer%% *}" == "200" && "$answer" == *"<title>ledger-node dashboard</title>"* ]] || fail "the dashboard page: '${answer:0:80}'"
 log "GET /dashboard/ → 200"
+
+STEP="GET /faucet"
+answer="$(http GET "$URL/faucet")"
+[[ "${answer%% *}" == "200" && "$answer" == *"<title>Faucet · ledger-node</title>"* ]] || fail "the faucet page: '${answer:0:80}'"
+log "GET /faucet → 200"
 
 STEP="SIGTERM"
 # npx runs the bin through `sh -c` and does not forward SIGTERM, so the signal goes to the
