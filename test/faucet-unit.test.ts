@@ -48,6 +48,9 @@ describe('faucet configuration', () => {
     const keyed = loadConfig(['--genesis-address', '0x' + '11'.repeat(32), '--faucet-private-key', '0x' + '22'.repeat(32)], {});
     expect((faucetKey(keyed, 'tst') as FaucetKey).seed).toBe('0x' + '22'.repeat(32));
     expect(faucetKey(loadConfig(['--no-faucet'], {}), 'tst')).toEqual({ off: 'disabled by configuration' });
+    const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
+    writeFileSync(file, JSON.stringify({ snapshot: { loadPath: '/some/full_snapshot.bin' } }));
+    expect(isDevNetwork(loadConfig(['--config', file], {}))).toBe(false);
   });
 });
 

@@ -69,7 +69,7 @@ export interface NodeConfig {
   /**
    * The development faucet (docs/faucet.md) at /api/faucet/v1 and /faucet. `privateKey`
    * empty = the dev genesis key (D23), which the faucet uses only on the dev network (the
-   * default genesis address, no genesis file); any other network needs its own key here.
+   * default genesis address, no genesis file or snapshot); any other network needs its own key here.
    * `amount` base-token units per request; an address may ask again after `cooldown`
    * seconds; at most `maxOutputs` recipients per transaction (1..127, with the remainder
    * within the protocol's 128 outputs), `maxQueueSize` requests waiting; per client IP

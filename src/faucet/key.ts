@@ -1,5 +1,5 @@
 // Whose funds the faucet hands out. On the dev network (the default genesis address of
-// D23, no genesis file) that is the published dev key, which owns the genesis output;
+// D23, no genesis file or snapshot) that is the published dev key, which owns the genesis output;
 // anywhere else only a key the operator configures (`faucet.privateKey`), so that a node
 // of a network that carries value never offers its genesis funds by default.
 
@@ -19,8 +19,9 @@ export interface FaucetKey {
   bech32: string;
 }
 
+/** The built-in genesis on the dev address: no genesis file, no snapshot to start from. */
 export function isDevNetwork(config: NodeConfig): boolean {
-  return config.genesis.file === '' && config.genesis.address.toLowerCase() === DEV_ADDRESS;
+  return config.genesis.file === '' && config.snapshot.loadPath === '' && config.genesis.address.toLowerCase() === DEV_ADDRESS;
 }
 
 /** The faucet's key, or why the faucet stays off. */
