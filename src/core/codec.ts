@@ -9,6 +9,11 @@ export function encodeBlock(json: JsonInput): Buffer {
   return fromNative(() => native.encodeBlockJson(toJsonText(json)));
 }
 
+/** Wire bytes and block id of a block given as JSON, in one native call. */
+export function encodeBlockWithId(json: JsonInput): { bytes: Buffer; id: string } {
+  return fromNative(() => native.encodeBlockJsonWithId(toJsonText(json)));
+}
+
 export function decodeBlock(bytes: Uint8Array): BlockJson {
   return JSON.parse(fromNative(() => native.decodeBlockToJson(toBuffer(bytes))));
 }

@@ -35,7 +35,8 @@ use crate::model::*;
 use writer::Write;
 
 pub fn encode_block(block: &Block) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256);
+    // Most blocks fit; growing a small vector again and again cost more than the memory.
+    let mut out = Vec::with_capacity(4096);
     block::write_block(&mut out, block);
     out
 }
