@@ -851,6 +851,7 @@ module.exports.ed25519Sign = nativeBinding.ed25519Sign
 module.exports.ed25519Verify = nativeBinding.ed25519Verify
 module.exports.ed25519VerifyBatch = nativeBinding.ed25519VerifyBatch
 module.exports.encodeBlockJson = nativeBinding.encodeBlockJson
+module.exports.encodeBlockJsonWithId = nativeBinding.encodeBlockJsonWithId
 module.exports.encodeOutputJson = nativeBinding.encodeOutputJson
 module.exports.encodePayloadJson = nativeBinding.encodePayloadJson
 module.exports.essenceHashOf = nativeBinding.essenceHashOf
