@@ -72,7 +72,7 @@ export async function codecBench({ rounds = arg('rounds', 5), ms = arg('ms', 150
       // One native call: the id is hashed from the bytes just written.
       ourEnc: () => core.encodeBlockWithId(b.json),
       refEnc: () => (sdk.Utils.blockBytes(b.json), sdk.Utils.blockId(b.json)),
-      ourDec: () => (core.decodeBlock(b.bytes), core.blockId(b.bytes)),
+      ourDec: () => core.decodeBlockWithId(b.bytes),
       // The reference exposes no bytes→block decoder; its closest operation is
       // blockId(json), which parses the JSON and serializes the block to hash it.
       refDec: () => sdk.Utils.blockId(b.json),

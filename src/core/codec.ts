@@ -18,6 +18,12 @@ export function decodeBlock(bytes: Uint8Array): BlockJson {
   return JSON.parse(fromNative(() => native.decodeBlockToJson(toBuffer(bytes))));
 }
 
+/** The block and its id from its bytes, in one native call. */
+export function decodeBlockWithId(bytes: Uint8Array): { block: BlockJson; id: string } {
+  const { json, id } = fromNative(() => native.decodeBlockToJsonWithId(toBuffer(bytes)));
+  return { block: JSON.parse(json), id };
+}
+
 export function encodePayload(json: JsonInput): Buffer {
   return fromNative(() => native.encodePayloadJson(toJsonText(json)));
 }

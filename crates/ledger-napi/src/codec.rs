@@ -53,6 +53,16 @@ pub fn decode_block_to_json(bytes: Buffer) -> Result<String> {
     Ok(json::text::block(&block))
 }
 
+/// The canonical JSON text and the block id of a block's bytes, in one call.
+#[napi(ts_return_type = "{ json: string; id: string }")]
+pub fn decode_block_to_json_with_id<'env>(env: &'env Env, bytes: Buffer) -> Result<Object<'env>> {
+    let block = codec::decode_block(&bytes).map_err(to_napi)?;
+    let mut result = Object::new(env).map_err(binding_failure)?;
+    result.set("json", json::text::block(&block)).map_err(binding_failure)?;
+    result.set("id", hex(&ids::block_id(&bytes))).map_err(binding_failure)?;
+    Ok(result)
+}
+
 /// BLAKE2b-256 of the block bytes as given (no decoding: the id of exactly these bytes).
 #[napi]
 pub fn block_id(bytes: Buffer) -> String {
