@@ -8,7 +8,7 @@
 //! and only has to agree with the full reader on what it accepts (checked against it by
 //! `tests/json_direct.rs` over the vectors and random mutations of them).
 
-use super::scan::{Cursor, Scan};
+use super::scan::{Cursor, Scan, HEX};
 use crate::model::*;
 
 const MAX_PAYLOAD_DEPTH: u8 = 8;
@@ -18,7 +18,7 @@ pub fn block(text: &str) -> Option<Block> {
     let (mut version, mut parents, mut payload, mut nonce) = (None, None, None, None);
     c.object(|c, key| match key {
         b"protocolVersion" => set(&mut version, c.uint_max(255)),
-        b"parents" => set(&mut parents, list(c, 255, |c| fixed(c.str()?))),
+        b"parents" => set(&mut parents, list(c, 255, |c| c.hex_fixed())),
         b"payload" => set(&mut payload, payload_at(c, 1)),
         b"nonce" => set(&mut nonce, nonce_of(c.str()?)),
         _ => None,
@@ -74,8 +74,8 @@ fn payload_at(c: &mut Cursor, depth: u8) -> Scan<Payload> {
         5 => {
             let (mut tag, mut data) = (None, None);
             c.members(|c, key| match key {
-                b"tag" => set(&mut tag, optional_bytes(c.str()?, u8::MAX as usize)),
-                b"data" => set(&mut data, optional_bytes(c.str()?, usize::MAX)),
+                b"tag" => set(&mut tag, c.hex_bytes(u8::MAX as usize)),
+                b"data" => set(&mut data, c.hex_bytes(usize::MAX)),
                 _ => None,
             })?;
             Payload::TaggedData(TaggedData { tag: tag.unwrap_or_default(), data: data.unwrap_or_default() })
@@ -104,7 +104,7 @@ fn essence_at(c: &mut Cursor, depth: u8) -> Scan<RegularEssence> {
     c.members(|c, key| match key {
         b"networkId" => set(&mut network_id, u64_decimal(c)),
         b"inputs" => set(&mut inputs, list(c, u16::MAX as usize, input_at)),
-        b"inputsCommitment" => set(&mut commitment, fixed(c.str()?)),
+        b"inputsCommitment" => set(&mut commitment, c.hex_fixed()),
         b"outputs" => set(&mut outputs, list(c, u16::MAX as usize, output_at)),
         b"payload" => set(&mut payload, payload_at(c, depth + 1)),
         _ => None,
@@ -122,7 +122,7 @@ fn input_at(c: &mut Cursor) -> Scan<Input> {
     let kind = c.typed(255)?;
     let (mut id, mut index) = (None, None);
     c.members(|c, key| match (kind, key) {
-        (0, b"transactionId") | (1, b"milestoneId") => set(&mut id, fixed(c.str()?)),
+        (0, b"transactionId") | (1, b"milestoneId") => set(&mut id, c.hex_fixed()),
         (0, b"transactionOutputIndex") => set(&mut index, c.uint_max(u16::MAX as u64)),
         _ => None,
     })?;
@@ -156,8 +156,8 @@ fn signature_at(c: &mut Cursor) -> Scan<Ed25519Signature> {
     }
     let (mut public_key, mut signature) = (None, None);
     c.members(|c, key| match key {
-        b"publicKey" => set(&mut public_key, fixed(c.str()?)),
-        b"signature" => set(&mut signature, fixed(c.str()?)),
+        b"publicKey" => set(&mut public_key, c.hex_fixed()),
+        b"signature" => set(&mut signature, c.hex_fixed()),
         _ => None,
     })?;
     Some(Ed25519Signature { public_key: public_key?, signature: signature? })
@@ -167,7 +167,7 @@ fn address_at(c: &mut Cursor) -> Scan<Address> {
     let kind = c.typed(255)?;
     let mut id = None;
     c.members(|c, key| match (kind, key) {
-        (0, b"pubKeyHash") | (8, b"aliasId") | (16, b"nftId") => set(&mut id, fixed(c.str()?)),
+        (0, b"pubKeyHash") | (8, b"aliasId") | (16, b"nftId") => set(&mut id, c.hex_fixed()),
         _ => None,
     })?;
     Some(match kind {
@@ -193,9 +193,9 @@ fn output_at(c: &mut Cursor) -> Scan<Output> {
         (3..=6, b"unlockConditions") => set(&mut conditions, list(c, 255, unlock_condition_at)),
         (3..=6, b"features") => set(&mut features, list(c, 255, feature_at)),
         (4..=6, b"immutableFeatures") => set(&mut immutable, list(c, 255, feature_at)),
-        (4, b"aliasId") | (6, b"nftId") => set(&mut id, fixed(c.str()?)),
+        (4, b"aliasId") | (6, b"nftId") => set(&mut id, c.hex_fixed()),
         (4, b"stateIndex") => set(&mut state_index, c.uint_max(u32::MAX as u64)),
-        (4, b"stateMetadata") => set(&mut state_metadata, optional_bytes(c.str()?, u16::MAX as usize)),
+        (4, b"stateMetadata") => set(&mut state_metadata, c.hex_bytes(u16::MAX as usize)),
         (4, b"foundryCounter") => set(&mut foundry_counter, c.uint_max(u32::MAX as u64)),
         (5, b"serialNumber") => set(&mut serial, c.uint_max(u32::MAX as u64)),
         (5, b"tokenScheme") => set(&mut scheme, token_scheme_at(c)),
@@ -236,7 +236,7 @@ fn output_at(c: &mut Cursor) -> Scan<Output> {
 fn native_token_at(c: &mut Cursor) -> Scan<NativeToken> {
     let (mut id, mut amount) = (None, None);
     c.object(|c, key| match key {
-        b"id" => set(&mut id, fixed(c.str()?)),
+        b"id" => set(&mut id, c.hex_fixed()),
         b"amount" => set(&mut amount, u256(c.str()?)),
         _ => None,
     })?;
@@ -284,8 +284,8 @@ fn feature_at(c: &mut Cursor) -> Scan<Feature> {
     let (mut address, mut bytes) = (None, None);
     c.members(|c, key| match (kind, key) {
         (0 | 1, b"address") => set(&mut address, address_at(c)),
-        (2, b"data") => set(&mut bytes, optional_bytes(c.str()?, u16::MAX as usize)),
-        (3, b"tag") => set(&mut bytes, optional_bytes(c.str()?, u8::MAX as usize)),
+        (2, b"data") => set(&mut bytes, c.hex_bytes(u16::MAX as usize)),
+        (3, b"tag") => set(&mut bytes, c.hex_bytes(u8::MAX as usize)),
         _ => None,
     })?;
     Some(match kind {
@@ -315,11 +315,11 @@ fn milestone_rest(c: &mut Cursor, depth: u8) -> Scan<MilestonePayload> {
         b"index" => set(&mut index, c.uint_max(u32::MAX as u64)),
         b"timestamp" => set(&mut timestamp, c.uint_max(u32::MAX as u64)),
         b"protocolVersion" => set(&mut version, c.uint_max(255)),
-        b"previousMilestoneId" => set(&mut previous, fixed(c.str()?)),
-        b"parents" => set(&mut parents, list(c, 255, |c| fixed(c.str()?))),
-        b"inclusionMerkleRoot" => set(&mut inclusion, fixed(c.str()?)),
-        b"appliedMerkleRoot" => set(&mut applied, fixed(c.str()?)),
-        b"metadata" => set(&mut metadata, optional_bytes(c.str()?, u16::MAX as usize)),
+        b"previousMilestoneId" => set(&mut previous, c.hex_fixed()),
+        b"parents" => set(&mut parents, list(c, 255, |c| c.hex_fixed())),
+        b"inclusionMerkleRoot" => set(&mut inclusion, c.hex_fixed()),
+        b"appliedMerkleRoot" => set(&mut applied, c.hex_fixed()),
+        b"metadata" => set(&mut metadata, c.hex_bytes(u16::MAX as usize)),
         b"options" => set(&mut options, list(c, 255, |c| option_at(c, depth))),
         b"signatures" => set(&mut signatures, list(c, 255, signature_at)),
         _ => None,
@@ -355,7 +355,7 @@ fn option_at(c: &mut Cursor, depth: u8) -> Scan<MilestoneOption> {
         ),
         (1, b"targetMilestoneIndex") => set(&mut target, c.uint_max(u32::MAX as u64)),
         (1, b"protocolVersion") => set(&mut version, c.uint_max(255)),
-        (1, b"params") => set(&mut params, optional_bytes(c.str()?, u16::MAX as usize)),
+        (1, b"params") => set(&mut params, c.hex_bytes(u16::MAX as usize)),
         _ => None,
     })?;
     Some(match kind {
@@ -377,7 +377,7 @@ fn option_at(c: &mut Cursor, depth: u8) -> Scan<MilestoneOption> {
 fn funds_entry_at(c: &mut Cursor) -> Scan<MigratedFundsEntry> {
     let (mut hash, mut address, mut deposit) = (None, None, None);
     c.object(|c, key| match key {
-        b"tailTransactionHash" => set(&mut hash, fixed(c.str()?)),
+        b"tailTransactionHash" => set(&mut hash, c.hex_fixed()),
         b"address" => set(&mut address, address_at(c)),
         b"deposit" => set(&mut deposit, u64_decimal(c)),
         _ => None,
@@ -424,59 +424,6 @@ fn nibble(d: u8) -> Option<u8> {
         0xff => None,
         v => Some(v),
     }
-}
-
-const HEX: [u8; 256] = {
-    let mut t = [0xffu8; 256];
-    let mut i = 0;
-    while i < 10 {
-        t[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        t[b'a' as usize + i] = 10 + i as u8;
-        t[b'A' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    t
-};
-
-/// Hex digit pairs into `out` (exactly twice as many digits as bytes).
-fn decode_into(digits: &[u8], out: &mut [u8]) -> Scan<()> {
-    let mut bad = 0u8;
-    for (byte, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
-        let (hi, lo) = (HEX[pair[0] as usize], HEX[pair[1] as usize]);
-        bad |= hi | lo;
-        *byte = hi << 4 | lo;
-    }
-    // Every valid digit is < 16; 0xff marks the others.
-    (bad < 16).then_some(())
-}
-
-/// `0x` and exactly 2·N digits.
-fn fixed<const N: usize>(s: &[u8]) -> Scan<[u8; N]> {
-    let digits = s.strip_prefix(b"0x")?;
-    if digits.len() != 2 * N {
-        return None;
-    }
-    let mut out = [0u8; N];
-    decode_into(digits, &mut out)?;
-    Some(out)
-}
-
-/// An optional byte string of at most `max` bytes: "" and "0x" are empty (D15).
-fn optional_bytes(s: &[u8], max: usize) -> Scan<Vec<u8>> {
-    if s.is_empty() {
-        return Some(Vec::new());
-    }
-    let digits = s.strip_prefix(b"0x")?;
-    if digits.len() % 2 != 0 || digits.len() / 2 > max {
-        return None;
-    }
-    let mut out = vec![0u8; digits.len() / 2];
-    decode_into(digits, &mut out)?;
-    Some(out)
 }
 
 /// u256: `0x` and 1 to 64 significant big-endian digits (leading zeros, either case),

@@ -68,6 +68,41 @@ impl<'a> Cursor<'a> {
         Some(&rest[..len])
     }
 
+    /// A string `"0x…"` of exactly 2·N hex digits (either case), decoded as it is read.
+    pub fn hex_fixed<const N: usize>(&mut self) -> Scan<[u8; N]> {
+        self.eat(b'"')?;
+        let rest = &self.text[self.at..];
+        if rest.len() < 2 * N + 3 || &rest[..2] != b"0x" || rest[2 * N + 2] != b'"' {
+            return None;
+        }
+        let mut out = [0u8; N];
+        decode_hex(&rest[2..2 * N + 2], &mut out)?;
+        self.at += 2 * N + 3;
+        Some(out)
+    }
+
+    /// A string of hex digit pairs after `0x`, of at most `max` bytes, decoded as it is
+    /// read; "" is empty too (D15).
+    pub fn hex_bytes(&mut self, max: usize) -> Scan<Vec<u8>> {
+        self.eat(b'"')?;
+        let rest = &self.text[self.at..];
+        if rest.first() == Some(&b'"') {
+            self.at += 1;
+            return Some(Vec::new());
+        }
+        let digits = rest.strip_prefix(b"0x")?;
+        // Hex digits run to the closing quote; anything else there (an escape, a control
+        // character, a letter past f) is not hex and goes to the full reader.
+        let len = digits.iter().position(|&b| HEX[b as usize] == 0xff)?;
+        if digits[len] != b'"' || len % 2 != 0 || len / 2 > max {
+            return None;
+        }
+        let mut out = vec![0u8; len / 2];
+        decode_hex(&digits[..len], &mut out)?;
+        self.at += 2 + len + 1;
+        Some(out)
+    }
+
     /// A JSON integer ≥ 0 that fits u64, written as JSON writes one (no leading zeros).
     pub fn uint(&mut self) -> Scan<u64> {
         self.ws();
@@ -224,4 +259,33 @@ impl<'a> Cursor<'a> {
             }
         }
     }
+}
+
+/// The value of each hex digit (either case); 0xff for every other byte.
+pub const HEX: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Hex digit pairs into `out` (exactly twice as many digits as bytes).
+pub fn decode_hex(digits: &[u8], out: &mut [u8]) -> Scan<()> {
+    let mut bad = 0u8;
+    for (byte, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
+        let (hi, lo) = (HEX[pair[0] as usize], HEX[pair[1] as usize]);
+        bad |= hi | lo;
+        *byte = hi << 4 | lo;
+    }
+    // Every digit is below 16; 0xff marks the others.
+    (bad < 16).then_some(())
 }
