@@ -141,6 +141,9 @@ export interface ColumnSize {
 
 export declare function decodeBlockToJson(bytes: Buffer): string
 
+/** The canonical JSON text and the block id of a block's bytes, in one call. */
+export declare function decodeBlockToJsonWithId(bytes: Buffer): { json: string; id: string }
+
 export declare function decodeOutputToJson(bytes: Buffer): string
 
 export declare function decodePayloadToJson(bytes: Buffer): string

@@ -843,6 +843,7 @@ module.exports.bech32ToAddressJson = nativeBinding.bech32ToAddressJson
 module.exports.blockId = nativeBinding.blockId
 module.exports.blockIdOfJson = nativeBinding.blockIdOfJson
 module.exports.decodeBlockToJson = nativeBinding.decodeBlockToJson
+module.exports.decodeBlockToJsonWithId = nativeBinding.decodeBlockToJsonWithId
 module.exports.decodeOutputToJson = nativeBinding.decodeOutputToJson
 module.exports.decodePayloadToJson = nativeBinding.decodePayloadToJson
 module.exports.ed25519Address = nativeBinding.ed25519Address
