@@ -31,20 +31,45 @@ fn js_buffer<'env>(env: &'env Env, bytes: &[u8]) -> Result<BufferSlice<'env>> {
     BufferSlice::copy_from(env, bytes).map_err(binding_failure)
 }
 
+thread_local! {
+    /// Where blocks are encoded before their bytes are copied into a JS Buffer: one
+    /// allocation per thread instead of one (and its growth) per block.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Encode a block given as JSON text into the scratch buffer and hand its bytes to `then`
+/// (a fresh buffer if `then` should reach here again, through a setter it triggers).
+fn with_encoded<T>(json_text: &str, then: impl FnOnce(&[u8]) -> Result<T>) -> Result<T> {
+    let block = block_from_json_text(json_text)?;
+    SCRATCH.with(|scratch| {
+        let Ok(mut out) = scratch.try_borrow_mut() else {
+            return then(&codec::encode_block(&block));
+        };
+        codec::encode_block_into(&mut out, &block);
+        let result = then(&out);
+        // A 32 KB block once should not pin 32 KB per thread for ever.
+        if out.capacity() > 64 * 1024 {
+            *out = Vec::new();
+        }
+        result
+    })
+}
+
 #[napi(ts_return_type = "Buffer")]
 pub fn encode_block_json<'env>(env: &'env Env, json_text: String) -> Result<BufferSlice<'env>> {
-    js_buffer(env, &codec::encode_block(&block_from_json_text(&json_text)?))
+    with_encoded(&json_text, |bytes| js_buffer(env, bytes))
 }
 
 /// The wire bytes and the block id of a block given as JSON text, in one call: the id is
 /// hashed from the bytes just written.
 #[napi(ts_return_type = "{ bytes: Buffer; id: string }")]
 pub fn encode_block_json_with_id<'env>(env: &'env Env, json_text: String) -> Result<Object<'env>> {
-    let bytes = codec::encode_block(&block_from_json_text(&json_text)?);
-    let mut result = Object::new(env).map_err(binding_failure)?;
-    result.set("bytes", js_buffer(env, &bytes)?).map_err(binding_failure)?;
-    result.set("id", hex(&ids::block_id(&bytes))).map_err(binding_failure)?;
-    Ok(result)
+    with_encoded(&json_text, |bytes| {
+        let mut result = Object::new(env).map_err(binding_failure)?;
+        result.set("bytes", js_buffer(env, bytes)?).map_err(binding_failure)?;
+        result.set("id", hex(&ids::block_id(bytes))).map_err(binding_failure)?;
+        Ok(result)
+    })
 }
 
 #[napi]
@@ -72,8 +97,7 @@ pub fn block_id(bytes: Buffer) -> String {
 /// The block id of a block given as JSON text (no bytes cross back).
 #[napi]
 pub fn block_id_of_json(json_text: String) -> Result<String> {
-    let bytes = codec::encode_block(&block_from_json_text(&json_text)?);
-    Ok(hex(&ids::block_id(&bytes)))
+    with_encoded(&json_text, |bytes| Ok(hex(&ids::block_id(bytes))))
 }
 
 /// Bytes of a bare payload start with its u32 type code (`06000000`, `07000000`); a block

@@ -35,10 +35,15 @@ use crate::model::*;
 use writer::Write;
 
 pub fn encode_block(block: &Block) -> Vec<u8> {
-    // Most blocks fit; growing a small vector again and again cost more than the memory.
-    let mut out = Vec::with_capacity(4096);
+    let mut out = Vec::with_capacity(256);
     block::write_block(&mut out, block);
     out
+}
+
+/// Encode into `out` (cleared first): a caller encoding many blocks reuses one buffer.
+pub fn encode_block_into(out: &mut Vec<u8>, block: &Block) {
+    out.clear();
+    block::write_block(out, block);
 }
 
 /// Strict decoding of a whole block; errors name the field (`payload.essence.inputs[0].type`).
