@@ -130,6 +130,7 @@ export declare function bech32ToAddressJson(bech32: string): Bech32Address
 /** BLAKE2b-256 of the block bytes as given (no decoding: the id of exactly these bytes). */
 export declare function blockId(bytes: Buffer): string
 
+/** The block id of a block given as JSON text (no bytes cross back). */
 export declare function blockIdOfJson(jsonText: string): string
 
 export interface ColumnSize {
@@ -139,6 +140,9 @@ export interface ColumnSize {
 }
 
 export declare function decodeBlockToJson(bytes: Buffer): string
+
+/** The canonical JSON text and the block id of a block's bytes, in one call. */
+export declare function decodeBlockToJsonWithId(bytes: Buffer): { json: string; id: string }
 
 export declare function decodeOutputToJson(bytes: Buffer): string
 
@@ -156,6 +160,12 @@ export declare function ed25519Verify(publicKey: Buffer, message: Buffer, signat
 export declare function ed25519VerifyBatch(publicKeys: Array<Buffer>, messages: Array<Buffer>, signatures: Array<Buffer>): boolean
 
 export declare function encodeBlockJson(jsonText: string): Buffer
+
+/**
+ * The wire bytes and the block id of a block given as JSON text, in one call: the id is
+ * hashed from the bytes just written.
+ */
+export declare function encodeBlockJsonWithId(jsonText: string): { bytes: Buffer; id: string }
 
 export declare function encodeOutputJson(jsonText: string): Buffer
 

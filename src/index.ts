@@ -2,7 +2,7 @@
 // proof of work, Ed25519). The node itself starts from the command line (`ledger-node`).
 
 export { LedgerError } from './core/errors';
-export { encodeBlock, decodeBlock, encodePayload, decodePayload, encodeOutput, decodeOutput } from './core/codec';
+export { encodeBlock, encodeBlockWithId, decodeBlock, decodeBlockWithId, encodePayload, decodePayload, encodeOutput, decodeOutput } from './core/codec';
 export { blockId, transactionId, essenceHash, milestoneId, inputsCommitment, outputId, networkId, merkleRoot, bech32Encode, bech32Decode } from './core/ids';
 export { validateBlock, storageDeposit } from './core/validate';
 export { powScore, powScores, mine, powInfo, powHashRate } from './core/pow';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LedgerError, validateBlock } from '../src/index';
+import { encodeBlock, encodeBlockWithId, LedgerError, validateBlock } from '../src/index';
 import type { ProtocolJson } from '../src/index';
 import { bytesOf, protocolOf, records } from './vectors';
 
@@ -28,6 +28,21 @@ describe('invalid.jsonl: every record rejected with its reason', () => {
   it('json records read from JSON text give the same reason', () => {
     for (const r of all.filter((x) => x.form === 'json')) {
       expect(reasonOf(() => validateBlock(JSON.stringify(r.json), protocolOf(r.network))), r.name).toBe(r.reason);
+    }
+  });
+
+  it('encodeBlockWithId fails exactly as encodeBlock does (code, path, detail)', () => {
+    const failure = (run: () => unknown) => {
+      try {
+        run();
+      } catch (e) {
+        const { code, path, detail } = e as LedgerError;
+        return { code, path, detail };
+      }
+      return undefined;
+    };
+    for (const r of all.filter((x) => x.form === 'json')) {
+      expect(failure(() => encodeBlockWithId(r.json)), r.name).toEqual(failure(() => encodeBlock(r.json)));
     }
   });
 

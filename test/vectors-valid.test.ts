@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  blockId, decodeBlock, decodeOutput, decodePayload, encodeBlock, encodeOutput, encodePayload, essenceHash,
+  blockId, decodeBlock, decodeBlockWithId, decodeOutput, decodePayload, encodeBlock, encodeBlockWithId, encodeOutput, encodePayload, essenceHash,
   inputsCommitment, milestoneId, networkId, outputId, storageDeposit, transactionId, validateBlock,
 } from '../src/index';
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,10 @@ describe('valid.jsonl through the JS API', () => {
     expect(decodeBlock(bytesOf(r.bytes))).toEqual(r.json);
     expect(blockId(r.json)).toBe(r.id);
     expect(blockId(bytesOf(r.bytes))).toBe(r.id);
+    const encoded = encodeBlockWithId(r.json);
+    expect([hex(encoded.bytes), encoded.id]).toEqual([r.bytes, r.id]);
+    expect(encodeBlockWithId(JSON.stringify(r.json, null, 2)).id).toBe(r.id);
+    expect(decodeBlockWithId(bytesOf(r.bytes))).toEqual({ block: r.json, id: r.id });
     if (r.extra?.transactionId) {
       expect(transactionId(r.json)).toBe(r.extra.transactionId);
       expect(transactionId(bytesOf(r.bytes))).toBe(r.extra.transactionId);

@@ -9,8 +9,19 @@ export function encodeBlock(json: JsonInput): Buffer {
   return fromNative(() => native.encodeBlockJson(toJsonText(json)));
 }
 
+/** Wire bytes and block id of a block given as JSON, in one native call. */
+export function encodeBlockWithId(json: JsonInput): { bytes: Buffer; id: string } {
+  return fromNative(() => native.encodeBlockJsonWithId(toJsonText(json)));
+}
+
 export function decodeBlock(bytes: Uint8Array): BlockJson {
   return JSON.parse(fromNative(() => native.decodeBlockToJson(toBuffer(bytes))));
+}
+
+/** The block and its id from its bytes, in one native call. */
+export function decodeBlockWithId(bytes: Uint8Array): { block: BlockJson; id: string } {
+  const { json, id } = fromNative(() => native.decodeBlockToJsonWithId(toBuffer(bytes)));
+  return { block: JSON.parse(json), id };
 }
 
 export function encodePayload(json: JsonInput): Buffer {

@@ -1,11 +1,14 @@
 //! Codec and identifiers: JSON text ↔ bytes, ids of blocks, transactions, milestones and
-//! outputs. JSON crosses the boundary as text: `JSON.parse` in JavaScript is faster than
-//! building the object through napi calls.
+//! outputs. JSON crosses the boundary as text: `JSON.stringify`/`JSON.parse` in JavaScript
+//! are faster than walking or building the object through napi calls. Encoded bytes are
+//! copied into a JS Buffer: for block-sized data that is cheaper than an external buffer,
+//! whose finalizer and handle cost more than the copy.
 
 use crate::errors::{invalid_argument, to_napi, Result};
 use ledger_core::model::{Address, Block, Payload};
 use ledger_core::{codec, ids, json};
-use napi::bindgen_prelude::{Buffer, Either};
+use napi::bindgen_prelude::{Buffer, BufferSlice, Either, Object};
+use napi::Env;
 use napi_derive::napi;
 
 fn hex(id: &[u8]) -> String {
@@ -17,12 +20,56 @@ fn parse(text: &str) -> Result<serde_json::Value> {
 }
 
 pub fn block_from_json_text(text: &str) -> Result<Block> {
-    json::block_from_json(&parse(text)?).map_err(to_napi)
+    json::block_from_text(text).map_err(to_napi)
 }
 
-#[napi]
-pub fn encode_block_json(json_text: String) -> Result<Buffer> {
-    Ok(codec::encode_block(&block_from_json_text(&json_text)?).into())
+fn binding_failure(e: napi::Error) -> napi::Error<String> {
+    to_napi(ledger_core::Error::new("binding-failure", "", e.to_string()))
+}
+
+fn js_buffer<'env>(env: &'env Env, bytes: &[u8]) -> Result<BufferSlice<'env>> {
+    BufferSlice::copy_from(env, bytes).map_err(binding_failure)
+}
+
+thread_local! {
+    /// Where blocks are encoded before their bytes are copied into a JS Buffer: one
+    /// allocation per thread instead of one (and its growth) per block.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Encode a block given as JSON text into the scratch buffer and hand its bytes to `then`
+/// (a fresh buffer if `then` should reach here again, through a setter it triggers).
+fn with_encoded<T>(json_text: &str, then: impl FnOnce(&[u8]) -> Result<T>) -> Result<T> {
+    let block = block_from_json_text(json_text)?;
+    SCRATCH.with(|scratch| {
+        let Ok(mut out) = scratch.try_borrow_mut() else {
+            return then(&codec::encode_block(&block));
+        };
+        codec::encode_block_into(&mut out, &block);
+        let result = then(&out);
+        // A 32 KB block once should not pin 32 KB per thread for ever.
+        if out.capacity() > 64 * 1024 {
+            *out = Vec::new();
+        }
+        result
+    })
+}
+
+#[napi(ts_return_type = "Buffer")]
+pub fn encode_block_json<'env>(env: &'env Env, json_text: String) -> Result<BufferSlice<'env>> {
+    with_encoded(&json_text, |bytes| js_buffer(env, bytes))
+}
+
+/// The wire bytes and the block id of a block given as JSON text, in one call: the id is
+/// hashed from the bytes just written.
+#[napi(ts_return_type = "{ bytes: Buffer; id: string }")]
+pub fn encode_block_json_with_id<'env>(env: &'env Env, json_text: String) -> Result<Object<'env>> {
+    with_encoded(&json_text, |bytes| {
+        let mut result = Object::new(env).map_err(binding_failure)?;
+        result.set("bytes", js_buffer(env, bytes)?).map_err(binding_failure)?;
+        result.set("id", hex(&ids::block_id(bytes))).map_err(binding_failure)?;
+        Ok(result)
+    })
 }
 
 #[napi]
@@ -31,16 +78,26 @@ pub fn decode_block_to_json(bytes: Buffer) -> Result<String> {
     Ok(json::text::block(&block))
 }
 
+/// The canonical JSON text and the block id of a block's bytes, in one call.
+#[napi(ts_return_type = "{ json: string; id: string }")]
+pub fn decode_block_to_json_with_id<'env>(env: &'env Env, bytes: Buffer) -> Result<Object<'env>> {
+    let block = codec::decode_block(&bytes).map_err(to_napi)?;
+    let mut result = Object::new(env).map_err(binding_failure)?;
+    result.set("json", json::text::block(&block)).map_err(binding_failure)?;
+    result.set("id", hex(&ids::block_id(&bytes))).map_err(binding_failure)?;
+    Ok(result)
+}
+
 /// BLAKE2b-256 of the block bytes as given (no decoding: the id of exactly these bytes).
 #[napi]
 pub fn block_id(bytes: Buffer) -> String {
     hex(&ids::block_id(&bytes))
 }
 
+/// The block id of a block given as JSON text (no bytes cross back).
 #[napi]
 pub fn block_id_of_json(json_text: String) -> Result<String> {
-    let bytes = codec::encode_block(&block_from_json_text(&json_text)?);
-    Ok(hex(&ids::block_id(&bytes)))
+    with_encoded(&json_text, |bytes| Ok(hex(&ids::block_id(bytes))))
 }
 
 /// Bytes of a bare payload start with its u32 type code (`06000000`, `07000000`); a block
@@ -137,7 +194,7 @@ pub fn network_id_of(name: String) -> String {
 
 #[napi]
 pub fn encode_output_json(json_text: String) -> Result<Buffer> {
-    let output = json::output_from_json(&parse(&json_text)?).map_err(to_napi)?;
+    let output = json::output_from_text(&json_text).map_err(to_napi)?;
     Ok(codec::encode_output(&output).into())
 }
 
@@ -149,7 +206,7 @@ pub fn decode_output_to_json(bytes: Buffer) -> Result<String> {
 
 #[napi]
 pub fn encode_payload_json(json_text: String) -> Result<Buffer> {
-    let payload = json::payload_from_json(&parse(&json_text)?, "").map_err(to_napi)?;
+    let payload = json::payload_from_text(&json_text).map_err(to_napi)?;
     Ok(codec::encode_payload(&payload).into())
 }
 

@@ -40,6 +40,12 @@ pub fn encode_block(block: &Block) -> Vec<u8> {
     out
 }
 
+/// Encode into `out` (cleared first): a caller encoding many blocks reuses one buffer.
+pub fn encode_block_into(out: &mut Vec<u8>, block: &Block) {
+    out.clear();
+    block::write_block(out, block);
+}
+
 /// Strict decoding of a whole block; errors name the field (`payload.essence.inputs[0].type`).
 pub fn decode_block(bytes: &[u8]) -> Result<Block> {
     crate::path::precise(|| block::read_block(bytes))

@@ -1,9 +1,11 @@
 //! The API's JSON both ways (wire-format §2, D14, D15): lenient where the spec says so on
 //! input, canonical (Hornet's exact shapes, key order of the spec tables) on output.
 
+pub mod direct;
 mod output;
 mod payload;
 mod read;
+mod scan;
 pub mod text;
 mod write;
 
@@ -16,6 +18,31 @@ use crate::error::{Error, Result};
 use crate::model::*;
 use read::*;
 use serde_json::Value;
+
+/// A block from API JSON text: the direct reader for the plain form clients write, the full
+/// reader (a `Value` tree) for everything else and for every error (`direct.rs`).
+pub fn block_from_text(text: &str) -> Result<Block> {
+    match direct::block(text) {
+        Some(block) => Ok(block),
+        None => block_from_json(&parse(text)?),
+    }
+}
+
+/// A payload from API JSON text (as `block_from_text`).
+pub fn payload_from_text(text: &str) -> Result<Payload> {
+    match direct::payload(text) {
+        Some(payload) => Ok(payload),
+        None => payload_from_json(&parse(text)?, ""),
+    }
+}
+
+/// An output from API JSON text (as `block_from_text`).
+pub fn output_from_text(text: &str) -> Result<Output> {
+    match direct::output(text) {
+        Some(output) => Ok(output),
+        None => output_from_json(&parse(text)?),
+    }
+}
 
 pub fn block_from_json(v: &Value) -> Result<Block> {
     crate::path::precise(|| block_from_json_at(v))

@@ -3,37 +3,44 @@
 //! the `serde_json::Value` forms in `mod.rs` parse this text.
 
 use crate::model::*;
-use std::fmt::Write as _;
+use std::io::Write as _;
 
-/// A compact JSON text builder that tracks where commas go.
+/// A compact JSON text builder that tracks where commas go. It writes ASCII bytes (keys,
+/// digits, hex): no char encoding per character, one UTF-8 check at the end.
 struct Out {
-    text: String,
+    text: Vec<u8>,
     first: bool,
 }
 
 impl Out {
     fn new(capacity: usize) -> Self {
-        Out { text: String::with_capacity(capacity), first: true }
+        Out { text: Vec::with_capacity(capacity), first: true }
+    }
+    fn finish(self) -> String {
+        String::from_utf8(self.text).expect("the emitter writes ASCII")
+    }
+    fn push_str(&mut self, s: &str) {
+        self.text.extend_from_slice(s.as_bytes());
     }
     fn sep(&mut self) {
         if !self.first {
-            self.text.push(',');
+            self.text.push(b',');
         }
         self.first = false;
     }
     fn key(&mut self, k: &str) {
         self.sep();
-        self.text.push('"');
-        self.text.push_str(k);
-        self.text.push_str("\":");
+        self.text.push(b'"');
+        self.push_str(k);
+        self.push_str("\":");
         self.first = true;
     }
     fn open(&mut self, c: char) {
-        self.text.push(c);
+        self.text.push(c as u8);
         self.first = true;
     }
     fn close(&mut self, c: char) {
-        self.text.push(c);
+        self.text.push(c as u8);
         self.first = false;
     }
     fn num(&mut self, k: &str, v: u64) {
@@ -60,12 +67,14 @@ impl Out {
     fn hex_value(&mut self, bytes: &[u8]) {
         const DIGITS: &[u8; 16] = b"0123456789abcdef";
         self.text.reserve(bytes.len() * 2 + 4);
-        self.text.push_str("\"0x");
-        for &b in bytes {
-            self.text.push(DIGITS[(b >> 4) as usize] as char);
-            self.text.push(DIGITS[(b & 15) as usize] as char);
+        self.push_str("\"0x");
+        let start = self.text.len();
+        self.text.resize(start + 2 * bytes.len(), 0);
+        for (pair, &b) in self.text[start..].chunks_exact_mut(2).zip(bytes) {
+            pair[0] = DIGITS[(b >> 4) as usize];
+            pair[1] = DIGITS[(b & 15) as usize];
         }
-        self.text.push('"');
+        self.text.push(b'"');
         self.first = false;
     }
     fn u256(&mut self, k: &str, le: &[u8; 32]) {
@@ -112,7 +121,7 @@ pub fn block(b: &Block) -> String {
     }
     o.dec("nonce", b.nonce);
     o.close('}');
-    o.text
+    o.finish()
 }
 
 pub fn payload(p: &Payload) -> String {
@@ -120,7 +129,7 @@ pub fn payload(p: &Payload) -> String {
     o.open('{');
     payload_fields(&mut o, p);
     o.close('}');
-    o.text
+    o.finish()
 }
 
 pub fn output(out: &Output) -> String {
@@ -128,7 +137,7 @@ pub fn output(out: &Output) -> String {
     o.open('{');
     output_fields(&mut o, out);
     o.close('}');
-    o.text
+    o.finish()
 }
 
 pub fn address(a: &Address) -> String {
@@ -136,7 +145,7 @@ pub fn address(a: &Address) -> String {
     o.open('{');
     address_fields(&mut o, a);
     o.close('}');
-    o.text
+    o.finish()
 }
 
 fn payload_fields(o: &mut Out, p: &Payload) {
@@ -306,7 +315,7 @@ fn milestone_fields(o: &mut Out, m: &MilestonePayload) {
                 o.num("type", 0);
                 o.num("migratedAt", r.migrated_at as u64);
                 o.key("final");
-                o.text.push_str(if r.last { "true" } else { "false" });
+                o.push_str(if r.last { "true" } else { "false" });
                 o.first = false;
                 o.arr("funds", &r.funds, |o, f| {
                     o.hex("tailTransactionHash", &f.tail_transaction_hash);
