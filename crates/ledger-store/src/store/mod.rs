@@ -91,6 +91,18 @@ struct Latest {
     timestamp: u32,
 }
 
+fn status_of(state: &State) -> Status {
+    Status {
+        latest_milestone: state.latest.map(|l| (l.index, l.timestamp, l.milestone_id)),
+        ledger_index: state.latest.map_or(0, |l| l.index),
+        blocks_stored: state.block_count,
+        pending_blocks: state.graph.len() as u64,
+        blocks_below_max_depth: state.blocks_below_max_depth,
+        last_interval: state.last_interval,
+    }
+}
+
+#[derive(Clone, Copy)]
 pub struct Status {
     /// (index, timestamp, milestone id) of the latest milestone; None before milestone 1.
     pub latest_milestone: Option<(u32, u32, Id32)>,
@@ -165,6 +177,10 @@ pub struct Store {
     trusted_keys: Vec<[u8; 32]>,
     thresholds: TipThresholds,
     state: Mutex<State>,
+    /// A copy of what `status()` reports, renewed whenever the state changes under its lock:
+    /// the API reads it on every info request, and must not wait while a batch or a
+    /// milestone is written under the state lock.
+    status: Mutex<Status>,
     issuing: Mutex<()>,
     events: EventFeed,
 }
@@ -229,6 +245,7 @@ impl Store {
             indexer_enabled: options.indexer_enabled,
             trusted_keys,
             thresholds,
+            status: Mutex::new(status_of(&state)),
             state: Mutex::new(state),
             issuing: Mutex::new(()),
             events: EventFeed::default(),
