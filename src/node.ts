@@ -4,7 +4,8 @@
 // cancel mining → in-flight requests finish → coordinator stops → store closes.
 
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
@@ -20,6 +21,7 @@ import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
 import { jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
+import { drainAndClose, HttpWorkers, listenShared, sharedListenAddress } from './server/http-workers';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
 import type { LedgerStoreApi, LedgerStoreClass } from './store-contract';
@@ -55,10 +57,13 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
   const store = await openStore(config);
   const shutdown = new AbortController();
-  const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize);
+  const loops = config.restApi.workers === 0 ? availableParallelism() : config.restApi.workers;
+  const minerKey = `pow:${resolvePath(config.dataDir)}`;
+  const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize, loops > 1 ? minerKey : undefined);
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
   let events: EventServer | undefined;
+  let workers: HttpWorkers | undefined;
   try {
     const protocol = store.protocol();
     const metrics = new NodeMetrics({ status: () => store.status(), sizeBytes: () => store.approximateSizeBytes(), memoryBytes: () => store.storageMemoryBytes() }, () => miner.status());
@@ -77,28 +82,39 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       events.attach(server);
     }
     const { host, port } = splitBind(config.restApi.bindAddress);
-    await listen(server, host, port);
+    // Several event loops share the port through SO_REUSEPORT (server/http-workers.ts).
+    const sharedHost = loops > 1 ? await sharedListenAddress(host) : undefined;
+    if (loops > 1 && sharedHost === undefined) logger.warn({ workers: loops }, 'this platform cannot share a port between threads: one HTTP event loop');
+    if (sharedHost !== undefined) await listenShared(server, sharedHost, port);
+    else await listen(server, host, port);
     const bound = (server.address() as AddressInfo).port;
+    if (sharedHost !== undefined) {
+      workers = await HttpWorkers.start({
+        count: loops - 1,
+        data: { config, protocol, host: sharedHost, port: bound, jwtSecret: secret, version, startedAt, logLevel: logger.level, tty: process.stdout.isTTY === true, minerKey },
+        metrics,
+        logger,
+        relay: events === undefined ? undefined : { app: app.callback(), attach: (relay) => events!.attach(relay) },
+      });
+    }
     const url = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}`;
     const dashboard = config.dashboard.enabled ? `${url}/dashboard/` : undefined;
-    logger.info({ host, port: bound, url, dashboard, dataDir: config.dataDir, networkName: protocol.networkName, minPowScore: protocol.minPowScore }, 'listening');
+    logger.info({ host, port: bound, url, dashboard, httpThreads: workers === undefined ? 1 : loops, dataDir: config.dataDir, networkName: protocol.networkName, minPowScore: protocol.minPowScore }, 'listening');
 
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         logger.info('shutting down');
         events?.stop();
-        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
         // Keep-alive connections become idle once their request is answered: close them as
-        // they do, and cut whatever is still open after the grace period.
-        const sweep = setInterval(() => server!.closeIdleConnections(), 50);
-        const deadline = setTimeout(() => server!.closeAllConnections(), SHUTDOWN_GRACE_MS);
-        server!.closeIdleConnections();
-        shutdown.abort();
-        miner.close();
-        await closed;
-        clearInterval(sweep);
-        clearTimeout(deadline);
+        // they do, and cut whatever is still open after the grace period. The worker
+        // threads do the same and let go of the store.
+        const workersStopped = workers?.stop(SHUTDOWN_GRACE_MS);
+        await drainAndClose(server!, SHUTDOWN_GRACE_MS, () => {
+          shutdown.abort();
+          miner.close();
+        });
+        await workersStopped;
         await coordinator?.stop();
         store.close();
         logger.info('stopped');
@@ -107,6 +123,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     return { host, port: bound, url, protocol, store, logger, stop };
   } catch (err) {
     events?.stop();
+    await workers?.stop(0);
     miner.close();
     await coordinator?.stop();
     server?.close();

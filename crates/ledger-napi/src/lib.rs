@@ -5,6 +5,8 @@ mod codec;
 mod crypto;
 mod errors;
 mod events;
+mod listen;
 mod pow;
+mod shared;
 mod store;
 mod validate;
