@@ -22,6 +22,7 @@ export class NodeMetrics {
   readonly submitted: Counter<'outcome'>;
   readonly powJobs: Counter<'outcome'>;
   readonly milestoneSeconds: Histogram<'phase'>;
+  readonly intakeSeconds: Histogram;
   /** The other threads' metrics (as `registry.getMetricsAsJSON()` gives them), when there are any. */
   otherThreads: (() => Promise<ThreadMetrics[]>) | undefined;
 
@@ -33,6 +34,7 @@ export class NodeMetrics {
     this.requestSeconds = new Histogram({ name: 'ledger_node_http_request_duration_seconds', help: 'HTTP request duration by route pattern', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 30], registers });
     this.powSeconds = new Histogram({ name: 'ledger_node_pow_duration_seconds', help: 'time spent mining nonces for submitted blocks', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
     this.milestoneSeconds = new Histogram({ name: 'ledger_node_milestone_duration_seconds', help: 'issuing a milestone: white flag (confirm) and the atomic commit', labelNames: ['phase'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5], registers });
+    this.intakeSeconds = new Histogram({ name: 'ledger_node_store_intake_duration_seconds', help: 'submitted blocks in the store: from handing one over until it is stored (batching, validation, the RocksDB write)', buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5], registers });
     this.submitted = new Counter({ name: 'ledger_node_blocks_submitted_total', help: 'accepted block submissions (stored = newly written, known = already stored)', labelNames: ['outcome'], registers });
     this.powJobs = new Counter({ name: 'ledger_node_pow_jobs_total', help: 'mining jobs of submitted blocks by outcome (mined, timeout, disconnected, shutdown, queue-full)', labelNames: ['outcome'], registers });
     if (mining) {
