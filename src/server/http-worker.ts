@@ -1,4 +1,4 @@
-// One HTTP event loop in a worker thread (docs/http-workers.md): the same Koa app as the
+// One HTTP event loop in a worker thread (docs/performance.md): the same Koa app as the
 // main thread's, over the store and the mining pool the main thread opened (shared through
 // the native binding, one RocksDB per process), listening on a socket of its own bound to
 // the node's port with SO_REUSEPORT so the kernel spreads connections over the threads.

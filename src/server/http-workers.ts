@@ -1,4 +1,4 @@
-// Several event loops serving the node's one port (docs/http-workers.md). One JavaScript
+// Several event loops serving the node's one port (docs/performance.md). One JavaScript
 // thread bounds the HTTP API at about one core, so `restApi.workers` loops serve it: the
 // main thread and workers − 1 worker threads (http-worker.ts), each with the same Koa app.
 // All of them run in this process over one store (RocksDB opens a directory once per

@@ -1,5 +1,5 @@
 //! Objects shared by every JavaScript thread of the process: the HTTP server runs one event
-//! loop per worker thread (docs/http-workers.md), and each needs the one open store and the
+//! loop per worker thread (docs/performance.md), and each needs the one open store and the
 //! one mining pool that the main thread made. A worker finds them here by a key (the data
 //! directory). The registry holds weak references only: the object lives while a thread
 //! uses it and goes when the last one lets go, as if no registry existed.
