@@ -21,6 +21,7 @@ import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
 import { jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
+import { withFastReads } from './server/fast-reads';
 import { drainAndClose, HttpWorkers, listenShared, sharedListenAddress } from './server/http-workers';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
@@ -74,8 +75,9 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       });
       await coordinator.start();
     }
-    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal }, secret);
-    server = createServer(app.callback());
+    const services = { config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal };
+    const app = createApp(services, secret);
+    server = createServer(withFastReads(app.callback(), services));
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {
       events = new EventServer({ config, store, logger, jwtSecret: secret });

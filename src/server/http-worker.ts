@@ -14,6 +14,7 @@ import { LedgerStore } from '../core/store';
 import native from '../native';
 import { createLogger } from '../terminal/logger';
 import { createApp } from './app';
+import { withFastReads } from './fast-reads';
 import { NodeMetrics, type ThreadMetrics } from './lib/node-metrics';
 import { drainAndClose, type WorkerData, type ToMain, type ToWorker } from './http-workers';
 
@@ -36,8 +37,9 @@ function start(): void {
       send({ type: 'metrics-request', id });
     });
   const shutdown = new AbortController();
-  const app = createApp({ config, protocol: data.protocol, store, coordinator: undefined, metrics, logger, version: data.version, miner, startedAt: data.startedAt, shutdown: shutdown.signal }, data.jwtSecret);
-  const server = createServer(app.callback());
+  const services = { config, protocol: data.protocol, store, coordinator: undefined, metrics, logger, version: data.version, miner, startedAt: data.startedAt, shutdown: shutdown.signal };
+  const app = createApp(services, data.jwtSecret);
+  const server = createServer(withFastReads(app.callback(), services));
   server.keepAliveTimeout = 65_000;
   if (data.relayPort !== undefined) {
     const relayPort = data.relayPort;
