@@ -22,7 +22,7 @@ import { withProgress } from './progress';
 import { jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
 import { withFastReads } from './server/fast-reads';
-import { drainAndClose, HttpWorkers, listenShared, sharedListenAddress } from './server/http-workers';
+import { drainAndClose, HttpWorkers, listenShared, sharedListenAddress, trackConnections } from './server/http-workers';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
 import type { LedgerStoreApi, LedgerStoreClass } from './store-contract';
@@ -78,6 +78,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const services = { config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal };
     const app = createApp(services, secret);
     server = createServer(withFastReads(app.callback(), services));
+    trackConnections(server);
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {
       events = new EventServer({ config, store, logger, jwtSecret: secret });

@@ -16,7 +16,7 @@ import { createLogger } from '../terminal/logger';
 import { createApp } from './app';
 import { withFastReads } from './fast-reads';
 import { NodeMetrics, type ThreadMetrics } from './lib/node-metrics';
-import { drainAndClose, type WorkerData, type ToMain, type ToWorker } from './http-workers';
+import { drainAndClose, trackConnections, type WorkerData, type ToMain, type ToWorker } from './http-workers';
 
 const data = workerData as WorkerData;
 const port = parentPort!;
@@ -40,6 +40,7 @@ function start(): void {
   const services = { config, protocol: data.protocol, store, coordinator: undefined, metrics, logger, version: data.version, miner, startedAt: data.startedAt, shutdown: shutdown.signal };
   const app = createApp(services, data.jwtSecret);
   const server = createServer(withFastReads(app.callback(), services));
+  trackConnections(server);
   server.keepAliveTimeout = 65_000;
   if (data.relayPort !== undefined) {
     const relayPort = data.relayPort;

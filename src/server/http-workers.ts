@@ -12,7 +12,7 @@
 
 import { lookup } from 'node:dns/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { isIP, type AddressInfo } from 'node:net';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
@@ -51,13 +51,38 @@ const METRICS_WAIT_MS = 2_000;
  */
 export async function drainAndClose(server: Server, graceMs: number, closing: () => void): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  const sweep = setInterval(() => cutUnanswered(server), 50);
   const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
-  server.closeIdleConnections();
+  cutUnanswered(server);
   closing();
   await closed;
   clearInterval(sweep);
   clearTimeout(deadline);
+}
+
+const connections = new WeakMap<Server, Set<Socket>>();
+
+/** Keep the server's connections in view, for `drainAndClose`. Call before it listens. */
+export function trackConnections(server: Server): void {
+  const open = new Set<Socket>();
+  connections.set(server, open);
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+}
+
+/**
+ * Close the connections that no request is being answered on: idle keep-alive ones, and
+ * ones that have not sent a whole request head yet (or whose client went quiet in it),
+ * which Node does not count as idle. A request being answered has its response attached
+ * to the socket (`_httpMessage`) until it is finished.
+ */
+function cutUnanswered(server: Server): void {
+  server.closeIdleConnections();
+  for (const socket of connections.get(server) ?? []) {
+    if ((socket as Socket & { _httpMessage?: unknown })._httpMessage == null) socket.destroy();
+  }
 }
 
 /** Whether this node can run more than one HTTP event loop here, and on which address. */

@@ -96,6 +96,9 @@ impl Task for HashRateTask {
 #[napi]
 pub struct MiningPool {
     pool: Arc<pow::MiningPool>,
+    /// The key it is shared under (`shared`): a closed pool is withdrawn, so that a node
+    /// started again in this process makes a new one.
+    shared_as: Option<String>,
 }
 
 /// Pools that worker threads share with the main thread, by key (shared.rs).
@@ -134,7 +137,7 @@ pub struct MineOutcome {
 impl MiningPool {
     #[napi(constructor)]
     pub fn new(options: MiningPoolOptions) -> Self {
-        MiningPool { pool: Arc::new(pow::MiningPool::new(pow::PoolOptions { jobs: options.jobs as usize, queue_size: options.queue_size as usize })) }
+        MiningPool { pool: Arc::new(pow::MiningPool::new(pow::PoolOptions { jobs: options.jobs as usize, queue_size: options.queue_size as usize })), shared_as: None }
     }
 
     /// The pool shared under `key` by this process's threads: made with `options` by the
@@ -144,11 +147,11 @@ impl MiningPool {
         static MAKING: Mutex<()> = Mutex::new(());
         let _one_at_a_time = MAKING.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(pool) = SHARED_POOLS.find(&key) {
-            return MiningPool { pool };
+            return MiningPool { pool, shared_as: Some(key) };
         }
         let made = MiningPool::new(options);
-        SHARED_POOLS.publish(key, &made.pool);
-        made
+        SHARED_POOLS.publish(key.clone(), &made.pool);
+        MiningPool { shared_as: Some(key), ..made }
     }
 
     /// Mine a nonce for the serialized block (its last 8 bytes are the nonce slot) so that
@@ -183,6 +186,9 @@ impl MiningPool {
     /// without a nonce); returns once the pool's threads have stopped.
     #[napi]
     pub fn close(&self) {
+        if let Some(key) = &self.shared_as {
+            SHARED_POOLS.withdraw(key, &self.pool);
+        }
         self.pool.close();
     }
 }
