@@ -22,7 +22,7 @@ import { withProgress } from './progress';
 import { jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
 import { withFastReads } from './server/fast-reads';
-import { drainAndClose, HttpWorkers, listenShared, sharedListenAddress, trackConnections } from './server/http-workers';
+import { drainAndClose, HttpWorkers, listenOn, sharedListenAddress, sharedSocket, trackConnections } from './server/http-workers';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
 import type { LedgerStoreApi, LedgerStoreClass } from './store-contract';
@@ -88,18 +88,23 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     // Several event loops share the port through SO_REUSEPORT (server/http-workers.ts).
     const sharedHost = loops > 1 ? await sharedListenAddress(host) : undefined;
     if (loops > 1 && sharedHost === undefined) logger.warn({ workers: loops }, 'this platform cannot share a port between threads: one HTTP event loop');
-    if (sharedHost !== undefined) await listenShared(server, sharedHost, port);
-    else await listen(server, host, port);
-    const bound = (server.address() as AddressInfo).port;
     if (sharedHost !== undefined) {
+      // Every thread's socket is bound before any accepts; the workers accept first and the
+      // main thread last, so that the node answers only once all of it is up.
+      const socket = sharedSocket(sharedHost, port);
       workers = await HttpWorkers.start({
         count: loops - 1,
-        data: { config, protocol, host: sharedHost, port: bound, jwtSecret: secret, version, startedAt, logLevel: logger.level, tty: process.stdout.isTTY === true, minerKey },
+        data: { config, protocol, host: sharedHost, port: socket.port, jwtSecret: secret, version, startedAt, logLevel: logger.level, tty: process.stdout.isTTY === true, minerKey },
         metrics,
         logger,
         relay: events === undefined ? undefined : { app: app.callback(), attach: (relay) => events!.attach(relay) },
       });
+      await workers.listen();
+      await listenOn(server, socket.fd);
+    } else {
+      await listen(server, host, port);
     }
+    const bound = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}`;
     const dashboard = config.dashboard.enabled ? `${url}/dashboard/` : undefined;
     logger.info({ host, port: bound, url, dashboard, httpThreads: workers === undefined ? 1 : loops, dataDir: config.dataDir, networkName: protocol.networkName, minPowScore: protocol.minPowScore }, 'listening');

@@ -63,9 +63,15 @@ function start(): void {
     }
   });
 
+  // Bound now (the kernel queues connections for it); accepted from once the main thread
+  // says so, right before it listens itself.
   const socket = native.listenReusePort(data.host, data.port, 511);
-  server.once('error', (err) => send({ type: 'failed', message: err.message }));
-  server.listen({ fd: socket.fd }, () => send({ type: 'ready' }));
+  port.on('message', (message: ToWorker) => {
+    if (message.type !== 'listen') return;
+    server.once('error', (err) => send({ type: 'failed', message: err.message }));
+    server.listen({ fd: socket.fd }, () => send({ type: 'listening' }));
+  });
+  send({ type: 'ready' });
 }
 
 /**

@@ -38,8 +38,8 @@ export interface WorkerData {
   minerKey: string;
 }
 
-export type ToWorker = { type: 'metrics'; id: number } | { type: 'metrics-answer'; id: number; metrics: ThreadMetrics[] } | { type: 'stop'; graceMs: number };
-export type ToMain = { type: 'ready' } | { type: 'failed'; message: string } | { type: 'metrics'; id: number; metrics: ThreadMetrics } | { type: 'metrics-request'; id: number } | { type: 'stopped' };
+export type ToWorker = { type: 'listen' } | { type: 'metrics'; id: number } | { type: 'metrics-answer'; id: number; metrics: ThreadMetrics[] } | { type: 'stop'; graceMs: number };
+export type ToMain = { type: 'ready' } | { type: 'listening' } | { type: 'failed'; message: string } | { type: 'metrics'; id: number; metrics: ThreadMetrics } | { type: 'metrics-request'; id: number } | { type: 'stopped' };
 
 /** How long a thread may take to answer for its metrics before it is left out. */
 const METRICS_WAIT_MS = 2_000;
@@ -93,19 +93,17 @@ export async function sharedListenAddress(host: string): Promise<string | undefi
 }
 
 /**
- * Listen on `host:port` with SO_REUSEPORT (port 0: the kernel picks one, which the workers
- * then share).
+ * A socket bound to `host:port` with SO_REUSEPORT (port 0: the kernel picks one, which the
+ * workers then share), listening in the kernel; `listenOn` makes the server accept on it.
  */
-export function listenShared(server: Server, host: string, port: number): Promise<void> {
+export function sharedSocket(host: string, port: number): { fd: number; port: number } {
+  return native.listenReusePort(host, port, 511);
+}
+
+export function listenOn(server: Server, fd: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    let socket: { fd: number; port: number };
-    try {
-      socket = native.listenReusePort(host, port, 511);
-    } catch (err) {
-      return reject(err);
-    }
     server.once('error', reject);
-    server.listen({ fd: socket.fd }, () => {
+    server.listen({ fd }, () => {
       server.off('error', reject);
       resolve();
     });
@@ -126,6 +124,7 @@ export class HttpWorkers {
   private readonly waiting = new Map<number, { remaining: number; collected: ThreadMetrics[]; done: (m: ThreadMetrics[]) => void }>();
   private nextId = 0;
   private stopping = false;
+  private readonly listening = new Map<Worker, () => void>();
 
   private constructor(
     private readonly options: Options,
@@ -134,9 +133,9 @@ export class HttpWorkers {
   ) {}
 
   /**
-   * Start `count` worker threads serving the port, and the relay server when `app` is
-   * given. Resolves once every worker listens; rejects (with every worker stopped) if
-   * one cannot start.
+   * Start `count` worker threads for the port, and the relay server when the event API
+   * is on. Resolves once every worker is ready to accept (`listen()` makes them); rejects
+   * (with every worker stopped) if one cannot start.
    */
   static async start(options: Options): Promise<HttpWorkers> {
     let relay: Server | undefined;
@@ -166,6 +165,7 @@ export class HttpWorkers {
     return new Promise((resolve, reject) => {
       worker.on('message', (message: ToMain) => {
         if (message.type === 'ready') resolve();
+        else if (message.type === 'listening') this.listening.get(worker)?.();
         else if (message.type === 'failed') reject(new Error(`an HTTP worker could not start: ${message.message}`));
         else if (message.type === 'metrics') this.collected(message.id, message.metrics);
         else if (message.type === 'metrics-request') {
@@ -184,6 +184,19 @@ export class HttpWorkers {
         reject(new Error(`an HTTP worker exited with code ${code}`));
       });
     });
+  }
+
+  /** Every worker accepts connections from now on. */
+  async listen(): Promise<void> {
+    await Promise.all(
+      this.workers.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            this.listening.set(worker, resolve);
+            worker.postMessage({ type: 'listen' } satisfies ToWorker);
+          }),
+      ),
+    );
   }
 
   /** The metrics of the main thread (when asked by a worker) and of every worker but `except`. */
