@@ -73,7 +73,6 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         metrics.milestoneSeconds.labels('confirm').observe(issued.confirmMicros / 1e6);
         metrics.milestoneSeconds.labels('commit').observe(issued.commitMicros / 1e6);
       });
-      await coordinator.start();
     }
     const services = { config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal };
     const app = createApp(services, secret);
@@ -99,9 +98,12 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         logger,
         relay: events === undefined ? undefined : { app: app.callback(), attach: (relay) => events!.attach(relay) },
       });
+      // Milestone 1 before listening (D12), and the cadence from the moment the node answers.
+      await coordinator?.start();
       await workers.listen();
       await listenOn(server, socket.fd);
     } else {
+      await coordinator?.start();
       await listen(server, host, port);
     }
     const bound = (server.address() as AddressInfo).port;
