@@ -1,11 +1,19 @@
-// HTTP throughput of the node next to a bare Koa app on the same machine, in the same run.
-// `npm run bench:http [-- --duration 5 --connections 50 --rounds 3 --storm-rate 50]`
-// (`-- --storm-only` runs the second part alone.)
+// HTTP throughput of the node next to Hornet 2.0.1 (the reference node) and a bare Koa app
+// on the same machine, in the same run.
+// `npm run bench:http [-- --duration 5 --connections 32 --rounds 3 --storm-rate 50]`
+// (`-- --storm-only` runs the second part alone, `-- --no-storm` the first alone, `-- --no-hornet` leaves Hornet out,
+// `-- --node-args "--rest-workers 1"` passes flags to our node.)
 //
 // Every server runs in a process of its own and autocannon drives it from this process, so
-// the load generator never shares an event loop with the server it measures:
-//   bare Koa (one empty route, `bare-koa.mjs`) · GET blocks/{id} · GET included-block
-//   · POST blocks with parents and a valid nonce (minPowScore 1, so nonces are cheap).
+// the load generator never shares an event loop with the server it measures. Routes:
+//   GET info · GET tips · GET blocks/{id} (2000 stored blocks in turn) · GET their metadata
+//   · GET transactions/{id}/included-block · POST blocks with parents and a valid nonce
+//   (minPowScore 1 on our node, 0 on Hornet's private tangle; parents are fresh tips taken
+//   just before each POST run). Our node issues a milestone every 5 s, as Hornet's coordinator does.
+// Hornet runs when it is built (benches/hornet.mjs says where it looks; skipped with a note
+// otherwise), started with the interop scripts' coordinator; both servers take the same
+// routes in turn (which goes first alternates by round) and the table prints each route's
+// median round and the ratio ours / Hornet, with the CPU cores each server used.
 // Second part, a mining storm (issue 10): a node at minPowScore 1500 takes blocks that
 // carry their nonce at a fixed rate (`--storm-rate` per second, 10 connections), once
 // alone and once while 8 clients keep asking it to mine 32 kB blocks; the latencies of the
@@ -21,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arg } from './measure.mjs';
+import { HORNET_WALLET_SEED, hornetUnavailable, startHornet } from './hornet.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -29,11 +38,17 @@ const core = require('../dist/index.js');
 const { issueToken } = require('../dist/jwt-secret.js');
 
 const duration = arg('duration', 5);
-const connections = arg('connections', 50);
+const connections = arg('connections', 32);
 const ROUNDS = arg('rounds', 3);
 const STORM_RATE = arg('storm-rate', 50);
 const STORM_MINERS = 8;
 const STORM_ONLY = process.argv.includes('--storm-only');
+const NO_STORM = process.argv.includes('--no-storm');
+const HORNET = !process.argv.includes('--no-hornet');
+const NODE_ARGS = (() => {
+  const at = process.argv.indexOf('--node-args');
+  return at > 0 ? process.argv[at + 1].split(' ').filter(Boolean) : [];
+})();
 const GENESIS_SEED = '0xffbf22719c9ea8d3d31bcf5d5eaa03ffb3a2a2e71abfd2b2ef0e56b692897f71';
 
 function run(title, options) {
@@ -41,6 +56,7 @@ function run(title, options) {
     autocannon({ connections, duration, pipelining: 1, ...options }, (err, result) => {
       if (err) return reject(err);
       const bad = result.non2xx + result.errors + result.timeouts;
+      if (bad > 0) console.error(`${title}: ${bad} failed (status counts ${JSON.stringify(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts})`);
       resolve({ title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad });
     });
   });
@@ -68,39 +84,60 @@ async function serverProcess(args, probe) {
     await new Promise((r) => setTimeout(r, 50));
   }
   const stop = () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
-  return { stop };
+  return { stop, pid: child.pid };
 }
 
-async function spendGenesis(url) {
-  const genesisId = '0x' + '00'.repeat(34);
+/** A signed transfer of a whole genesis output to a fresh address, submitted to `url`; its transaction ID once included. */
+async function spendGenesis(url, seed, genesisId) {
   const genesis = await (await fetch(`${url}/api/core/v2/outputs/${genesisId}`)).json();
   const info = await (await fetch(`${url}/api/core/v2/info`)).json();
+  const raw = Buffer.from(genesisId.slice(2), 'hex');
   const essence = {
     type: 1,
     networkId: core.networkId(info.protocol.networkName),
-    inputs: [{ type: 0, transactionId: '0x' + '00'.repeat(32), transactionOutputIndex: 0 }],
+    inputs: [{ type: 0, transactionId: '0x' + raw.subarray(0, 32).toString('hex'), transactionOutputIndex: raw.readUInt16LE(32) }],
     inputsCommitment: core.inputsCommitment([genesis.output]),
-    outputs: [{ type: 3, amount: info.protocol.tokenSupply, unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: '0x' + '42'.repeat(32) } }] }],
+    outputs: [{ type: 3, amount: genesis.output.amount, unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: '0x' + '42'.repeat(32) } }] }],
   };
-  const signature = { type: 0, publicKey: core.publicKey(GENESIS_SEED), signature: '0x' + '00'.repeat(64) };
+  const signature = { type: 0, publicKey: core.publicKey(seed), signature: '0x' + '00'.repeat(64) };
   const hash = core.essenceHash({ type: 6, essence, unlocks: [{ type: 0, signature }] });
-  const payload = { type: 6, essence, unlocks: [{ type: 0, signature: { ...signature, signature: core.sign(GENESIS_SEED, hash) } }] };
-  await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ protocolVersion: 2, payload }) });
+  const payload = { type: 6, essence, unlocks: [{ type: 0, signature: { ...signature, signature: core.sign(seed, hash) } }] };
+  const res = await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ protocolVersion: 2, payload }) });
+  if (res.status !== 201) throw new Error(`${url}: the genesis spend was refused: ${res.status} ${await res.text()}`);
   const txId = core.transactionId(payload);
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 300; i++) {
     if ((await fetch(`${url}/api/core/v2/transactions/${txId}/included-block`)).status === 200) return txId;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the genesis spend was not included');
+  throw new Error(`${url}: the genesis spend was not included`);
 }
 
-/** Distinct tagged-data blocks on the given parents, nonces mined natively (64 at a time). */
-async function submitBodies(parents, count, targetScore = 1) {
+/**
+ * Distinct tagged-data blocks on the given parents, as JSON with a nonce that reaches
+ * `targetScore`: for the score 1 of the throughput runs, the first nonce that scores (a
+ * few hundred scorings, well under a millisecond); for higher scores, mined natively (64
+ * jobs at a time; a mining job costs milliseconds even when the score is tiny).
+ */
+async function submitBodies(parents, count, targetScore = 1, salt = 0) {
   const bodies = [];
+  const blockOf = (i) => ({ protocolVersion: 2, parents, payload: { type: 5, tag: '0x6265', data: '0x' + salt.toString(16).padStart(8, '0') + i.toString(16).padStart(8, '0') }, nonce: '0' });
+  if (targetScore <= 10) {
+    for (let i = 0; i < count; i++) {
+      const block = blockOf(i);
+      const bytes = core.encodeBlock(block);
+      let nonce = 1n;
+      for (; ; nonce++) {
+        bytes.writeBigUInt64LE(nonce, bytes.length - 8);
+        if (core.powScore(bytes) >= targetScore) break;
+      }
+      bodies.push(JSON.stringify({ ...block, nonce: nonce.toString() }));
+    }
+    return bodies;
+  }
   for (let start = 0; start < count; start += 64) {
     const batch = [];
     for (let i = start; i < Math.min(count, start + 64); i++) {
-      const block = { protocolVersion: 2, parents, payload: { type: 5, tag: '0x6265', data: '0x' + i.toString(16).padStart(8, '0') }, nonce: '0' };
+      const block = blockOf(i);
       batch.push(core.mine(block, { targetScore, threads: 1 }).then(({ nonce }) => JSON.stringify({ ...block, nonce })));
     }
     bodies.push(...(await Promise.all(batch)));
@@ -108,9 +145,67 @@ async function submitBodies(parents, count, targetScore = 1) {
   return bodies;
 }
 
+/** CPU seconds a process has used so far (user + system, from /proc), or NaN off Linux. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
+  } catch {
+    return NaN;
+  }
+}
+
 async function main() {
   if (!STORM_ONLY) await throughput();
-  await miningStorm();
+  if (!NO_STORM) await miningStorm();
+}
+
+/**
+ * A server under test with stored blocks to look up and a transaction to ask for: our node
+ * (genesis of the dev defaults) or Hornet (its private tangle's wallet output).
+ */
+async function prepareTarget(name, url, pid, seed, genesisId) {
+  const txId = await spendGenesis(url, seed, genesisId);
+  const { tips } = await (await fetch(`${url}/api/core/v2/tips`)).json();
+  const lookupIds = [];
+  for (const body of await submitBodies(tips, 2000, 1, 0xffff)) {
+    const res = await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    if (res.status !== 201) throw new Error(`${name}: ${res.status} ${await res.text()}`);
+    lookupIds.push((await res.json()).blockId);
+  }
+  const target = { name, url, pid, txId, lookupIds, bodies: [], next: 0, lookup: 0, salt: 0 };
+  return target;
+}
+
+/**
+ * Fresh POST bodies on the server's current tips, just before its POST run: Hornet refuses
+ * blocks whose parents fell below max depth (15 milestones).
+ */
+async function refreshBodies(target) {
+  const { tips } = await (await fetch(`${target.url}/api/core/v2/tips`)).json();
+  target.bodies = await submitBodies(tips, 6_000 * duration, 1, ++target.salt);
+  target.next = 0;
+}
+
+function routes(target) {
+  const cycle = () => target.lookupIds[target.lookup++ % target.lookupIds.length];
+  return [
+    ['GET info', { url: `${target.url}/api/core/v2/info` }],
+    ['GET tips', { url: `${target.url}/api/core/v2/tips` }],
+    ['GET blocks/{id}', { url: target.url, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/core/v2/blocks/${cycle()}` }) }] }],
+    ['GET blocks/{id}/metadata', { url: target.url, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/core/v2/blocks/${cycle()}/metadata` }) }] }],
+    ['GET transactions/{id}/included-block', { url: `${target.url}/api/core/v2/transactions/${target.txId}/included-block` }],
+    [
+      'POST blocks (JSON, parents + nonce)',
+      { url: target.url, requests: [{ method: 'POST', path: '/api/core/v2/blocks', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: target.bodies[target.next++ % target.bodies.length] }) }] },
+    ],
+  ];
+}
+
+async function measured(target, title, options) {
+  const before = cpuSeconds(target.pid);
+  const result = await run(title, options);
+  return { ...result, cores: (cpuSeconds(target.pid) - before) / duration };
 }
 
 async function throughput() {
@@ -119,51 +214,68 @@ async function throughput() {
   const barePort = await freePort();
   const url = `http://127.0.0.1:${nodePort}`;
   const bareUrl = `http://127.0.0.1:${barePort}`;
-  const node = await serverProcess(
-    [join(here, '../bin/ledger-node.js'), '--port', String(nodePort), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '1', '--milestone-interval', '1', '--log-level', 'warn'],
-    `${url}/api/routes`,
-  );
+  // A milestone every 5 s, as Hornet's coordinator issues them here.
+  const nodeArgs = [join(here, '../bin/ledger-node.js'), '--port', String(nodePort), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '1', '--milestone-interval', '5', '--log-level', 'warn', ...NODE_ARGS];
+  const node = await serverProcess(nodeArgs, `${url}/api/routes`);
   const bare = await serverProcess([join(here, 'bare-koa.mjs'), String(barePort)], `${bareUrl}/empty`);
+  const noHornet = HORNET ? hornetUnavailable() : 'left out (--no-hornet)';
+  let hornet;
   try {
-    const txId = await spendGenesis(url);
-    const { tips } = await (await fetch(`${url}/api/core/v2/tips`)).json();
-    const bodies = await submitBodies(tips, 2000 + Math.max(20_000, 8_000 * duration * ROUNDS));
-    const { blockId } = await (await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: bodies[0] })).json();
-
-    // Lookups cycle over many stored blocks rather than one.
-    const lookupIds = [blockId];
-    for (const body of bodies.slice(1, 2000)) {
-      const res = await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-      lookupIds.push((await res.json()).blockId);
+    if (noHornet === undefined) {
+      console.error('starting Hornet 2.0.1 with its coordinator …');
+      hornet = await startHornet();
     }
-    let next = 2000;
-    let lookup = 0;
-    const runs = [
-      ['bare Koa, one empty route', { url: `${bareUrl}/empty` }],
-      ['GET blocks/{id}', { url, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/core/v2/blocks/${lookupIds[lookup++ % lookupIds.length]}` }) }] }],
-      ['GET transactions/{id}/included-block', { url: `${url}/api/core/v2/transactions/${txId}/included-block` }],
-      [
-        'POST blocks (JSON, parents + nonce)',
-        { url, requests: [{ method: 'POST', path: '/api/core/v2/blocks', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }) }] },
-      ],
-    ];
+    const targets = [await prepareTarget('ledger-node', url, node.pid, GENESIS_SEED, '0x' + '00'.repeat(34))];
+    if (hornet) targets.push(await prepareTarget('Hornet', hornet.url, hornet.pid, HORNET_WALLET_SEED, '0x02' + '00'.repeat(33)));
+    const titles = routes(targets[0]).map(([title]) => title);
+    const bareRun = { url: `${bareUrl}/empty` };
+
     // This machine's speed drifts from second to second: warm every server up, then
-    // alternate the runs and report each one's median round.
-    for (const [, options] of runs.slice(0, 3)) await run('warm-up', { ...options, duration: 2 });
-    const rounds = runs.map(() => []);
+    // alternate the servers route by route and report each one's median round.
+    await run('warm-up', { ...bareRun, duration: 2 });
+    for (const target of targets) for (const [, options] of routes(target).slice(0, 5)) await run('warm-up', { ...options, duration: 2 });
+    const bareRounds = [];
+    const rounds = targets.map(() => titles.map(() => []));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [k, [title, options]] of runs.entries()) rounds[k].push(await run(title, options));
+      console.error(`round ${round + 1} of ${ROUNDS} …`);
+      bareRounds.push(await run('bare Koa, one empty route', bareRun));
+      for (const [k, title] of titles.entries()) {
+        // Alternate which server goes first, so neither always runs right after the other's load.
+        const order = round % 2 === 0 ? targets.entries() : [...targets.entries()].reverse();
+        for (const [t, target] of order) {
+          if (title.startsWith('POST')) await refreshBodies(target);
+          rounds[t][k].push(await measured(target, title, routes(target)[k][1]));
+        }
+      }
     }
-    const results = rounds.map((list) => list.sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]);
+    const median = (list) => list.sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
+    const bareResult = median(bareRounds);
+    const results = rounds.map((perRoute) => perRoute.map(median));
 
-    const base = results[0].rps;
-    console.log(`\n${connections} connections, ${duration} s a run, median of ${ROUNDS} alternating rounds; servers in their own processes\n`);
-    console.log('| run | req/s | vs bare Koa | p50 ms | p99 ms | non-2xx/errors |');
-    console.log('|---|---|---|---|---|---|');
-    for (const r of results) {
-      console.log(`| ${r.title} | ${Math.round(r.rps)} | ${((r.rps / base) * 100).toFixed(0)} % | ${r.p50} | ${r.p99} | ${r.bad} |`);
+    console.log(`\n${connections} connections, ${duration} s a run, median of ${ROUNDS} alternating rounds; every server in its own process; cores = CPU seconds the server used per second of the run`);
+    console.log(`bare Koa (one empty route, one process): ${Math.round(bareResult.rps)} req/s`);
+    if (noHornet !== undefined) console.log(`Hornet: not measured: ${noHornet}`);
+    console.log('');
+    if (hornet) {
+      // On a shared machine neither server may get its cores: requests per CPU-second
+      // (req/s ÷ cores used) compares what each does with the CPU it got.
+      console.log('| route | ledger-node req/s | Hornet req/s | ratio | ledger-node p50 / p99 ms | Hornet p50 / p99 ms | cores ours / Hornet | req per CPU-s ours / Hornet (ratio) | non-2xx/errors ours / Hornet |');
+      console.log('|---|---|---|---|---|---|---|---|---|');
+      for (const [k, title] of titles.entries()) {
+        const [a, b] = [results[0][k], results[1][k]];
+        const [ea, eb] = [a.rps / a.cores, b.rps / b.cores];
+        console.log(`| ${title} | ${Math.round(a.rps)} | ${Math.round(b.rps)} | ${(a.rps / b.rps).toFixed(2)}× | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${a.cores.toFixed(2)} / ${b.cores.toFixed(2)} | ${Math.round(ea)} / ${Math.round(eb)} (${(ea / eb).toFixed(2)}×) | ${a.bad} / ${b.bad} |`);
+      }
+    } else {
+      console.log('| route | req/s | vs bare Koa | p50 ms | p99 ms | cores | non-2xx/errors |');
+      console.log('|---|---|---|---|---|---|---|');
+      for (const [k, title] of titles.entries()) {
+        const r = results[0][k];
+        console.log(`| ${title} | ${Math.round(r.rps)} | ${((r.rps / bareResult.rps) * 100).toFixed(0)} % | ${r.p50} | ${r.p99} | ${r.cores.toFixed(2)} | ${r.bad} |`);
+      }
     }
   } finally {
+    await hornet?.stop();
     await bare.stop();
     await node.stop();
     rmSync(dataDir, { recursive: true, force: true });

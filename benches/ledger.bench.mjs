@@ -15,6 +15,10 @@
 // every 25 ms), and the submit → included latency; and, from the node's metrics, the time
 // milestones spent in white flag and in their atomic commit during the run, per milestone
 // that carried bench transactions. `--indexer 0` runs the node with --no-indexer.
+// Then a profile of the run (issue 14 item 3): the time of each stage — HTTP intake, store
+// intake, white flag (with the signature checks estimated from a verify timing taken
+// here), milestone commit, the coordinator's cadence — from the node's histograms, beside
+// the CPU the node used.
 // Prints figures, asserts nothing.
 // The node and the load (fan-out, signing, mining, submission) live in ledger-load.mjs,
 // which bench:events shares.
@@ -22,6 +26,7 @@
 import { arg } from './measure.mjs';
 import { BenchNode, core, percentile, prepareLoad, sleep, submitLoad } from './ledger-load.mjs';
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const { issueToken } = createRequire(import.meta.url)('../dist/jwt-secret.js');
@@ -35,12 +40,39 @@ const RUN_LIMIT_MS = 115_000;
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-/** Seconds milestones spent per phase (white flag, commit) so far, from /metrics. */
-async function milestoneSeconds(node) {
+/** Sums and counts of the node's timing histograms so far (from /metrics), and its CPU seconds (from /proc). */
+async function stageTimes(node) {
   const token = await issueToken(JWT_SECRET);
   const text = await (await fetch(`${node.base}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
-  const sum = (phase) => Number(new RegExp(`^ledger_node_milestone_duration_seconds_sum\\{phase="${phase}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { confirm: sum('confirm'), commit: sum('commit') };
+  const line = (prefix) => Number(text.split('\n').find((l) => l.startsWith(prefix + ' '))?.slice(prefix.length + 1) ?? NaN);
+  const histogram = (name, labels = '') => ({ sum: line(`${name}_sum${labels}`), count: line(`${name}_count${labels}`) });
+  let cpu = NaN;
+  try {
+    const fields = readFileSync(`/proc/${node.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    cpu = (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    // not Linux: no CPU figure
+  }
+  return {
+    confirm: histogram('ledger_node_milestone_duration_seconds', '{phase="confirm"}'),
+    commit: histogram('ledger_node_milestone_duration_seconds', '{phase="commit"}'),
+    intake: histogram('ledger_node_store_intake_duration_seconds'),
+    post: histogram('ledger_node_http_request_duration_seconds', '{route="/api/core/v2/blocks"}'),
+    cpu,
+  };
+}
+
+/** Microseconds to verify one Ed25519 signature here (the white flag checks one per transfer). */
+function verifyMicros() {
+  const seed = '0x' + '42'.repeat(32);
+  const key = core.publicKey(seed);
+  const message = '0x' + '17'.repeat(32);
+  const signature = core.sign(seed, message);
+  for (let i = 0; i < 200; i++) core.verify(key, message, signature);
+  const n = 3000;
+  const start = performance.now();
+  for (let i = 0; i < n; i++) core.verify(key, message, signature);
+  return ((performance.now() - start) * 1000) / n;
 }
 
 async function main() {
@@ -90,14 +122,14 @@ async function main() {
         await sleep(25);
       }
     })();
-    const phasesBefore = await milestoneSeconds(node);
+    const before = await stageTimes(node);
     const { submitStart, submitEnd } = await submitLoad(node, chains);
     const deadline = Date.now() + Math.max(5_000, RUN_LIMIT_MS - (performance.now() - started) - 5_000);
     // Stop early when nothing more is confirmed for 10 s (lazy chains are never picked).
     while (included < all.length && Date.now() < deadline && performance.now() - Math.max(submitEnd, lastIncludedAt) < 10_000) await sleep(50);
     done = true;
     await watcher;
-    const phasesAfter = await milestoneSeconds(node);
+    const after = await stageTimes(node);
 
     if (included < all.length) {
       // Why not: the node's milestones and the state of each chain's first and last block.
@@ -125,10 +157,37 @@ async function main() {
     console.log(`| latency submit → included p50 / p99 ms | ${Math.round(percentile(latencies, 50))} / ${Math.round(percentile(latencies, 99))} |`);
     // Time of every milestone of the run over the milestones that carried bench transactions
     // (the empty ones in between take well under a millisecond).
-    const perMilestone = (phase) => (((phasesAfter[phase] - phasesBefore[phase]) * 1000) / Math.max(1, used.length)).toFixed(1);
+    const delta = (stage) => ({ sum: after[stage].sum - before[stage].sum, count: after[stage].count - before[stage].count });
+    const perMilestone = (stage) => ((delta(stage).sum * 1000) / Math.max(1, used.length)).toFixed(1);
     console.log(`| milestone commit ms (per milestone with transactions) | ${perMilestone('commit')} |`);
     console.log(`| milestone white flag ms (per milestone with transactions) | ${perMilestone('confirm')} |`);
     console.log(`| whole run | ${elapsed()} |`);
+
+    // Where the time goes, first submission → last inclusion (T). The submit requests run
+    // concurrently (their time is in request-seconds: the mean number in flight is sum / T);
+    // the milestone phases run one after the other on a libuv thread, so their share of T
+    // is the share of the run the coordinator's thread spent there; the rest of a milestone
+    // interval is the coordinator's cadence (waiting for the next tick).
+    const T = confirmSeconds;
+    const sigMicros = verifyMicros();
+    const confirm = delta('confirm');
+    const commit = delta('commit');
+    const intake = delta('intake');
+    const post = delta('post');
+    const signatures = (included * sigMicros) / 1e6;
+    const milestonesInRun = Math.max(1, Math.round(T)); // one a second
+    const cadence = Math.max(0, T - confirm.sum - commit.sum);
+    const pct = (x) => `${((100 * x) / T).toFixed(1)} %`;
+    console.log('\nWhere the time goes (T = first submission → last inclusion = ' + T.toFixed(2) + ' s; node CPU ' + (after.cpu - before.cpu).toFixed(1) + ' s = ' + ((after.cpu - before.cpu) / T).toFixed(2) + ' cores)\n');
+    console.log('| stage | seconds | share of T | per unit |');
+    console.log('|---|---|---|---|');
+    console.log(`| HTTP intake: POST /blocks requests, end to end (concurrent) | ${post.sum.toFixed(2)} request-s | ${(post.sum / T).toFixed(1)} in flight | ${((1000 * post.sum) / Math.max(1, post.count)).toFixed(2)} ms a request |`);
+    console.log(`| store intake: batching, validation, RocksDB write (concurrent, inside the above) | ${intake.sum.toFixed(2)} request-s | ${(intake.sum / T).toFixed(1)} in flight | ${((1000 * intake.sum) / Math.max(1, intake.count)).toFixed(2)} ms a block |`);
+    console.log(`| HTTP layer alone (request minus store intake) | ${(post.sum - intake.sum).toFixed(2)} request-s | ${((post.sum - intake.sum) / T).toFixed(1)} in flight | ${((1000 * (post.sum - intake.sum)) / Math.max(1, post.count)).toFixed(2)} ms a request |`);
+    console.log(`| milestone white flag (walk, UTXO reads, checks) | ${confirm.sum.toFixed(2)} | ${pct(confirm.sum)} | ${((1000 * confirm.sum) / Math.max(1, used.length)).toFixed(1)} ms a milestone with transactions |`);
+    console.log(`| … of which signature checks (estimated: ${included} × ${sigMicros.toFixed(1)} µs measured here) | ${signatures.toFixed(2)} | ${pct(signatures)} | ${sigMicros.toFixed(1)} µs a transfer |`);
+    console.log(`| milestone commit (one RocksDB batch) | ${commit.sum.toFixed(2)} | ${pct(commit.sum)} | ${((1000 * commit.sum) / Math.max(1, used.length)).toFixed(1)} ms a milestone with transactions |`);
+    console.log(`| coordinator cadence (between milestones: 1 s interval, ${milestonesInRun} milestones) | ${cadence.toFixed(2)} | ${pct(cadence)} | |`);
   } finally {
     clearTimeout(limit);
     await node.stop();

@@ -23,6 +23,12 @@ export declare class LedgerStore {
    * output.
    */
   static open(dataDir: string, options: StoreOpenOptions): Promise<LedgerStore>
+  /**
+   * Another handle on the store that this process has open in `dataDir` (for a worker
+   * thread; RocksDB opens a directory once per process). RocksDB stays open until the
+   * owner and every attached handle are closed.
+   */
+  static attach(dataDir: string): LedgerStore
   /** Close the database (once the async work in flight has finished). */
   close(): void
   protocolJson(): string
@@ -92,6 +98,11 @@ export declare class MiningJob {
  */
 export declare class MiningPool {
   constructor(options: MiningPoolOptions)
+  /**
+   * The pool shared under `key` by this process's threads: made with `options` by the
+   * first caller, the same pool (one queue, one set of threads) for every later one.
+   */
+  static shared(key: string, options: MiningPoolOptions): MiningPool
   /**
    * Mine a nonce for the serialized block (its last 8 bytes are the nonce slot) so that
    * its score reaches `minPowScore`, with `threads` workers (0 = all cores). The promise
@@ -235,6 +246,19 @@ export interface LatestMilestoneJs {
   milestoneId?: string
 }
 
+export interface ListeningSocket {
+  /** The socket's file descriptor; the server that listens on it owns and closes it. */
+  fd: number
+  /** The bound port (the kernel's choice when 0 was asked). */
+  port: number
+}
+
+/**
+ * Bind `host` (an IPv4 or IPv6 literal) and `port` with SO_REUSEADDR and SO_REUSEPORT,
+ * and listen. Sockets of one process (same user) on the same address share its connections.
+ */
+export declare function listenReusePort(host: string, port: number, backlog: number): ListeningSocket
+
 /** TIP-4 merkle root of block ids (0x-hex), as milestones carry it. */
 export declare function merkleRootOf(ids: Array<string>): string
 
@@ -355,6 +379,9 @@ export interface ReferencedBlockEvent {
   blockId: string
   metadataJson: string
 }
+
+/** Whether this platform can open sockets that share a port (Linux and the BSDs). */
+export declare function reusePortSupported(): boolean
 
 /**
  * Minimum storage deposit of an output (decimal string) under a rent structure

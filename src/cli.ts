@@ -1,7 +1,7 @@
 // The `ledger-node` command line: one subcommand per file under commands/.
 //   ledger-node [start] [flags]   run the node (default)
 //   ledger-node jwt [flags]       print a token for protected routes
-//   ledger-node bench pow|codec   benchmark the native core (progress on a terminal)
+//   ledger-node bench pow|codec|node   benchmark the native core or a whole node
 //   ledger-node snapshot write    write the genesis as a Hornet full snapshot
 //   --version, --help
 // Configuration errors end the process with a one-line message and exit code 2.
@@ -32,6 +32,10 @@ Usage:
                                   proof-of-work hash rate per thread, scaling, and the
                                   time to mine blocks to a score (default 1500, 5 blocks)
   ledger-node bench codec         block encode/decode throughput
+  ledger-node bench node [--seconds <n>] [--clients <n>]
+                                  a node on a temporary data directory under load:
+                                  submitted blocks/s, confirmed tx/s, latencies
+                                  (default 10 s per load, 16 clients)
   ledger-node snapshot write --out <file> [options]
                                   write the genesis of the data directory as a Hornet
                                   full snapshot (never over an existing file)

@@ -4,7 +4,8 @@
 // cancel mining → in-flight requests finish → coordinator stops → store closes.
 
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
@@ -24,6 +25,8 @@ import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
 import { issueToken, jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
+import { withFastReads } from './server/fast-reads';
+import { drainAndClose, HttpWorkers, listenOn, sharedListenAddress, sharedSocket, trackConnections } from './server/http-workers';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
 import type { LedgerStoreApi, LedgerStoreClass } from './store-contract';
@@ -60,11 +63,14 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const store = await openStore(config);
   if (config.snapshot.loadPath !== '' && ledgerExisted) logger.info({ loadPath: config.snapshot.loadPath }, 'snapshot.loadPath ignored: the data directory already holds a ledger');
   const shutdown = new AbortController();
-  const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize);
+  const loops = config.restApi.workers === 0 ? availableParallelism() : config.restApi.workers;
+  const minerKey = `pow:${resolvePath(config.dataDir)}`;
+  const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize, loops > 1 ? minerKey : undefined);
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
   let events: EventServer | undefined;
   let faucet: Faucet | undefined;
+  let workers: HttpWorkers | undefined;
   try {
     // After the store: a snapshot that is refused leaves nothing new in the data directory.
     const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
@@ -75,22 +81,45 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         metrics.milestoneSeconds.labels('confirm').observe(issued.confirmMicros / 1e6);
         metrics.milestoneSeconds.labels('commit').observe(issued.commitMicros / 1e6);
       });
-      await coordinator.start();
     }
     faucet = createFaucet(config, protocol, store, logger);
-    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal, faucet }, secret);
-    server = createServer(app.callback());
+    const services = { config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal, faucet };
+    const app = createApp(services, secret);
+    server = createServer(withFastReads(app.callback(), services));
+    trackConnections(server);
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {
       events = new EventServer({ config, store, logger, jwtSecret: secret });
       events.attach(server);
     }
     const { host, port } = splitBind(config.restApi.bindAddress);
-    await listen(server, host, port);
+    // Several event loops share the port through SO_REUSEPORT (server/http-workers.ts).
+    const sharedHost = loops > 1 ? await sharedListenAddress(host) : undefined;
+    if (loops > 1 && sharedHost === undefined) logger.warn({ workers: loops }, 'this platform cannot share a port between threads: one HTTP event loop');
+    if (sharedHost !== undefined) {
+      // Every thread's socket is bound before any accepts; the workers accept first and the
+      // main thread last, so that the node answers only once all of it is up.
+      const socket = sharedSocket(sharedHost, port);
+      workers = await HttpWorkers.start({
+        count: loops - 1,
+        data: { config, protocol, host: sharedHost, port: socket.port, jwtSecret: secret, version, startedAt, logLevel: logger.level, tty: process.stdout.isTTY === true, minerKey, faucet: faucet !== undefined },
+        faucet,
+        metrics,
+        logger,
+        relay: events === undefined ? undefined : { app: app.callback(), attach: (relay) => events!.attach(relay) },
+      });
+      // Milestone 1 before listening (D12), and the cadence from the moment the node answers.
+      await coordinator?.start();
+      await workers.listen();
+      await listenOn(server, socket.fd);
+    } else {
+      await coordinator?.start();
+      await listen(server, host, port);
+    }
     const bound = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}`;
     const dashboard = config.dashboard.enabled ? `${url}/dashboard/` : undefined;
-    logger.info({ host, port: bound, url, dashboard, dataDir: config.dataDir, networkName: protocol.networkName, minPowScore: protocol.minPowScore }, 'listening');
+    logger.info({ host, port: bound, url, dashboard, httpThreads: workers === undefined ? 1 : loops, dataDir: config.dataDir, networkName: protocol.networkName, minPowScore: protocol.minPowScore }, 'listening');
     faucet?.start(restSubmitter(url, await issueToken(secret)));
 
     let stopping: Promise<void> | undefined;
@@ -98,18 +127,16 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       (stopping ??= (async () => {
         logger.info('shutting down');
         events?.stop();
-        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
         // Keep-alive connections become idle once their request is answered: close them as
-        // they do, and cut whatever is still open after the grace period.
-        const sweep = setInterval(() => server!.closeIdleConnections(), 50);
-        const deadline = setTimeout(() => server!.closeAllConnections(), SHUTDOWN_GRACE_MS);
-        server!.closeIdleConnections();
-        shutdown.abort();
-        miner.close();
+        // they do, and cut whatever is still open after the grace period. The worker
+        // threads do the same and let go of the store.
+        const workersStopped = workers?.stop(SHUTDOWN_GRACE_MS);
+        await drainAndClose(server!, SHUTDOWN_GRACE_MS, () => {
+          shutdown.abort();
+          miner.close();
+        });
+        await workersStopped;
         await faucet?.stop();
-        await closed;
-        clearInterval(sweep);
-        clearTimeout(deadline);
         await coordinator?.stop();
         store.close();
         logger.info('stopped');
@@ -119,6 +146,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   } catch (err) {
     events?.stop();
     await faucet?.stop();
+    await workers?.stop(0);
     miner.close();
     await coordinator?.stop();
     server?.close();

@@ -1,15 +1,18 @@
-// `ledger-node bench pow|codec`: benchmarks of the installed native binary, printed as
-// Markdown tables on stdout; progress (on a terminal only) goes to stderr.
+// `ledger-node bench pow|codec|node`: benchmarks of the installed native binary (and, for
+// `node`, of a whole node: bench-node.ts), printed as Markdown tables on stdout; progress
+// (on a terminal only) goes to stderr.
 
 import { decodeBlockWithId, encodeBlock, encodeBlockWithId } from '../core/codec';
 import { mine, powHashRate, powInfo, powScore } from '../core/pow';
 import { Progress, withProgress } from '../progress';
+import { benchNode } from './bench-node';
 
 export async function benchCommand(args: string[]): Promise<void> {
   const [what, ...rest] = args;
   if (what === 'pow') return benchPow(rest);
   if (what === 'codec') return benchCodec();
-  process.stderr.write(`ledger-node bench: unknown benchmark '${what ?? ''}' (pow or codec)\n`);
+  if (what === 'node') return benchNode(rest);
+  process.stderr.write(`ledger-node bench: unknown benchmark '${what ?? ''}' (pow, codec or node)\n`);
   process.exitCode = 2;
 }
 

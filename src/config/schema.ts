@@ -58,6 +58,8 @@ export interface NodeConfig {
      */
     pow: { enabled: boolean; timeout: number /* seconds */; threads: number /* 0 = all cores */; queueSize: number };
     maxBodyBytes: number;
+    /** HTTP event loops serving the port: the main thread and workers − 1 worker threads (0 = one per core; docs/performance.md). */
+    workers: number;
   };
   tips: { maxDeltaYcri: number; maxDeltaOcri: number };
   /** The event API, MQTT over WebSocket at /api/mqtt/v1 (events.md §6). */
@@ -136,6 +138,7 @@ export function defaultConfig(): NodeConfig {
       jwtSecret: '',
       pow: { enabled: true, timeout: 60, threads: 0, queueSize: 16 },
       maxBodyBytes: 1024 * 1024,
+      workers: 0,
     },
     tips: { maxDeltaYcri: 8, maxDeltaOcri: 13 },
     events: { enabled: true, maxClients: 1000, maxSubscriptionsPerClient: 1000, maxClientBufferBytes: 8 * 1024 * 1024 },

@@ -50,8 +50,10 @@ const UNBOUNDED = 0xffff_ffff;
 export class MiningPool {
   private readonly inner: NativePool;
 
-  constructor(options: MiningPoolOptions) {
-    this.inner = new native.MiningPool({ jobs: Math.max(1, options.jobs), queueSize: options.queueSize });
+  /** `shareAs`: a key under which the threads of this process share one pool (the HTTP workers). */
+  constructor(options: MiningPoolOptions, shareAs?: string) {
+    const sizes = { jobs: Math.max(1, options.jobs), queueSize: options.queueSize };
+    this.inner = shareAs === undefined ? new native.MiningPool(sizes) : native.MiningPool.shared(shareAs, sizes);
   }
 
   /**
@@ -59,10 +61,10 @@ export class MiningPool {
    * once as fit the cores without sharing them. Mining is CPU-bound, so more jobs than
    * that would only take turns on the same cores, and every job would finish later.
    */
-  static forThreads(threads: number, queueSize: number): MiningPool {
+  static forThreads(threads: number, queueSize: number, shareAs?: string): MiningPool {
     const cores = native.powInfo().threads;
     const perJob = threads === 0 ? cores : threads;
-    return new MiningPool({ jobs: Math.max(1, Math.floor(cores / perJob)), queueSize });
+    return new MiningPool({ jobs: Math.max(1, Math.floor(cores / perJob)), queueSize }, shareAs);
   }
 
   /**

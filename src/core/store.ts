@@ -39,6 +39,15 @@ export class LedgerStore implements LedgerStoreApi {
     this.submissions = new SubmitBatcher((blocks) => fromNative(() => inner.submitBlocks(blocks)));
   }
 
+  /**
+   * The store this process already has open in `dataDir`, for another thread (an HTTP
+   * worker): the same RocksDB, closed once its opener and every attached handle closed.
+   */
+  static attach(dataDir: string): LedgerStore {
+    const inner = fromNative(() => native.LedgerStore.attach(dataDir));
+    return new LedgerStore(inner, JSON.parse(inner.protocolJson()) as ProtocolJson);
+  }
+
   /** Open or create the ledger in `dataDir` (RocksDB under `dataDir/ledger`), off the event loop. */
   static async open(dataDir: string, options: StoreOptions): Promise<LedgerStore> {
     let inner: NativeStore;

@@ -50,7 +50,13 @@ export interface FaucetInfo {
   bech32Hrp: string;
 }
 
-export class Faucet {
+/** What the faucet's routes need of it: the faucet itself, or a worker thread's stand-in (remote.ts). */
+export interface FaucetService {
+  enqueue(value: unknown): Promise<{ address: string; waitingRequests: number }>;
+  info(): Promise<FaucetInfo>;
+}
+
+export class Faucet implements FaucetService {
   private readonly queue: Request[] = [];
   /** Addresses with a request that is waiting or in the pending transaction. */
   private readonly open = new Set<string>();

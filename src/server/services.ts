@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { NodeConfig } from '../config/schema';
 import type { Coordinator } from '../coordinator';
 import type { MiningPool } from '../core/mining-pool';
-import type { Faucet } from '../faucet/faucet';
+import type { FaucetService } from '../faucet/faucet';
 import type { ProtocolJson } from '../core/types';
 import type { LedgerStoreApi } from '../store-contract';
 import type { NodeMetrics } from './lib/node-metrics';
@@ -25,5 +25,5 @@ export interface ServerServices {
   /** Aborted when the node shuts down: cancels mining in progress. */
   shutdown: AbortSignal;
   /** The dev-network faucet, when it runs (docs/faucet.md). */
-  faucet?: Faucet;
+  faucet?: FaucetService;
 }

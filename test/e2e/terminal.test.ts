@@ -13,7 +13,9 @@ const BIN = resolve(__dirname, '../../bin/ledger-node.js');
 const SCRIPT = '/usr/bin/script';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require('../../package.json') as { version: string };
-const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').replace(/\r/g, '');
+// A progress line erased in place (\r ESC[K) ends a line as far as the text is concerned:
+// whatever is written next starts at the line's beginning, whenever it comes.
+const stripAnsi = (text: string) => text.replace(/\r\u001b\[K/g, '\n').replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').replace(/\r/g, '');
 
 async function waitFor(what: string, read: () => string, test: (text: string) => boolean, timeoutMs = 30_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;

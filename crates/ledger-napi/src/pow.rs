@@ -4,13 +4,14 @@
 //! (napi's own AbortSignal support only cancels tasks not yet started).
 
 use crate::errors::{invalid_argument, to_napi, Result};
+use crate::shared::Shared;
 use crate::store::NativeFailure;
 use ledger_core::pow;
 use napi::bindgen_prelude::{AsyncTask, Buffer, Object};
 use napi::{Env, Task};
 use napi_derive::napi;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 #[napi]
 pub fn pow_score(bytes: Buffer) -> Result<f64> {
@@ -94,8 +95,14 @@ impl Task for HashRateTask {
 /// Each job's promise is settled from the pool's thread through a deferred.
 #[napi]
 pub struct MiningPool {
-    pool: pow::MiningPool,
+    pool: Arc<pow::MiningPool>,
+    /// The key it is shared under (`shared`): a closed pool is withdrawn, so that a node
+    /// started again in this process makes a new one.
+    shared_as: Option<String>,
 }
+
+/// Pools that worker threads share with the main thread, by key (shared.rs).
+static SHARED_POOLS: Shared<pow::MiningPool> = Shared::new();
 
 #[napi(object)]
 pub struct MiningPoolOptions {
@@ -130,7 +137,21 @@ pub struct MineOutcome {
 impl MiningPool {
     #[napi(constructor)]
     pub fn new(options: MiningPoolOptions) -> Self {
-        MiningPool { pool: pow::MiningPool::new(pow::PoolOptions { jobs: options.jobs as usize, queue_size: options.queue_size as usize }) }
+        MiningPool { pool: Arc::new(pow::MiningPool::new(pow::PoolOptions { jobs: options.jobs as usize, queue_size: options.queue_size as usize })), shared_as: None }
+    }
+
+    /// The pool shared under `key` by this process's threads: made with `options` by the
+    /// first caller, the same pool (one queue, one set of threads) for every later one.
+    #[napi(factory)]
+    pub fn shared(key: String, options: MiningPoolOptions) -> Self {
+        static MAKING: Mutex<()> = Mutex::new(());
+        let _one_at_a_time = MAKING.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(pool) = SHARED_POOLS.find(&key) {
+            return MiningPool { pool, shared_as: Some(key) };
+        }
+        let made = MiningPool::new(options);
+        SHARED_POOLS.publish(key.clone(), &made.pool);
+        MiningPool { shared_as: Some(key), ..made }
     }
 
     /// Mine a nonce for the serialized block (its last 8 bytes are the nonce slot) so that
@@ -165,6 +186,9 @@ impl MiningPool {
     /// without a nonce); returns once the pool's threads have stopped.
     #[napi]
     pub fn close(&self) {
+        if let Some(key) = &self.shared_as {
+            SHARED_POOLS.withdraw(key, &self.pool);
+        }
         self.pool.close();
     }
 }

@@ -22,6 +22,7 @@ use ledger_store::{
 use napi::bindgen_prelude::{AsyncTask, Buffer, BufferSlice};
 use napi::{Env, Task};
 use napi_derive::napi;
+use crate::shared::Shared;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 
@@ -231,6 +232,17 @@ pub struct LedgerStore {
     /// None once closed. Async tasks hold their own Arc, so RocksDB closes when the last
     /// task in flight has finished.
     store: RwLock<Option<Arc<Store>>>,
+    /// The key under which `open` published the store for other threads (`attach`); None
+    /// for an attached handle, which must leave the owner's event listener alone on close.
+    published_as: Option<String>,
+}
+
+/// Stores open in this process, by data directory, for the HTTP worker threads (shared.rs).
+static OPEN_STORES: Shared<Store> = Shared::new();
+
+fn store_key(data_dir: &str) -> String {
+    let ledger = Path::new(data_dir).join("ledger");
+    std::fs::canonicalize(&ledger).unwrap_or(ledger).to_string_lossy().into_owned()
 }
 
 fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
@@ -273,7 +285,17 @@ impl LedgerStore {
     /// output.
     #[napi(ts_return_type = "Promise<LedgerStore>")]
     pub fn open(data_dir: String, options: StoreOpenOptions) -> Result<AsyncTask<OpenTask>> {
-        Ok(AsyncTask::new(OpenTask { path: Path::new(&data_dir).join("ledger"), options: Some(open_options(options)?) }))
+        Ok(AsyncTask::new(OpenTask { path: Path::new(&data_dir).join("ledger"), key: store_key(&data_dir), options: Some(open_options(options)?) }))
+    }
+
+    /// Another handle on the store that this process has open in `dataDir` (for a worker
+    /// thread; RocksDB opens a directory once per process). RocksDB stays open until the
+    /// owner and every attached handle are closed.
+    #[napi(factory)]
+    pub fn attach(data_dir: String) -> Result<LedgerStore> {
+        let key = store_key(&data_dir);
+        let store = OPEN_STORES.find(&key).ok_or_else(|| to_napi(ledger_core::Error::new("store-closed", "", format!("no store is open in {data_dir} in this process"))))?;
+        Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: None })
     }
 
     pub(crate) fn get(&self) -> Result<Arc<Store>> {
@@ -287,7 +309,10 @@ impl LedgerStore {
         // The event listener (a threadsafe function) goes first: tasks still in flight
         // must not call into JavaScript after the store was closed there.
         if let Some(store) = self.store.write().unwrap_or_else(|p| p.into_inner()).take() {
-            store.set_event_listener(None);
+            if let Some(key) = &self.published_as {
+                OPEN_STORES.withdraw(key, &store);
+                store.set_event_listener(None);
+            }
         }
     }
 
@@ -455,6 +480,7 @@ impl LedgerStore {
 
 pub struct OpenTask {
     path: std::path::PathBuf,
+    key: String,
     options: Option<StoreOptions>,
 }
 
@@ -467,7 +493,11 @@ impl Task for OpenTask {
     }
     fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<LedgerStore> {
         match output {
-            Ok(store) => Ok(LedgerStore { store: RwLock::new(Some(Arc::new(store))) }),
+            Ok(store) => {
+                let store = Arc::new(store);
+                OPEN_STORES.publish(self.key.clone(), &store);
+                Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: Some(self.key.clone()) })
+            }
             // The reason code travels in the message; the adapter turns it into a LedgerError.
             Err(e) => Err(napi::Error::new(napi::Status::GenericFailure, format!("{}{SEPARATOR}{}{SEPARATOR}{}", e.code, e.path, e.detail))),
         }

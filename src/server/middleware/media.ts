@@ -20,7 +20,11 @@ function essence(header: string, cutAtComma: boolean): string {
 
 /** The serializer type the client asked for, or undefined for JSON. */
 export function binaryResponseType(ctx: Context): string | undefined {
-  const accept = ctx.get('Accept');
+  return binaryTypeOf(ctx.get('Accept'));
+}
+
+/** The serializer type an Accept header value asks for, or undefined for JSON. */
+export function binaryTypeOf(accept: string): string | undefined {
   if (accept === '') return undefined;
   const wanted = essence(accept, true);
   return SERIALIZER_TYPES.includes(wanted) ? wanted : undefined;

@@ -5,23 +5,33 @@
 import type { Context, Next } from 'koa';
 import type { NodeMetrics } from '../lib/node-metrics';
 
+/** Counts and times requests by method, route pattern and status, keeping each labelled series. */
+export class RequestCounter {
+  private readonly counters = new Map<string, { inc(): void }>();
+  private readonly timers = new Map<string, { observe(seconds: number): void }>();
+
+  constructor(private readonly metrics: NodeMetrics) {}
+
+  count(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${route} ${status}`;
+    let counter = this.counters.get(key);
+    if (counter === undefined) this.counters.set(key, (counter = this.metrics.requests.labels(method, route, String(status))));
+    counter.inc();
+    let timer = this.timers.get(route);
+    if (timer === undefined) this.timers.set(route, (timer = this.metrics.requestSeconds.labels(route)));
+    timer.observe(seconds);
+  }
+}
+
 export function requestMetrics(metrics: NodeMetrics) {
-  const counters = new Map<string, { inc(): void }>();
-  const timers = new Map<string, { observe(seconds: number): void }>();
+  const counter = new RequestCounter(metrics);
   return async function countRequest(ctx: Context, next: Next): Promise<void> {
     const start = performance.now();
     try {
       await next();
     } finally {
       const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      const status = String(ctx.status);
-      const key = `${ctx.method} ${route} ${status}`;
-      let counter = counters.get(key);
-      if (counter === undefined) counters.set(key, (counter = metrics.requests.labels(ctx.method, route, status)));
-      counter.inc();
-      let timer = timers.get(route);
-      if (timer === undefined) timers.set(route, (timer = metrics.requestSeconds.labels(route)));
-      timer.observe((performance.now() - start) / 1000);
+      counter.count(ctx.method, route, ctx.status, (performance.now() - start) / 1000);
     }
   };
 }

@@ -117,7 +117,9 @@ export class BlockSubmitter {
   }
 
   private async store(bytes: Buffer): Promise<string> {
+    const started = performance.now();
     const { blockId, stored } = await this.storeCall(() => this.services.store.submitBlock(bytes));
+    this.services.metrics.intakeSeconds.observe((performance.now() - started) / 1000);
     this.services.metrics.submitted.inc({ outcome: stored ? 'stored' : 'known' });
     return blockId;
   }

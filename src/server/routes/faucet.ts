@@ -7,7 +7,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Faucet } from '../../faucet/faucet';
+import type { FaucetService } from '../../faucet/faucet';
 import { FaucetRefusal } from '../../faucet/requests';
 import { HttpError } from '../lib/http-error';
 import { parseJsonBody, readBody } from '../middleware/body';
@@ -33,7 +33,7 @@ const SECURITY_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
-export function faucetRoutes(router: Router, { config, faucet }: ServerServices & { faucet: Faucet }): void {
+export function faucetRoutes(router: Router, { config, faucet }: ServerServices & { faucet: FaucetService }): void {
   router.get(`${BASE}/info`, async (ctx) => {
     const info = await faucet.info();
     ctx.type = 'application/json';

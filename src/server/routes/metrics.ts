@@ -6,6 +6,6 @@ import type { ServerServices } from '../services';
 export function metricsRoutes(router: Router, { metrics }: ServerServices): void {
   router.get('/metrics', async (ctx) => {
     ctx.type = metrics.registry.contentType;
-    ctx.body = await metrics.registry.metrics();
+    ctx.body = await metrics.text();
   });
 }

@@ -209,6 +209,7 @@ impl Store {
         for (b, seq, roots, healthy) in entries {
             state.graph.insert(b.id, b.parents, seq, arrival_ms, b.milestone_index, roots, healthy);
         }
+        self.publish_status(state);
         Ok(())
     }
 }

@@ -238,6 +238,7 @@ impl Store {
             });
         }
         state.interval_start = Some(IntervalStart { block_count: state.block_count, referenced_total: state.referenced_total });
+        self.publish_status(&state);
         if let (Some(transactions), Some(referenced_blocks)) = (ledger_changes, referenced_events) {
             self.emit_milestone_committed(&state, block_id, bytes, payload, record.payload, referenced_blocks, transactions);
         }

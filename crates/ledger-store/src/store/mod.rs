@@ -103,6 +103,19 @@ struct Latest {
     timestamp: u32,
 }
 
+fn status_of(state: &State, pruning_index: u32) -> Status {
+    Status {
+        latest_milestone: state.latest.map(|l| (l.index, l.timestamp, l.milestone_id)),
+        pruning_index,
+        ledger_index: state.latest.map_or(0, |l| l.index),
+        blocks_stored: state.block_count,
+        pending_blocks: state.graph.len() as u64,
+        blocks_below_max_depth: state.blocks_below_max_depth,
+        last_interval: state.last_interval,
+    }
+}
+
+#[derive(Clone, Copy)]
 pub struct Status {
     /// (index, timestamp, milestone id) of the latest milestone; None before milestone 1.
     /// Right after loading a snapshot it is the snapshot's target milestone.
@@ -183,6 +196,10 @@ pub struct Store {
     origin: Origin,
     entry_points: SolidEntryPoints,
     state: Mutex<State>,
+    /// A copy of what `status()` reports, renewed whenever the state changes under its lock:
+    /// the API reads it on every info request, and must not wait while a batch or a
+    /// milestone is written under the state lock.
+    status: Mutex<Status>,
     issuing: Mutex<()>,
     events: EventFeed,
 }
@@ -269,6 +286,7 @@ impl Store {
             indexer_enabled: options.indexer_enabled,
             trusted_keys,
             thresholds,
+            status: Mutex::new(status_of(&state, origin.target_milestone_index)),
             origin,
             entry_points,
             state: Mutex::new(state),

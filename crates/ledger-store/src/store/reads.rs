@@ -1,6 +1,6 @@
 //! Reads: blocks and their metadata, milestones, the ledger, the node's status.
 
-use super::{lock, parents_of, Status, Store, UtxoChanges};
+use super::{lock, parents_of, State, Status, Store, UtxoChanges};
 use crate::columns::{self, BLOCKS, BLOCK_META, CHILDREN, DIFFS, MILESTONES, MILESTONE_IDS, TX_BLOCKS};
 use crate::index::{self, ChainId, OutputPage, OutputQuery};
 use crate::records::{array_at, BlockMeta, Diff, MilestoneRecord};
@@ -133,17 +133,14 @@ impl Store {
         index::verify(&self.db)
     }
 
+    /// Renew the copy `status()` reads (called under the state lock after every change).
+    pub(super) fn publish_status(&self, state: &State) {
+        *lock(&self.status) = super::status_of(state, self.origin.target_milestone_index);
+    }
+
+    /// The latest milestone and the counts, as of the last change (without the state lock).
     pub fn status(&self) -> Status {
-        let state = lock(&self.state);
-        Status {
-            latest_milestone: state.latest.map(|l| (l.index, l.timestamp, l.milestone_id)),
-            pruning_index: self.origin.target_milestone_index,
-            ledger_index: state.latest.map_or(0, |l| l.index),
-            blocks_stored: state.block_count,
-            pending_blocks: state.graph.len() as u64,
-            blocks_below_max_depth: state.blocks_below_max_depth,
-            last_interval: state.last_interval,
-        }
+        *lock(&self.status)
     }
 
     /// Memory RocksDB holds now (block cache contents and memtables), in bytes.

@@ -1,0 +1,89 @@
+// The hottest reads, answered before Koa (docs/performance.md): GET info, tips, a block, its
+// metadata and a transaction's included block. What they answer is prepared once (the
+// info text per milestone, a block's JSON text per cached block) and needs none of the
+// middleware chain but what is kept here, the same as there: CORS's allow-origin header,
+// the public-route rule (a route that is not public goes to Koa, which checks the JWT), the
+// request counters and timers under the route's pattern, and the request log line.
+// Anything but a 200 — a malformed ID, an unknown block, a store that is not ready, a
+// thrown error — is left to the Koa app, which answers it with the usual error body; the
+// lookups here have no side effects, so doing one again there changes nothing.
+
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { NodeInfo } from './lib/node-info';
+import { cachedBlockJsonText } from './lib/json-text';
+import { publicRouteMatcher } from './middleware/auth';
+import { binaryTypeOf, JSON_TYPE } from './middleware/media';
+import { RequestCounter } from './middleware/request-metrics';
+import type { ServerServices } from './services';
+
+const JSON_CONTENT_TYPE = `${JSON_TYPE}; charset=utf-8`;
+const BLOCK = /^\/api\/core\/v2\/blocks\/(0x[0-9a-fA-F]{64})(\/metadata)?$/;
+const INCLUDED = /^\/api\/core\/v2\/transactions\/(0x[0-9a-fA-F]{64})\/included-block$/;
+
+interface Answer {
+  /** The route pattern, as the router names it in the metrics. */
+  route: string;
+  type: string;
+  body: string | Buffer;
+}
+
+/** Koa's request listener, with the hot reads answered first. */
+export function withFastReads(koa: RequestListener, services: ServerServices): RequestListener {
+  const { store, logger } = services;
+  const isPublic = publicRouteMatcher(services.config.restApi.publicRoutes);
+  const info = new NodeInfo(store, services.config, services.protocol, services.version);
+  const counter = new RequestCounter(services.metrics);
+
+  const block = (route: string, id: string, accept: string): Answer | undefined => {
+    const bytes = store.getBlock(id.toLowerCase());
+    if (bytes === null) return undefined;
+    const binary = binaryTypeOf(accept);
+    return binary !== undefined ? { route, type: binary, body: bytes } : { route, type: JSON_CONTENT_TYPE, body: cachedBlockJsonText(bytes) };
+  };
+
+  const answer = (path: string, accept: string): Answer | undefined => {
+    if (path === '/api/core/v2/info') return { route: path, type: JSON_CONTENT_TYPE, body: info.jsonText() };
+    if (path === '/api/core/v2/tips') return { route: path, type: JSON_CONTENT_TYPE, body: JSON.stringify({ tips: store.selectTips() }) };
+    let m = BLOCK.exec(path);
+    if (m !== null) {
+      if (m[2] === undefined) return block('/api/core/v2/blocks/:blockId', m[1], accept);
+      const metadata = store.getBlockMetadata(m[1].toLowerCase());
+      return metadata === null ? undefined : { route: '/api/core/v2/blocks/:blockId/metadata', type: JSON_CONTENT_TYPE, body: metadata };
+    }
+    m = INCLUDED.exec(path);
+    if (m !== null) {
+      const blockId = store.getIncludedBlockId(m[1].toLowerCase());
+      return blockId === null ? undefined : block('/api/core/v2/transactions/:transactionId/included-block', blockId, accept);
+    }
+    return undefined;
+  };
+
+  const fast = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'GET') return false;
+    const started = performance.now();
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
+    if (!path.startsWith('/api/core/v2/') || !isPublic(path)) return false;
+    let found: Answer | undefined;
+    try {
+      found = answer(path, req.headers.accept ?? '');
+    } catch {
+      return false; // Koa answers it again, with the error body
+    }
+    if (found === undefined) return false;
+    res.statusCode = 200;
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Content-Type', found.type);
+    res.setHeader('Content-Length', typeof found.body === 'string' ? Buffer.byteLength(found.body) : found.body.length);
+    res.end(found.body);
+    const seconds = (performance.now() - started) / 1000;
+    counter.count('GET', found.route, 200, seconds);
+    if (logger.isLevelEnabled('info')) logger.info({ method: 'GET', path, status: 200, ms: Math.round(seconds * 1e6) / 1000 }, 'request');
+    return true;
+  };
+
+  return (req, res) => {
+    if (!fast(req, res)) koa(req, res);
+  };
+}

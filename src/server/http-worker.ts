@@ -1,0 +1,106 @@
+// One HTTP event loop in a worker thread (docs/performance.md): the same Koa app as the
+// main thread's, over the store and the mining pool the main thread opened (shared through
+// the native binding, one RocksDB per process), listening on a socket of its own bound to
+// the node's port with SO_REUSEPORT so the kernel spreads connections over the threads.
+// The coordinator and the event API stay on the main thread: an upgrade request is relayed
+// there byte for byte. Started and stopped by http-workers.ts.
+
+import { createServer, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { parentPort, workerData } from 'node:worker_threads';
+import { MiningPool } from '../core/mining-pool';
+import { RemoteFaucet } from '../faucet/remote';
+import { LedgerStore } from '../core/store';
+import native from '../native';
+import { createLogger } from '../terminal/logger';
+import { createApp } from './app';
+import { withFastReads } from './fast-reads';
+import { NodeMetrics, type ThreadMetrics } from './lib/node-metrics';
+import { drainAndClose, trackConnections, type WorkerData, type ToMain, type ToWorker } from './http-workers';
+
+const data = workerData as WorkerData;
+const port = parentPort!;
+const send = (message: ToMain) => port.postMessage(message);
+
+function start(): void {
+  const { config } = data;
+  const logger = createLogger(data.logLevel, { isTTY: data.tty });
+  const store = LedgerStore.attach(config.dataDir);
+  const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize, data.minerKey);
+  const metrics = new NodeMetrics(undefined);
+  const asked = new Map<number, (metrics: ThreadMetrics[]) => void>();
+  let nextAsk = 0;
+  metrics.otherThreads = () =>
+    new Promise((resolve) => {
+      const id = nextAsk++;
+      asked.set(id, resolve);
+      send({ type: 'metrics-request', id });
+    });
+  const shutdown = new AbortController();
+  const faucet = data.faucet ? new RemoteFaucet(send) : undefined;
+  const services = { config, protocol: data.protocol, store, coordinator: undefined, metrics, logger, version: data.version, miner, startedAt: data.startedAt, shutdown: shutdown.signal, faucet };
+  const app = createApp(services, data.jwtSecret);
+  const server = createServer(withFastReads(app.callback(), services));
+  trackConnections(server);
+  server.keepAliveTimeout = 65_000;
+  if (data.relayPort !== undefined) {
+    const relayPort = data.relayPort;
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => relay(req, socket, head, relayPort));
+  }
+
+  port.on('message', (message: ToWorker) => {
+    if (message.type === 'metrics') {
+      void metrics.registry.getMetricsAsJSON().then((json) => send({ type: 'metrics', id: message.id, metrics: json as ThreadMetrics }));
+    } else if (message.type === 'faucet-answer') {
+      faucet?.settle(message);
+    } else if (message.type === 'metrics-answer') {
+      asked.get(message.id)?.(message.metrics);
+      asked.delete(message.id);
+    } else if (message.type === 'stop') {
+      void drainAndClose(server, message.graceMs, () => {
+        shutdown.abort();
+      }).then(() => {
+        store.close();
+        send({ type: 'stopped' });
+      });
+    }
+  });
+
+  // Bound now (the kernel queues connections for it); accepted from once the main thread
+  // says so, right before it listens itself.
+  const socket = native.listenReusePort(data.host, data.port, 511);
+  port.on('message', (message: ToWorker) => {
+    if (message.type !== 'listen') return;
+    server.once('error', (err) => send({ type: 'failed', message: err.message }));
+    server.listen({ fd: socket.fd }, () => send({ type: 'listening' }));
+  });
+  send({ type: 'ready' });
+}
+
+/**
+ * Hand an upgrade request (the event API's WebSocket) to the main thread's relay server,
+ * which answers it as the main thread's own server would, and join the two sockets.
+ */
+function relay(req: IncomingMessage, socket: Duplex, head: Buffer, relayPort: number): void {
+  const upstream = connect(relayPort, '127.0.0.1');
+  const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+  upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+  if (head.length > 0) upstream.write(head);
+  const cut = () => {
+    socket.destroy();
+    upstream.destroy();
+  };
+  socket.on('error', cut);
+  upstream.on('error', cut);
+  socket.on('close', cut);
+  upstream.on('close', cut);
+  socket.pipe(upstream).pipe(socket);
+}
+
+try {
+  start();
+} catch (err) {
+  send({ type: 'failed', message: (err as Error).message });
+}

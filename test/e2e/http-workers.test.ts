@@ -1,0 +1,120 @@
+// HTTP on several event loops (docs/performance.md): worker threads serve the node's port
+// beside the main thread, over the same store; their requests add up in /metrics; event
+// API upgrades that reach a worker are relayed to the main thread; the hot reads answered
+// before Koa (server/fast-reads.ts) carry the same headers as Koa's answers and keep the
+// public-route rule; stopping releases the store for the next start.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RawClient } from './mqtt';
+import { issueToken, startTestNode, tempDataDir, type TestNode } from './node-harness';
+
+/** Each request on a new connection, so the kernel deals them to every thread. */
+const fresh = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), Connection: 'close' } });
+
+async function metricsText(node: TestNode): Promise<string> {
+  const token = await issueToken(readFileSync(join(node.dataDir, 'jwt-secret'), 'utf8').trim());
+  return (await fetch(`${node.url}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+}
+
+const counted = (text: string, route: string, status = 200) =>
+  Number(new RegExp(`^ledger_node_http_requests_total\\{method="GET",route="${route.replace(/[/:]/g, (c) => `\\${c}`)}",status="${status}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+
+describe('four HTTP event loops on one port', () => {
+  let node: TestNode;
+  let blockId: string;
+  beforeAll(async () => {
+    node = await startTestNode(['--rest-workers', '4', '--min-pow-score', '1']);
+    const res = await fetch(`${node.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x77', data: '0x01' } }) });
+    expect(res.status).toBe(201);
+    ({ blockId } = await res.json());
+  });
+  afterAll(async () => {
+    await node?.stop();
+  });
+
+  it('answers on every thread from the one store, and /metrics adds every thread up', async () => {
+    const before = await metricsText(node);
+    const answers = await Promise.all(Array.from({ length: 40 }, () => fresh(`${node.url}/api/core/v2/blocks/${blockId}/metadata`).then((r) => r.status)));
+    expect(answers).toEqual(Array(40).fill(200));
+    const unknown = await Promise.all(Array.from({ length: 12 }, () => fresh(`${node.url}/api/core/v2/blocks/0x${'ab'.repeat(32)}`).then((r) => r.status)));
+    expect(unknown).toEqual(Array(12).fill(404));
+    const after = await metricsText(node);
+    expect(counted(after, '/api/core/v2/blocks/:blockId/metadata') - counted(before, '/api/core/v2/blocks/:blockId/metadata')).toBe(40);
+    expect(counted(after, '/api/core/v2/blocks/:blockId', 404) - counted(before, '/api/core/v2/blocks/:blockId', 404)).toBe(12);
+    // Process-wide gauges come from the main thread alone, not once per thread.
+    // Process-wide gauges come from the main thread alone, not once per thread: the blocks
+    // stored are the milestones' blocks and ours.
+    const latest = async () => (await (await fetch(`${node.url}/api/core/v2/info`)).json()).status.latestMilestone.index as number;
+    const low = await latest();
+    const stored = Number(/^ledger_node_blocks_stored (\d+)$/m.exec(await metricsText(node))?.[1]);
+    const high = await latest();
+    expect(stored).toBeGreaterThanOrEqual(low + 1);
+    expect(stored).toBeLessThanOrEqual(high + 1);
+  });
+
+  it('takes event API connections on any thread (relayed to the main thread)', async () => {
+    const clients = await Promise.all(Array.from({ length: 8 }, () => RawClient.open(node.url)));
+    try {
+      await Promise.all(clients.map((c, i) => c.connect(`client-${i}`)));
+    } finally {
+      for (const c of clients) c.close();
+    }
+  });
+
+  it('answers the hot reads with the headers Koa gives (HEAD goes through Koa)', async () => {
+    for (const [path, accept] of [
+      ['/api/core/v2/info', ''],
+      ['/api/core/v2/tips', ''],
+      [`/api/core/v2/blocks/${blockId}`, ''],
+      [`/api/core/v2/blocks/${blockId}`, 'application/vnd.ledger.serializer-v1'],
+      [`/api/core/v2/blocks/${blockId}/metadata`, ''],
+    ]) {
+      const headers = (r: Response) => [...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k));
+      const get = await fetch(`${node.url}${path}`, { headers: accept ? { Accept: accept } : {} });
+      const head = await fetch(`${node.url}${path}`, { method: 'HEAD', headers: accept ? { Accept: accept } : {} });
+      expect(get.status).toBe(200);
+      expect(headers(get)).toEqual(headers(head));
+    }
+    const malformed = await fetch(`${node.url}/api/core/v2/blocks/0x12`);
+    expect(malformed.status).toBe(400);
+  });
+});
+
+describe('hot reads of routes that are not public', () => {
+  let node: TestNode;
+  beforeAll(async () => {
+    const dataDir = tempDataDir();
+    const config = join(dataDir, 'config.json');
+    writeFileSync(config, JSON.stringify({ restApi: { publicRoutes: ['/health', '/api/routes'] } }));
+    node = await startTestNode(['--config', config], dataDir);
+  });
+  afterAll(async () => {
+    await node?.stop();
+  });
+
+  it('need the JWT, as every other protected route', async () => {
+    expect((await fetch(`${node.url}/api/core/v2/info`)).status).toBe(403);
+    const token = await issueToken(readFileSync(join(node.dataDir, 'jwt-secret'), 'utf8').trim());
+    expect((await fetch(`${node.url}/api/core/v2/info`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+  });
+});
+
+describe('stopping', () => {
+  it('lets go of the store in every thread, so the node starts again on the same data directory', async () => {
+    const dataDir = tempDataDir();
+    const first = await startTestNode(['--rest-workers', '3'], dataDir);
+    await Promise.all(Array.from({ length: 10 }, () => fresh(`${first.url}/api/core/v2/info`)));
+    await first.stop();
+    const second = await startTestNode(['--rest-workers', '3'], dataDir);
+    try {
+      expect((await fetch(`${second.url}/api/core/v2/info`)).status).toBe(200);
+      // The mining pool of the first start was closed with it; the new one mines.
+      const res = await fetch(`${second.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x77', data: '0x02' } }) });
+      expect(res.status).toBe(201);
+    } finally {
+      await second.stop();
+    }
+  });
+});
