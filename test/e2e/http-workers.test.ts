@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawClient } from './mqtt';
-import { issueToken, startTestNode, tempDataDir, type TestNode } from './node-harness';
+import { core, issueToken, startTestNode, tempDataDir, type TestNode } from './node-harness';
 
 /** Each request on a new connection, so the kernel deals them to every thread. */
 const fresh = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), Connection: 'close' } });
@@ -52,6 +52,25 @@ describe('four HTTP event loops on one port', () => {
     const high = await latest();
     expect(stored).toBeGreaterThanOrEqual(low + 1);
     expect(stored).toBeLessThanOrEqual(high + 1);
+  });
+
+  it('serves the faucet on every thread from the one faucet of the main thread', async () => {
+    const infos = await Promise.all(Array.from({ length: 12 }, () => fresh(`${node.url}/api/faucet/v1/info`).then((r) => r.json())));
+    expect(new Set(infos.map((i) => i.address)).size).toBe(1);
+    expect(infos.every((i) => i.bech32Hrp === 'tst')).toBe(true);
+    const enqueue = (address: string) =>
+      fresh(`${node.url}/api/faucet/v1/enqueue`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ address }) });
+    const addresses = Array.from({ length: 8 }, (_, i) => core.bech32Encode('tst', { type: 0, pubKeyHash: '0x' + (i + 1).toString(16).padStart(64, '0') }) as string);
+    const accepted = await Promise.all(addresses.map(async (address) => {
+      const res = await enqueue(address);
+      return { status: res.status, body: await res.json() };
+    }));
+    expect(accepted.map((a) => a.status)).toEqual(Array(8).fill(202));
+    expect(accepted.map((a) => a.body.address)).toEqual(addresses);
+    // One queue and one cool-down for all threads: a repeated request is refused wherever it lands.
+    const again = await Promise.all(Array.from({ length: 8 }, () => enqueue(addresses[0])));
+    expect(again.map((r) => r.status)).toEqual(Array(8).fill(429));
+    expect(again.every((r) => Number(r.headers.get('Retry-After')) > 0)).toBe(true);
   });
 
   it('takes event API connections on any thread (relayed to the main thread)', async () => {
