@@ -52,12 +52,9 @@ impl Gossip {
     /// Start gossip over TCP with the node's identity: listen on the configured addresses
     /// (fails only if none works), dial the static peers, and run until `shutdown`.
     pub fn start<S: GossipStore>(config: Config, keypair: &Keypair, store: Arc<S>) -> Result<Gossip, StartError> {
+        // Building the swarm opens nothing yet: sockets come with `listen` and dials.
+        let swarm = build_swarm(keypair, &config).map_err(StartError::Noise)?;
         let runtime = build_runtime(&config)?;
-        let swarm = {
-            // Building the transport registers nothing yet, but keep it inside the runtime.
-            let _guard = runtime.enter();
-            build_swarm(keypair, &config).map_err(StartError::Noise)?
-        };
         Gossip::launch(runtime, config, swarm, store)
     }
 
@@ -100,11 +97,14 @@ impl Gossip {
                 }
             }
         });
-        match started.recv() {
-            Ok(Ok(())) => Ok(Gossip { runtime: Some(runtime), commands, events, metrics, local_peer_id }),
-            Ok(Err(failed)) => Err(StartError::Listen(failed)),
-            Err(_) => Err(StartError::Listen(Vec::new())),
-        }
+        let failed = match started.recv() {
+            Ok(Ok(())) => return Ok(Gossip { runtime: Some(runtime), commands, events, metrics, local_peer_id }),
+            Ok(Err(failed)) => failed,
+            Err(_) => Vec::new(),
+        };
+        // Dropping a runtime inside another one panics; this works from any context.
+        runtime.shutdown_background();
+        Err(StartError::Listen(failed))
     }
 
     pub fn local_peer_id(&self) -> PeerId {

@@ -33,7 +33,7 @@ pub enum IdentityError {
     #[error("identity file {path}: {detail}")]
     InvalidFile { path: PathBuf, detail: String },
     #[error("identity file {path} holds the key of peer {stored}, but p2p.identityPrivateKey is the key of peer {configured}; remove one of them")]
-    Mismatch { path: PathBuf, stored: PeerId, configured: PeerId },
+    Mismatch { path: PathBuf, stored: String, configured: String },
     #[error("identity file {path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
 }
@@ -78,6 +78,7 @@ pub fn load_or_create(path: &Path, configured: Option<&str>) -> Result<LoadedIde
             if let Some(configured) = configured {
                 let (stored, configured) = (keypair.public().to_peer_id(), configured.public().to_peer_id());
                 if stored != configured {
+                    let (stored, configured) = (stored.to_string(), configured.to_string());
                     return Err(IdentityError::Mismatch { path: path.into(), stored, configured });
                 }
             }
@@ -211,10 +212,19 @@ mod tests {
         assert!(keypair_from_pem("garbage").is_err());
     }
 
+    /// A fresh folder under the system's temporary folder, removed on drop.
+    struct TestDir(PathBuf);
+
+    impl Drop for TestDir {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
     #[test]
     fn load_or_create_persists_and_checks_the_configured_key() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p2p").join("identity.key");
+        let dir = TestDir(std::env::temp_dir().join(format!("ledger-gossip-identity-{}", hex::encode(rand::random::<[u8; 8]>()))));
+        let path = dir.0.join("p2p").join("identity.key");
 
         let first = load_or_create(&path, None).unwrap();
         assert!(first.created);
@@ -230,7 +240,7 @@ mod tests {
         let err = load_or_create(&path, Some(KEYS[0].0)).err().unwrap();
         assert!(matches!(err, IdentityError::Mismatch { .. }), "{err}");
 
-        let configured_path = dir.path().join("configured.key");
+        let configured_path = dir.0.join("configured.key");
         let configured = load_or_create(&configured_path, Some(KEYS[1].0)).unwrap();
         assert!(configured.created);
         assert_eq!(configured.peer_id().to_string(), KEYS[1].1);

@@ -70,6 +70,11 @@ impl RequestQueue {
         self.heap.push(Reverse((request.milestone_index, self.order, request.wanted)));
     }
 
+    /// Whether anything may be waiting to be sent (cheap; stale heap entries count).
+    pub fn has_queued(&self) -> bool {
+        !self.heap.is_empty()
+    }
+
     /// The queued request to send next; it becomes pending.
     pub fn next(&mut self) -> Option<Request> {
         while let Some(Reverse((_, _, wanted))) = self.heap.pop() {

@@ -5,6 +5,8 @@
 mod common;
 
 use common::*;
+use futures::AsyncWriteExt;
+use ledger_gossip::packets::{to_frame, BlockPacket};
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -36,24 +38,35 @@ async fn solid_blocks_travel_along_a_line_but_not_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_block_from_two_peers_is_validated_once() {
-    // a and b both know the block; c hears it from both.
-    let (a, b, c) =
-        (memory_node(memory_config(), synced(3)).await, memory_node(memory_config(), synced(3)).await, memory_node(memory_config(), synced(3)).await);
-    peer_up(&a, &c).await;
-    peer_up(&b, &c).await;
+    // Two raw peers send the same bytes to c at the same time; a third, normal peer listens.
+    let c = memory_node(memory_config(), synced(3)).await;
+    let d = memory_node(memory_config(), synced(3)).await;
+    peer_up(&d, &c).await;
+    let (first, mut stream_1) = raw_stream_to(&c).await;
+    let (second, mut stream_2) = raw_stream_to(&c).await;
     let bytes = tagged_block(&[SEP], "twice");
-    let id = a.store.add_local(&bytes);
-    b.store.add_local(&bytes);
-    eventually(WAIT, || async { c.store.contains(&id) }).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let id = ledger_gossip::BlockId::of_block(&bytes);
+    let frame = to_frame(&BlockPacket::new(bytes).unwrap());
+    let (w1, w2) = tokio::join!(stream_1.write_all(&frame), stream_2.write_all(&frame));
+    w1.unwrap();
+    w2.unwrap();
+    stream_1.flush().await.unwrap();
+    stream_2.flush().await.unwrap();
+
+    eventually(WAIT, || async { d.store.contains(&id) }).await;
+    eventually(WAIT, || async { c.gossip.metrics().received_blocks == 2 }).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(c.store.submissions(&id).len(), 1, "the second copy never reached the store");
     let metrics = c.gossip.metrics();
     assert_eq!((metrics.received_blocks, metrics.new_blocks, metrics.known_blocks), (2, 1, 1));
-    // c sends it on only to a sender it had not heard it from yet when it became solid there:
-    // at most one of the two gets it back.
-    let back = a.peer(c.peer_id()).await.unwrap().gossip.unwrap().metrics.received_blocks
-        + b.peer(c.peer_id()).await.unwrap().gossip.unwrap().metrics.received_blocks;
-    assert!(back <= 1, "{back}");
+    let m1 = c.peer(first).await.unwrap().gossip.unwrap().metrics;
+    let m2 = c.peer(second).await.unwrap().gossip.unwrap().metrics;
+    assert_eq!((m1.new_blocks + m2.new_blocks, m1.known_blocks + m2.known_blocks), (1, 1));
+    // c never sends it back to the peer it came from first; the second copy may arrive
+    // after the block became solid and was sent on, as in Hornet.
+    let first_sender = if m1.new_blocks == 1 { m1 } else { m2 };
+    assert_eq!(first_sender.sent_blocks, 0);
+    assert_eq!(d.peer(c.peer_id()).await.unwrap().gossip.unwrap().metrics.received_blocks, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -70,10 +83,11 @@ async fn missing_parents_are_requested_and_the_child_becomes_solid() {
     assert_eq!(b.store.submissions(&child), [false]);
     assert_eq!(b.store.submissions(&p2), [true], "asked for, so marked requested");
     assert_eq!(b.store.submissions(&p1), [true], "parent of a requested block, asked for too");
+    // Two requests (more only if a retry interval passed meanwhile).
     let a_at_b = b.peer(a.peer_id()).await.unwrap().gossip.unwrap().metrics;
-    assert_eq!(a_at_b.sent_block_requests, 2);
+    assert!(a_at_b.sent_block_requests >= 2, "{a_at_b:?}");
     let b_at_a = a.peer(b.peer_id()).await.unwrap().gossip.unwrap().metrics;
-    assert_eq!(b_at_a.received_block_requests, 2);
+    assert!(b_at_a.received_block_requests >= 2, "{b_at_a:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -92,14 +106,14 @@ async fn milestone_requests_are_answered_and_latest_means_zero() {
     b.gossip.request_milestones(vec![2, 3], true).unwrap();
     let wanted = [ledger_gossip::BlockId::of_block(&milestones[1]), ledger_gossip::BlockId::of_block(&milestones[2])];
     eventually(WAIT, || async { wanted.iter().all(|id| b.store.contains(id)) }).await;
-    let b_at_a = a.peer(b.peer_id()).await.unwrap().gossip.unwrap().metrics;
-    assert_eq!(b_at_a.received_milestone_requests, 3);
+    let asked = || async { a.peer(b.peer_id()).await.unwrap().gossip.unwrap().metrics.received_milestone_requests };
+    let before = asked().await;
+    assert!(before >= 3, "latest, 2 and 3: {before}");
 
-    // Nothing is sent for what a does not have: the protocol has no "not found".
+    // A milestone beyond every peer's latest index is asked of nobody.
     b.gossip.request_milestones(vec![9], false).unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(a.peer(b.peer_id()).await.unwrap().gossip.unwrap().metrics.received_milestone_requests, 3,
-        "a's heartbeat says latest 5: nobody is asked for 9");
+    assert_eq!(asked().await, before, "a's heartbeat says latest 5: nobody is asked for 9");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

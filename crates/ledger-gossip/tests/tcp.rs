@@ -22,15 +22,15 @@ fn loopback_config() -> Config {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_nodes_gossip_over_tcp_noise_yamux() {
-    let dir = tempfile::tempdir().unwrap();
-    let a_identity = load_or_create(&dir.path().join("a.key"), Some(KEY_3)).unwrap();
+    let dir = TestDir::new();
+    let a_identity = load_or_create(&dir.0.join("a.key"), Some(KEY_3)).unwrap();
     assert_eq!(a_identity.peer_id().to_string(), ID_3);
     let a_store = MemoryStore::new(synced(4));
     let a = Gossip::start(loopback_config(), &a_identity.keypair, a_store.clone()).unwrap();
     let a_address = a.listen_addresses().await.unwrap().remove(0);
     assert!(a_address.to_string().starts_with("/ip4/127.0.0.1/tcp/"), "{a_address}");
 
-    let b_identity = load_or_create(&dir.path().join("b.key"), None).unwrap();
+    let b_identity = load_or_create(&dir.0.join("b.key"), None).unwrap();
     let mut b_config = loopback_config();
     b_config.static_peers =
         vec![PeerEntry::parse(&format!("{a_address}/p2p/{ID_3}"), Some("a".into())).unwrap()];
@@ -94,8 +94,8 @@ async fn nodes_of_different_networks_exchange_nothing() {
     assert!(a.peer(b.local_peer_id()).await.unwrap().and_then(|p| p.gossip).is_none());
 }
 
-#[test]
-fn listening_on_nothing_usable_fails_to_start() {
+#[tokio::test]
+async fn listening_on_nothing_usable_fails_to_start() {
     let mut config = loopback_config();
     config.bind_addresses = vec!["/ip4/203.0.113.1/tcp/0".parse().unwrap()];
     let err = Gossip::start(config, &keypair_from_hex(KEY_3).unwrap(), MemoryStore::new(synced(1))).err().unwrap();

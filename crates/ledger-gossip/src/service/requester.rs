@@ -11,6 +11,9 @@ use bytes::Bytes;
 
 impl Service {
     pub(super) fn send_requests(&mut self) {
+        if !self.requests.has_queued() {
+            return;
+        }
         let mut streams: Vec<_> = self.peers.streams().filter(|(_, s)| s.heartbeat.is_some()).map(|(_, s)| s).collect();
         if streams.is_empty() {
             // Nobody to ask: the requests wait in the queue (nothing is popped).

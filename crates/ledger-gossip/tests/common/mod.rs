@@ -1,7 +1,8 @@
 //! Shared setup of the integration tests: an in-memory implementation of the store
 //! boundary (test code only; the product implementation over `ledger_store::Store` is the
-//! binding's), nodes on libp2p's in-memory transport or on loopback TCP, a raw libp2p peer
-//! that speaks the gossip protocol badly on purpose, and waiting helpers.
+//! binding's), nodes on libp2p's in-memory transport (Noise and Yamux over `/memory/…`
+//! addresses, the crate's own behaviour and service), a raw libp2p peer that speaks the
+//! gossip protocol badly on purpose, temporary folders and waiting helpers.
 
 #![allow(dead_code)]
 
@@ -16,9 +17,11 @@ use ledger_gossip::{
     Behaviour, BlockId, Config, Gossip, GossipEvent, GossipStore, Intake, Multiaddr, PeerEntry, PeerId, ReceivedBlock,
     StoreEvent,
 };
-use libp2p::swarm::{Stream, SwarmEvent};
-use libp2p::Swarm;
-use libp2p_swarm_test::SwarmExt;
+use libp2p::core::transport::{MemoryTransport, Transport};
+use libp2p::core::upgrade::Version;
+use libp2p::identity::Keypair;
+use libp2p::swarm::{self, Stream, SwarmEvent};
+use libp2p::{noise, yamux, Swarm};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -102,6 +105,10 @@ impl MemoryStore {
 
     pub fn contains(&self, id: &BlockId) -> bool {
         self.inner.lock().unwrap().blocks.contains_key(id)
+    }
+
+    pub fn all_blocks(&self) -> Vec<Vec<u8>> {
+        self.inner.lock().unwrap().blocks.values().cloned().collect()
     }
 
     pub fn is_solid(&self, id: &BlockId) -> bool {
@@ -263,11 +270,28 @@ impl Node {
     }
 }
 
-/// A node on libp2p's in-memory transport (swarm-test's ephemeral swarm around our
-/// behaviour), running the real service.
+/// A swarm with a fresh identity on libp2p's in-memory transport, authenticated with Noise
+/// and multiplexed with Yamux like the TCP host.
+pub fn memory_swarm(config: &Config) -> Swarm<Behaviour> {
+    let keypair = Keypair::generate_ed25519();
+    let transport = MemoryTransport::default()
+        .upgrade(Version::V1)
+        .authenticate(noise::Config::new(&keypair).unwrap())
+        .multiplex(yamux::Config::default())
+        .timeout(Duration::from_secs(20))
+        .boxed();
+    Swarm::new(
+        transport,
+        Behaviour::new(&keypair, config),
+        keypair.public().to_peer_id(),
+        swarm::Config::with_tokio_executor().with_idle_connection_timeout(Duration::from_secs(30)),
+    )
+}
+
+/// A node on the in-memory transport running the real service.
 pub async fn memory_node(config: Config, sync: SyncState) -> Node {
     let store = MemoryStore::new(sync);
-    let swarm = Swarm::new_ephemeral_tokio(|keypair| Behaviour::new(&keypair, &config));
+    let swarm = memory_swarm(&config);
     let gossip = Gossip::start_with_swarm(config, swarm, store.clone()).unwrap();
     let events = gossip.subscribe();
     let address = gossip.listen_addresses().await.unwrap().remove(0);
@@ -297,7 +321,7 @@ where
 /// A bare libp2p peer with the gossip behaviour but no service: it opens a gossip stream to
 /// a node and then writes whatever the test wants on it.
 pub async fn raw_stream_to(node: &Node) -> (PeerId, Stream) {
-    let mut swarm = Swarm::new_ephemeral_tokio(|keypair| Behaviour::new(&keypair, &memory_config()));
+    let mut swarm = memory_swarm(&memory_config());
     let me = *swarm.local_peer_id();
     swarm.dial(node.address.clone()).unwrap();
     let stream = tokio::time::timeout(Duration::from_secs(10), async {
@@ -316,6 +340,27 @@ pub async fn raw_stream_to(node: &Node) -> (PeerId, Stream) {
     .await
     .expect("raw peer could not open a gossip stream");
     // Keep the raw peer's swarm running (its connections are driven by their own tasks).
-    tokio::spawn(swarm.loop_on_next());
+    tokio::spawn(async move {
+        loop {
+            swarm.select_next_some().await;
+        }
+    });
     (me, stream)
+}
+
+/// A folder under the system's temporary folder, removed on drop.
+pub struct TestDir(pub std::path::PathBuf);
+
+impl TestDir {
+    pub fn new() -> TestDir {
+        let path = std::env::temp_dir().join(format!("ledger-gossip-test-{}", hex::encode(rand::random::<[u8; 8]>())));
+        std::fs::create_dir_all(&path).unwrap();
+        TestDir(path)
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
