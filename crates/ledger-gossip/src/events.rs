@@ -16,7 +16,8 @@ pub enum GossipEvent {
     ListenFailed { address: Multiaddr, error: String },
     /// Dialling a known peer failed; it is tried again after the reconnect interval.
     DialFailed { peer: PeerId, error: String },
-    /// A gossip stream with the peer is up; both sides have sent their heartbeat.
+    /// A gossip stream with the peer is up; the node's heartbeat and its request for the
+    /// peer's latest milestone are on their way.
     StreamOpened { peer: PeerId, relation: Relation, outbound: bool },
     /// A stream was not taken (a second one with a peer that has one, an unknown peer over
     /// the limit, or a stream that could not be opened).

@@ -3,12 +3,15 @@
 //!
 //! ```sh
 //! HORNET_PEER=/ip4/127.0.0.1/tcp/15611/p2p/12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY \
-//! HORNET_REST=127.0.0.1:14276 cargo test -p ledger-gossip --test hornet_interop -- --ignored --test-threads 1
+//! HORNET_PEER_REST=127.0.0.1:14275 HORNET_REST=127.0.0.1:14276 \
+//!   cargo test -p ledger-gossip --test hornet_interop -- --ignored --test-threads 1
 //! ```
 //!
 //! Checks, both dial directions: Noise/Yamux/multistream with go-libp2p, the stream protocol
 //! id, Hornet's heartbeat as it sees the node, and Hornet's answer to the node's first
-//! "latest milestone" request — a milestone block that decodes with the node's codec.
+//! "latest milestone" request — a milestone block that decodes with the node's codec. With
+//! `HORNET_PEER_REST` (the REST address of the `HORNET_PEER` node), also that a block the
+//! node broadcasts is stored by Hornet.
 
 mod common;
 
@@ -18,6 +21,20 @@ use ledger_core::model::Payload;
 use ledger_gossip::identity::keypair_from_hex;
 use ledger_gossip::{Config, Gossip, PeerEntry, PeerId};
 use std::io::{Read, Write};
+
+/// A bare HTTP/1.1 request to Hornet's REST API (test code: no client library needed).
+fn http(address: &str, method: &str, path: &str, body: &str) -> String {
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -56,6 +73,17 @@ async fn check_hornet(gossip: &Gossip, store: &MemoryStore, hornet: PeerId) {
     println!("milestone {milestone} received from Hornet");
 }
 
+/// The id of the milestone block the node received from Hornet, made solid in the test
+/// store (its past cone is Hornet's business here) so that children of it get broadcast.
+fn solid_milestone_block(store: &MemoryStore) -> [u8; 32] {
+    let bytes = store
+        .all_blocks()
+        .into_iter()
+        .find(|b| matches!(decode_block(b).map(|b| b.payload), Ok(Some(Payload::Milestone(_)))))
+        .unwrap();
+    store.add_quietly(&bytes).0
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a running Hornet 2.0.1 (shared/interop/start-hornet-pair.sh)"]
 async fn the_node_dials_hornet() {
@@ -64,6 +92,14 @@ async fn the_node_dials_hornet() {
     let gossip = Gossip::start(config(0), &keypair_from_hex(KEY_3).unwrap(), store.clone()).unwrap();
     gossip.add_peer(entry.clone()).await.unwrap().unwrap();
     check_hornet(&gossip, &store, entry.peer_id).await;
+    if let Ok(rest) = std::env::var("HORNET_PEER_REST") {
+        // A block on top of Hornet's milestone, broadcast by the node like any new solid block.
+        let block = tagged_block(&[solid_milestone_block(&store)], "ledger-gossip interop");
+        let id = store.add_local(&block);
+        let path = format!("/api/core/v2/blocks/{id}/metadata");
+        eventually(WAIT, || async { http(&rest, "GET", &path, "").starts_with("HTTP/1.1 200") }).await;
+        println!("Hornet stored block {id}: {}", http(&rest, "GET", &path, "").lines().last().unwrap_or_default());
+    }
     gossip.shutdown();
 }
 
@@ -78,15 +114,7 @@ async fn hornet_dials_the_node() {
         r#"{{"multiAddress":"/ip4/127.0.0.1/tcp/{port}/p2p/{}","alias":"ledger-node"}}"#,
         gossip.local_peer_id()
     );
-    let mut http = std::net::TcpStream::connect(&rest).unwrap();
-    write!(
-        http,
-        "POST /api/core/v2/peers HTTP/1.1\r\nHost: {rest}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    http.read_to_string(&mut answer).unwrap();
+    let answer = http(&rest, "POST", "/api/core/v2/peers", &body);
     println!("Hornet answered the POST with: {}", answer.lines().next().unwrap_or_default());
     // The Hornet behind HORNET_REST dials; it is the node's only peer.
     eventually(WAIT, || async {
@@ -96,5 +124,7 @@ async fn hornet_dials_the_node() {
     let dialler = gossip.peers().await.unwrap().into_iter().find(|p| p.gossip.is_some()).unwrap();
     println!("dialled by {} (relation here: {})", dialler.id, dialler.relation);
     check_hornet(&gossip, &store, dialler.id).await;
+    // Leave Hornet's peer list as it was.
+    http(&rest, "DELETE", &format!("/api/core/v2/peers/{}", gossip.local_peer_id()), "");
     gossip.shutdown();
 }

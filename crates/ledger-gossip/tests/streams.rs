@@ -34,6 +34,8 @@ async fn dialer_opens_the_stream_and_both_exchange_heartbeats() {
     assert_eq!(gossip.metrics.received_milestone_requests, 1);
     assert!(gossip.metrics.sent_heartbeats >= 1);
     assert!(gossip.metrics.received_heartbeats >= 1);
+    // An unknown peer is shown where it listens (from identify), not where it dialled from.
+    eventually(WAIT, || async { b.peer(a.peer_id()).await.unwrap().addresses == vec![a.address.clone()] }).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

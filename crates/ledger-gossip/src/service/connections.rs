@@ -13,7 +13,7 @@ use libp2p::core::ConnectedPoint;
 use libp2p::multiaddr::Protocol;
 use libp2p::swarm::dial_opts::{DialOpts, PeerCondition};
 use libp2p::swarm::{ConnectionId, DialError};
-use libp2p::PeerId;
+use libp2p::{Multiaddr, PeerId};
 use rand::Rng;
 use std::time::Instant;
 
@@ -157,6 +157,24 @@ impl Service {
                     self.peers.map.remove(&id);
                 }
             }
+        }
+    }
+
+    /// An unknown peer's addresses are where it listens, as it says in identify, rather than
+    /// the ephemeral port it connected from. Known peers keep their configured address.
+    pub(super) fn on_identified(&mut self, id: PeerId, listen_addresses: Vec<Multiaddr>) {
+        let Some(peer) = self.peers.get_mut(&id).filter(|p| p.relation == Relation::Unknown) else { return };
+        let addresses: Vec<Multiaddr> = listen_addresses
+            .into_iter()
+            .map(|mut a| {
+                if matches!(a.iter().last(), Some(Protocol::P2p(_))) {
+                    a.pop();
+                }
+                a
+            })
+            .collect();
+        if !addresses.is_empty() {
+            peer.addresses = addresses;
         }
     }
 

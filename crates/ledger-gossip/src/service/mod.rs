@@ -30,7 +30,7 @@ use futures::stream::{BoxStream, FuturesUnordered};
 use futures::StreamExt;
 use libp2p::core::transport::ListenerId;
 use libp2p::swarm::SwarmEvent;
-use libp2p::{Multiaddr, PeerId, Swarm};
+use libp2p::{identify, Multiaddr, PeerId, Swarm};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -219,7 +219,10 @@ impl Service {
     fn on_swarm_event(&mut self, event: SwarmEvent<BehaviourEvent>) {
         match event {
             SwarmEvent::Behaviour(BehaviourEvent::Streams(event)) => self.on_stream_event(event),
-            SwarmEvent::Behaviour(_) => {} // identify and ping need nothing from us
+            SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. })) => {
+                self.on_identified(peer_id, info.listen_addrs)
+            }
+            SwarmEvent::Behaviour(_) => {} // the rest of identify, and ping, need nothing from us
             SwarmEvent::ConnectionEstablished { peer_id, connection_id, endpoint, .. } => {
                 self.on_connection_established(peer_id, connection_id, &endpoint)
             }
