@@ -1,9 +1,7 @@
 //! Streams and peers on the in-memory transport: who opens, heartbeats first, one stream per
 //! peer (also when both sides dial at once), relations, the unknown-peers limit, removal.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use ledger_gossip::{AddPeerError, GossipEvent, PeerEntry, Relation};
 use std::time::Duration;
 

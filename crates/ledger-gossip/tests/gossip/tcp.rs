@@ -1,9 +1,7 @@
 //! The real transport on loopback: TCP, Noise with the node's Ed25519 identity, Yamux;
 //! static peers from the configuration, heartbeats, a block each way, identity files.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use ledger_gossip::identity::{keypair_from_hex, load_or_create};
 use ledger_gossip::{Config, Gossip, GossipEvent, PeerEntry, Relation};
 use std::time::Duration;

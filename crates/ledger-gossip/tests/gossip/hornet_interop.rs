@@ -4,7 +4,7 @@
 //! ```sh
 //! HORNET_PEER=/ip4/127.0.0.1/tcp/15611/p2p/12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY \
 //! HORNET_PEER_REST=127.0.0.1:14275 HORNET_REST=127.0.0.1:14276 \
-//!   cargo test -p ledger-gossip --test hornet_interop -- --ignored --test-threads 1
+//!   cargo test -p ledger-gossip --test gossip hornet_interop -- --ignored --test-threads 1
 //! ```
 //!
 //! Checks, both dial directions: Noise/Yamux/multistream with go-libp2p, the stream protocol
@@ -13,9 +13,7 @@
 //! `HORNET_PEER_REST` (the REST address of the `HORNET_PEER` node), also that a block the
 //! node broadcasts is stored by Hornet.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use ledger_core::codec::decode_block;
 use ledger_core::model::Payload;
 use ledger_gossip::identity::keypair_from_hex;

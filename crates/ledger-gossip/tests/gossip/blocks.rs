@@ -2,9 +2,7 @@
 //! but their senders, deduplication before the store, requests for missing parents and for
 //! milestones, and answers to them.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use futures::AsyncWriteExt;
 use ledger_gossip::packets::{to_frame, BlockPacket};
 use std::time::Duration;

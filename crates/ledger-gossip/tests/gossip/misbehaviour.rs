@@ -4,9 +4,7 @@
 //! peer is dropped after the grace period and one whose heartbeats stop after the expiry —
 //! while a well-behaved peer keeps its stream.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use futures::AsyncWriteExt;
 use ledger_gossip::packets::{to_frame, BlockPacket, Heartbeat, PacketError, PacketType};
 use ledger_gossip::{CloseReason, DropReason, GossipEvent};
