@@ -22,8 +22,6 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 /// Events kept for slow subscribers before the oldest are skipped.
 const EVENT_BUFFER: usize = 1024;
-/// Commands from the handle waiting for the service.
-const COMMAND_BUFFER: usize = 256;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -42,7 +40,9 @@ pub struct Stopped;
 
 pub struct Gossip {
     runtime: Option<Runtime>,
-    commands: mpsc::Sender<Command>,
+    /// Unbounded: commands are few and small (a request command carries many ids), and
+    /// callers on any thread must never wait for the service to make room.
+    commands: mpsc::UnboundedSender<Command>,
     events: broadcast::Sender<GossipEvent>,
     metrics: Arc<NodeMetrics>,
     local_peer_id: PeerId,
@@ -77,7 +77,7 @@ impl Gossip {
         store: Arc<S>,
     ) -> Result<Gossip, StartError> {
         let local_peer_id = *swarm.local_peer_id();
-        let (commands, commands_rx) = mpsc::channel(COMMAND_BUFFER);
+        let (commands, commands_rx) = mpsc::unbounded_channel();
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let metrics = Arc::new(NodeMetrics::default());
         // std channels: `start` and `stop` may be called from inside another runtime, where
@@ -123,7 +123,7 @@ impl Gossip {
 
     async fn ask<T>(&self, command: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, Stopped> {
         let (reply, answer) = oneshot::channel();
-        self.commands.send(command(reply)).await.map_err(|_| Stopped)?;
+        self.commands.send(command(reply)).map_err(|_| Stopped)?;
         answer.await.map_err(|_| Stopped)
     }
 
@@ -157,13 +157,13 @@ impl Gossip {
     /// asks only for blocks it does not have.
     pub fn request_blocks(&self, ids: Vec<BlockId>, milestone_index: Option<u32>, keep: bool) -> Result<(), Stopped> {
         let wanted = ids.into_iter().map(Wanted::Block).collect();
-        self.commands.try_send(Command::Request { wanted, milestone_index, keep }).map_err(|_| Stopped)
+        self.commands.send(Command::Request { wanted, milestone_index, keep }).map_err(|_| Stopped)
     }
 
     /// Ask peers for milestones by index (warp sync, gossip.md §7).
     pub fn request_milestones(&self, indexes: Vec<u32>, keep: bool) -> Result<(), Stopped> {
         let wanted = indexes.into_iter().map(Wanted::Milestone).collect();
-        self.commands.try_send(Command::Request { wanted, milestone_index: None, keep }).map_err(|_| Stopped)
+        self.commands.send(Command::Request { wanted, milestone_index: None, keep }).map_err(|_| Stopped)
     }
 
     /// Stop: close every stream and connection, then the runtime. Waits at most a few
@@ -175,7 +175,7 @@ impl Gossip {
     fn stop(&mut self) {
         let Some(runtime) = self.runtime.take() else { return };
         let (done_tx, done) = std::sync::mpsc::sync_channel(1);
-        if self.commands.try_send(Command::Shutdown(done_tx)).is_ok() {
+        if self.commands.send(Command::Shutdown(done_tx)).is_ok() {
             let _ = done.recv_timeout(Duration::from_secs(5));
         }
         // What is left (idle workers, blocking lookups) stops where it is.

@@ -82,7 +82,7 @@ pub struct Service {
 
 /// The receiving ends the service loop polls.
 pub struct Inputs {
-    commands: mpsc::Receiver<Command>,
+    commands: mpsc::UnboundedReceiver<Command>,
     sessions: mpsc::Receiver<SessionEvent>,
     verdicts: mpsc::UnboundedReceiver<Verdicts>,
     store_events: BoxStream<'static, StoreEvent>,
@@ -94,7 +94,7 @@ impl Service {
         swarm: Swarm<Behaviour>,
         store: Arc<S>,
         config: Config,
-        commands: mpsc::Receiver<Command>,
+        commands: mpsc::UnboundedReceiver<Command>,
         events: broadcast::Sender<GossipEvent>,
         node_metrics: Arc<NodeMetrics>,
     ) -> (Service, Inputs) {
