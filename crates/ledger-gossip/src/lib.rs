@@ -25,6 +25,7 @@
 //!   (identify, ping, gossip streams), per-connection stream negotiation;
 //! * `session` — one stream's reader and writer tasks, with deadlines and the send queue;
 //! * `peers`, `requests`, `work_units` — peer registry, request queue, received-block dedup;
+//! * `held` — blocks kept until their parents arrive, for the store implementation (D46);
 //! * `intake`, `responder` — the store's side: batched submission, answering requests;
 //! * `service/` — the event loop applying Hornet's rules; `gossip` — the handle;
 //! * `store` — the boundary trait; `events`, `metrics` — what is reported.
@@ -34,6 +35,7 @@ pub mod config;
 pub mod events;
 mod gossip;
 mod handler;
+pub mod held;
 pub mod identity;
 mod intake;
 pub mod metrics;
