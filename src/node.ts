@@ -16,6 +16,7 @@ import { LedgerError } from './core/errors';
 import { MiningPool } from './core/mining-pool';
 import type { ProtocolJson } from './core/types';
 import { EventServer } from './events/server';
+import { GossipService } from './gossip/service';
 import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
 import { jwtSecret } from './jwt-secret';
@@ -40,6 +41,8 @@ export interface RunningNode {
   protocol: ProtocolJson;
   store: LedgerStoreApi;
   logger: Logger;
+  /** Gossip, when `gossip.enabled`. */
+  gossip?: GossipService;
   stop(): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
   let events: EventServer | undefined;
+  let gossip: GossipService | undefined;
   try {
     // After the store: a snapshot that is refused leaves nothing new in the data directory.
     const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
@@ -72,7 +76,16 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       });
       await coordinator.start();
     }
-    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal }, secret);
+    if (config.gossip.enabled) {
+      try {
+        gossip = await GossipService.start(config, store, logger);
+      } catch (err) {
+        if (err instanceof LedgerError) throw new StartupError(`cannot start gossip: ${err.code}: ${err.detail}`);
+        throw err;
+      }
+      metrics.addGossip(gossip);
+    }
+    const app = createApp({ config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal, gossip }, secret);
     server = createServer(app.callback());
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {
@@ -103,15 +116,17 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         clearInterval(sweep);
         clearTimeout(deadline);
         await coordinator?.stop();
+        gossip?.stop();
         store.close();
         logger.info('stopped');
         logger.flush();
       })());
-    return { host, port: bound, url, protocol, store, logger, stop };
+    return { host, port: bound, url, protocol, store, logger, gossip, stop };
   } catch (err) {
     events?.stop();
     miner.close();
     await coordinator?.stop();
+    gossip?.stop();
     server?.close();
     store.close();
     throw err;

@@ -66,7 +66,32 @@ export interface NodeConfig {
   indexer: { enabled: boolean; maxPageSize: number };
   /** The web dashboard at /dashboard (docs/dashboard.md). */
   dashboard: { enabled: boolean };
+  /** Gossip with other nodes (gossip.md §1, docs/gossip.md): off = a single-node network. */
+  gossip: { enabled: boolean };
+  p2p: P2pConfig;
+  /** Milestones requested per warp-sync window (gossip.md §7). */
+  warpsync: { advancementRange: number };
   logLevel: string;
+}
+
+/** A static peer, Hornet's `peering.json` entry. */
+export interface PeerConfig {
+  multiAddress: string;
+  alias?: string;
+}
+
+/** The p2p host (gossip.md §1): listen addresses, identity, static peers, limits. */
+export interface P2pConfig {
+  bindMultiAddresses: string[];
+  /** Hex of a 64-byte Ed25519 private key (or its 32-byte seed); empty: generated. */
+  identityPrivateKey: string;
+  /** Where the identity is persisted; empty: `<dataDir>/p2p-identity.key`. */
+  identityFile: string;
+  peers: PeerConfig[];
+  unknownPeersLimit: number;
+  /** Seconds between redials of a disconnected known peer. */
+  reconnectInterval: number;
+  connectionManager: { lowWatermark: number; highWatermark: number };
 }
 
 export const DEFAULT_PUBLIC_ROUTES = [
@@ -120,6 +145,17 @@ export function defaultConfig(): NodeConfig {
     events: { enabled: true, maxClients: 1000, maxSubscriptionsPerClient: 1000, maxClientBufferBytes: 8 * 1024 * 1024 },
     indexer: { enabled: true, maxPageSize: 1000 },
     dashboard: { enabled: true },
+    gossip: { enabled: false },
+    p2p: {
+      bindMultiAddresses: ['/ip4/0.0.0.0/tcp/15600', '/ip6/::/tcp/15600'],
+      identityPrivateKey: '',
+      identityFile: '',
+      peers: [],
+      unknownPeersLimit: 4,
+      reconnectInterval: 30,
+      connectionManager: { lowWatermark: 5, highWatermark: 10 },
+    },
+    warpsync: { advancementRange: 150 },
     logLevel: 'info',
   };
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { NodeConfig } from '../config/schema';
 import type { Coordinator } from '../coordinator';
 import type { MiningPool } from '../core/mining-pool';
+import type { GossipService } from '../gossip/service';
 import type { ProtocolJson } from '../core/types';
 import type { LedgerStoreApi } from '../store-contract';
 import type { NodeMetrics } from './lib/node-metrics';
@@ -23,4 +24,6 @@ export interface ServerServices {
   startedAt: number;
   /** Aborted when the node shuts down: cancels mining in progress. */
   shutdown: AbortSignal;
+  /** Gossip with other nodes, when `gossip.enabled`. */
+  gossip?: GossipService;
 }

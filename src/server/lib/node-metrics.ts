@@ -19,6 +19,7 @@ export class NodeMetrics {
   readonly submitted: Counter<'outcome'>;
   readonly powJobs: Counter<'outcome'>;
   readonly milestoneSeconds: Histogram<'phase'>;
+  private readonly registers: Registry[];
 
   constructor(store: StoreFigures, mining?: () => MiningPoolStatus) {
     const registers = [this.registry];
@@ -46,6 +47,51 @@ export class NodeMetrics {
     new Gauge({ name: 'ledger_node_pending_blocks', help: 'blocks in the in-memory pending graph (unreferenced, not below max depth)', registers, collect() { this.set(store.status().pendingBlocks); } });
     new Gauge({ name: 'ledger_node_blocks_below_max_depth', help: 'blocks found below max depth since the node started (dropped from memory, kept on disk)', registers, collect() { this.set(store.status().blocksBelowMaxDepth); } });
     new Gauge({ name: 'ledger_node_rocksdb_size_bytes', help: 'approximate RocksDB size on disk', registers, collect() { this.set(store.sizeBytes()); } });
+    this.registers = registers;
     new Gauge({ name: 'ledger_node_rocksdb_memory_bytes', help: 'memory RocksDB holds: block cache contents and memtables', registers, collect() { this.set(store.memoryBytes()); } });
   }
+
+  /** Gossip's figures (gossip.md §9): peers by state, and the node's message counters. */
+  addGossip(gossip: GossipFigures): void {
+    const registers = this.registers;
+    new Gauge({
+      name: 'ledger_node_gossip_peers',
+      help: 'peers the node knows of: all, connected, with a gossip stream',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const peers = gossip.peersSnapshot();
+        this.set({ state: 'known' }, peers.length);
+        this.set({ state: 'connected' }, peers.filter((p) => p.connected).length);
+        this.set({ state: 'streaming' }, peers.filter((p) => p.gossip !== undefined).length);
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_gossip_messages',
+      help: 'gossip counters since start (received/sent blocks, requests, heartbeats; new, known and invalid blocks; dropped packets)',
+      labelNames: ['counter'],
+      registers,
+      collect() {
+        for (const [name, value] of Object.entries(gossip.metrics())) this.set({ counter: name }, value as number);
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_gossip_held_blocks',
+      help: 'gossiped blocks held until their parents arrive, and milestones held for their predecessor',
+      labelNames: ['kind'],
+      registers,
+      collect() {
+        const status = gossip.status();
+        this.set({ kind: 'blocks' }, status.heldBlocks);
+        this.set({ kind: 'milestones' }, status.heldMilestones);
+      },
+    });
+  }
+}
+
+/** What the gossip metrics read (GossipService). */
+export interface GossipFigures {
+  peersSnapshot(): { connected: boolean; gossip?: unknown }[];
+  metrics(): object;
+  status(): { heldBlocks: number; heldMilestones: number };
 }
