@@ -250,6 +250,8 @@ export interface GossipStartOptions {
   highWatermark: number
   /** Milestones requested per warp-sync window. */
   warpSyncRange: number
+  /** 0x-hex public keys of the coordinator this node follows (empty on a coordinator). */
+  trustedKeys: Array<string>
 }
 
 export interface GossipStatusJs {

@@ -12,6 +12,7 @@ import { splitBind } from './config/load';
 import { protocolOf, type NodeConfig } from './config/schema';
 import { Coordinator } from './coordinator';
 import { coordinatorKeys, CoordinatorKeysError } from './coordinator-keys';
+import { publicKey } from './core/crypto';
 import { LedgerError } from './core/errors';
 import { MiningPool } from './core/mining-pool';
 import type { ProtocolJson } from './core/types';
@@ -78,7 +79,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     }
     if (config.gossip.enabled) {
       try {
-        gossip = await GossipService.start(config, store, logger);
+        gossip = await GossipService.start(config, store, logger, followedKeys(config));
       } catch (err) {
         if (err instanceof LedgerError) throw new StartupError(`cannot start gossip: ${err.code}: ${err.detail}`);
         throw err;
@@ -171,6 +172,13 @@ function signingKeys(config: NodeConfig): string[] {
   if (config.coordinator.enabled) return coordinatorKeys(config.coordinator.privateKeys, config.dataDir);
   if (config.coordinator.privateKeys.length > 0 || config.coordinator.publicKeys.length > 0) return config.coordinator.privateKeys;
   return existsSync(join(config.dataDir, 'coordinator-keys.json')) ? coordinatorKeys([], config.dataDir) : [];
+}
+
+/** The public keys of the coordinator a follower follows (none on a coordinator). */
+function followedKeys(config: NodeConfig): string[] {
+  if (config.coordinator.enabled) return [];
+  if (config.coordinator.publicKeys.length > 0) return config.coordinator.publicKeys;
+  return signingKeys(config).map((seed) => publicKey(seed));
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

@@ -49,6 +49,10 @@ pub struct NodeStore {
     /// "latest"); the confirmed index is the store's.
     highest_seen: AtomicU32,
     halted: Mutex<Option<String>>,
+    /// The coordinator keys whose milestones this node follows (empty on a coordinator):
+    /// a milestone held ahead of the confirmed one raises "latest" only if they signed it,
+    /// so that a peer cannot make the node believe it is behind with a forged index.
+    trusted_keys: Vec<[u8; 32]>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -82,7 +86,7 @@ fn describe(e: &ledger_core::Error) -> String {
 }
 
 impl NodeStore {
-    pub fn new(store: Arc<Store>) -> NodeStore {
+    pub fn new(store: Arc<Store>, trusted_keys: Vec<[u8; 32]>) -> NodeStore {
         NodeStore {
             store,
             pending: Mutex::new(Pending {
@@ -93,7 +97,21 @@ impl NodeStore {
             events: Mutex::new(None),
             highest_seen: AtomicU32::new(0),
             halted: Mutex::new(None),
+            trusted_keys,
         }
+    }
+
+    /// The index of a milestone block signed by exactly the trusted keys (the store's
+    /// threshold), checked before its predecessor is applied; None otherwise.
+    fn signed_milestone_index(&self, bytes: &[u8]) -> Option<u32> {
+        let Ok(block) = decode_block(bytes) else { return None };
+        let Some(Payload::Milestone(m)) = block.payload else { return None };
+        if self.trusted_keys.is_empty() || m.signatures.len() != self.trusted_keys.len() {
+            return None;
+        }
+        let id = ledger_core::ids::milestone_id(&m);
+        let all = m.signatures.iter().all(|s| self.trusted_keys.contains(&s.public_key) && ledger_core::crypto::verify(&s.public_key, &id, &s.signature));
+        all.then_some(m.index)
     }
 
     /// Why the node stopped taking milestones (a fork), if it did.
@@ -189,8 +207,12 @@ impl NodeStore {
             ("unknown-parent", _) => Intake::Failed(describe(&e)),
             ("milestone-index-mismatch", Some(index)) => {
                 if index > self.confirmed_index() + 1 && pending.milestones.len() < MILESTONES_AHEAD {
+                    let signed = self.signed_milestone_index(&bytes);
                     pending.milestones.insert(index, (id, bytes));
-                    Intake::Stored { missing_parents: Vec::new(), milestone: Some(index) }
+                    if signed.is_some() {
+                        self.saw_milestone(index);
+                    }
+                    Intake::Stored { missing_parents: Vec::new(), milestone: signed }
                 } else {
                     Intake::Ignored
                 }
@@ -270,11 +292,14 @@ impl GossipStore for NodeStore {
                 Err(reason) => Intake::Invalid(reason),
                 Ok(()) => {
                     pending.held.hold(b.id, b.bytes.clone(), missing.clone(), now);
-                    if let Some(index) = facts.milestone {
+                    // A milestone's cone is requested with "keep" only when its signatures
+                    // are the trusted ones (gossip.md §6.1); others wait like any block.
+                    let signed = facts.milestone.and_then(|_| self.signed_milestone_index(&b.bytes));
+                    if let Some(index) = signed {
                         pending.held_milestones.insert(index, b.id);
                         self.saw_milestone(index);
                     }
-                    Intake::Stored { missing_parents: missing, milestone: facts.milestone }
+                    Intake::Stored { missing_parents: missing, milestone: signed }
                 }
             });
         }
