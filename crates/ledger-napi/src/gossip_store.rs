@@ -20,7 +20,7 @@ use ledger_core::model::Payload;
 use ledger_core::validate::check_pow_zeros;
 use ledger_gossip::held::{parents_of, HeldBlocks};
 use ledger_gossip::{BlockId, GossipStore, Intake, ReceivedBlock, StoreEvent, SyncState};
-use ledger_store::{is_solid_entry_point, Store};
+use ledger_store::Store;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -123,6 +123,10 @@ impl NodeStore {
         self.store.status().latest_milestone.map_or(0, |(index, _, _)| index)
     }
 
+    fn pruning_index(&self) -> u32 {
+        self.store.status().pruning_index
+    }
+
     /// Blocks held for their parents, and milestones held for their predecessor.
     pub fn held_counts(&self) -> (usize, usize) {
         let pending = lock(&self.pending);
@@ -163,7 +167,7 @@ impl NodeStore {
     }
 
     fn known(&self, id: &BlockId) -> bool {
-        is_solid_entry_point(id.as_bytes()) || matches!(self.store.block(id.as_bytes()), Ok(Some(_)))
+        self.store.is_solid_entry_point(id.as_bytes()) || matches!(self.store.block(id.as_bytes()), Ok(Some(_)))
     }
 
     /// The checks a block with missing parents gets before it is held: every rule but the
@@ -352,7 +356,7 @@ impl GossipStore for NodeStore {
 
     fn sync_state(&self) -> SyncState {
         let confirmed = self.confirmed_index();
-        SyncState { confirmed, latest: self.highest_seen.load(Relaxed).max(confirmed), pruned: 0 }
+        SyncState { confirmed, latest: self.highest_seen.load(Relaxed).max(confirmed), pruned: self.pruning_index() }
     }
 
     fn events(&self) -> BoxStream<'static, StoreEvent> {
