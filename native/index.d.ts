@@ -9,6 +9,35 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+export declare class GossipNode {
+  /**
+   * Load or create the identity, listen, dial the static peers. Fails with
+   * `gossip-identity` or `gossip-start` (no listen address works).
+   */
+  static start(store: LedgerStore, options: GossipStartOptions): GossipNode
+  get peerId(): string
+  listenAddresses(): Promise<Array<string>>
+  peers(): Promise<Array<PeerJs>>
+  /** The peer, or null when unknown; throws `invalid-argument` for a malformed id. */
+  peer(peerId: string): Promise<PeerJs | null>
+  /**
+   * Make the peer `known` and dial it. Throws `invalid-argument` for a bad address and
+   * `own-peer-id` for the node's own id.
+   */
+  addPeer(multiAddress: string, alias?: string | undefined | null): Promise<PeerJs>
+  /** Forget and disconnect the peer; whether it was known. */
+  removePeer(peerId: string): Promise<boolean>
+  metrics(): GossipMetricsJs
+  status(): GossipStatusJs
+  /**
+   * Deliver gossip events (peers connecting, dropped, …) to `callback` on the main
+   * thread. Weak: it never keeps Node running by itself.
+   */
+  onEvent(callback: (event: GossipEventJs) => void): void
+  /** Close every stream and connection and stop the runtime (a few seconds at most). */
+  stop(): void
+}
+
 export declare class LedgerStore {
   /**
    * Deliver the store's events to `callback` from now on (replacing an earlier one).
@@ -197,6 +226,83 @@ export interface FoundOutput {
   metadataJson: string
 }
 
+/** One gossip event for the node's log. */
+export interface GossipEventJs {
+  /**
+   * `listening`, `listen-failed`, `dial-failed`, `stream-opened`, `stream-refused`,
+   * `stream-closed`, `peer-dropped`, `intake-failed`.
+   */
+  kind: string
+  peer?: string
+  detail: string
+}
+
+export interface GossipMetricsJs {
+  receivedBlocks: number
+  newBlocks: number
+  knownBlocks: number
+  invalidBlocks: number
+  receivedBlockRequests: number
+  receivedMilestoneRequests: number
+  receivedHeartbeats: number
+  sentBlocks: number
+  sentBlockRequests: number
+  sentMilestoneRequests: number
+  sentHeartbeats: number
+  droppedPackets: number
+}
+
+export interface GossipPeerConfig {
+  multiAddress: string
+  alias?: string
+}
+
+export interface GossipStartOptions {
+  /** The network's published name: selects `/iota-gossip/<networkId>/1.0.0`. */
+  networkName: string
+  bindMultiAddresses: Array<string>
+  /** Hex of a 64-byte private key or 32-byte seed; empty: generated and persisted. */
+  identityPrivateKey?: string
+  identityFile: string
+  peers: Array<GossipPeerConfig>
+  unknownPeersLimit: number
+  reconnectIntervalMs: number
+  lowWatermark: number
+  highWatermark: number
+  /** Milestones requested per warp-sync window. */
+  warpSyncRange: number
+  /** 0x-hex public keys of the coordinator this node follows (empty on a coordinator). */
+  trustedKeys: Array<string>
+}
+
+export interface GossipStatusJs {
+  /** Confirmed and latest milestone index as heartbeats report them. */
+  confirmedMilestoneIndex: number
+  latestMilestoneIndex: number
+  heldBlocks: number
+  heldMilestones: number
+  /**
+   * Set when a received milestone's roots differ from this node's white flag (a fork):
+   * the node no longer follows the network.
+   */
+  halted?: string
+}
+
+export interface HeartbeatJs {
+  solidMilestoneIndex: number
+  prunedMilestoneIndex: number
+  latestMilestoneIndex: number
+  connectedPeers: number
+  syncedPeers: number
+}
+
+/**
+ * The peer id of the p2p identity in `identityFile`, created and persisted there first if
+ * missing (the configured key if given, else a random one): what `devnet` needs to
+ * peer its nodes before they start.
+ */
+export declare function identityPeerId(identityFile: string, identityPrivateKey?: string | undefined | null): string
+
 /** The response body of indexer.md §3.1 as JSON text, or why there is none. */
 export interface IndexerAnswer {
   json?: string
@@ -345,6 +451,34 @@ export interface OutputChangeEvent {
 }
 
 export declare function outputIdOf(transactionId: string, index: number): string
+
+export interface PeerGossipJs {
+  heartbeat?: HeartbeatJs
+  metrics: PeerMetricsJs
+}
+
+export interface PeerJs {
+  id: string
+  multiAddresses: Array<string>
+  alias?: string
+  relation: string
+  connected: boolean
+  gossip?: PeerGossipJs
+}
+
+export interface PeerMetricsJs {
+  newBlocks: number
+  knownBlocks: number
+  receivedBlocks: number
+  receivedBlockRequests: number
+  receivedMilestoneRequests: number
+  receivedHeartbeats: number
+  sentBlocks: number
+  sentBlockRequests: number
+  sentMilestoneRequests: number
+  sentHeartbeats: number
+  droppedPackets: number
+}
 
 /**
  * Hashes per second of `threads` workers over `millis` milliseconds (runs off the loop),

@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.GossipNode = nativeBinding.GossipNode
 module.exports.LedgerStore = nativeBinding.LedgerStore
 module.exports.MiningJob = nativeBinding.MiningJob
 module.exports.MiningPool = nativeBinding.MiningPool
@@ -856,6 +857,7 @@ module.exports.encodeBlockJsonWithId = nativeBinding.encodeBlockJsonWithId
 module.exports.encodeOutputJson = nativeBinding.encodeOutputJson
 module.exports.encodePayloadJson = nativeBinding.encodePayloadJson
 module.exports.essenceHashOf = nativeBinding.essenceHashOf
+module.exports.identityPeerId = nativeBinding.identityPeerId
 module.exports.inputsCommitmentOf = nativeBinding.inputsCommitmentOf
 module.exports.listenReusePort = nativeBinding.listenReusePort
 module.exports.merkleRootOf = nativeBinding.merkleRootOf

@@ -1,5 +1,6 @@
 // The `ledger-node` command line: one subcommand per file under commands/.
 //   ledger-node [start] [flags]   run the node (default)
+//   ledger-node devnet [--nodes N] [flags]   a local network: coordinator + followers
 //   ledger-node jwt [flags]       print a token for protected routes
 //   ledger-node bench pow|codec|node   benchmark the native core or a whole node
 //   ledger-node snapshot write    write the genesis as a Hornet full snapshot
@@ -7,6 +8,7 @@
 // Configuration errors end the process with a one-line message and exit code 2.
 
 import { benchCommand } from './commands/bench';
+import { devnetCommand } from './commands/devnet';
 import { jwtCommand } from './commands/jwt';
 import { snapshotCommand } from './commands/snapshot';
 import { startCommand } from './commands/start';
@@ -17,6 +19,7 @@ const { version } = require('../package.json') as { version: string };
 
 const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   start: startCommand,
+  devnet: devnetCommand,
   jwt: jwtCommand,
   bench: benchCommand,
   snapshot: snapshotCommand,
@@ -27,6 +30,11 @@ function help(): string {
 
 Usage:
   ledger-node [start] [options]   run the node
+  ledger-node devnet [--nodes N] [--p2p-port P] [options]
+                                  a local network on loopback: node1 runs the
+                                  coordinator, node2..nodeN follow it over gossip;
+                                  REST on --port and the next ports, p2p on P (15600)
+                                  and the next, data in --data-dir/nodeI (default 3 nodes)
   ledger-node jwt [options]       print a non-expiring JWT for protected routes
   ledger-node bench pow [--score <n>] [--blocks <n>]
                                   proof-of-work hash rate per thread, scaling, and the

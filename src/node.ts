@@ -13,6 +13,7 @@ import { splitBind } from './config/load';
 import { protocolOf, type NodeConfig } from './config/schema';
 import { Coordinator } from './coordinator';
 import { coordinatorKeys, CoordinatorKeysError } from './coordinator-keys';
+import { publicKey } from './core/crypto';
 import { LedgerError } from './core/errors';
 import { MiningPool } from './core/mining-pool';
 import { storageDeposit } from './core/validate';
@@ -21,6 +22,7 @@ import { EventServer } from './events/server';
 import { Faucet } from './faucet/faucet';
 import { faucetKey } from './faucet/key';
 import { restSubmitter } from './faucet/submit';
+import { GossipService } from './gossip/service';
 import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
 import { issueToken, jwtSecret } from './jwt-secret';
@@ -47,6 +49,8 @@ export interface RunningNode {
   protocol: ProtocolJson;
   store: LedgerStoreApi;
   logger: Logger;
+  /** Gossip, when `gossip.enabled`. */
+  gossip?: GossipService;
   stop(): Promise<void>;
 }
 
@@ -63,7 +67,9 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const store = await openStore(config);
   if (config.snapshot.loadPath !== '' && ledgerExisted) logger.info({ loadPath: config.snapshot.loadPath }, 'snapshot.loadPath ignored: the data directory already holds a ledger');
   const shutdown = new AbortController();
-  const loops = config.restApi.workers === 0 ? availableParallelism() : config.restApi.workers;
+  // With gossip, blocks the API stores are announced through the main thread's store handle
+  // (crates/ledger-napi/src/store.rs), so HTTP stays on that one event loop for now.
+  const loops = config.gossip.enabled ? 1 : config.restApi.workers === 0 ? availableParallelism() : config.restApi.workers;
   const minerKey = `pow:${resolvePath(config.dataDir)}`;
   const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize, loops > 1 ? minerKey : undefined);
   let coordinator: Coordinator | undefined;
@@ -71,6 +77,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   let events: EventServer | undefined;
   let faucet: Faucet | undefined;
   let workers: HttpWorkers | undefined;
+  let gossip: GossipService | undefined;
   try {
     // After the store: a snapshot that is refused leaves nothing new in the data directory.
     const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
@@ -82,8 +89,17 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         metrics.milestoneSeconds.labels('commit').observe(issued.commitMicros / 1e6);
       });
     }
+    if (config.gossip.enabled) {
+      try {
+        gossip = await GossipService.start(config, store, logger, followedKeys(config));
+      } catch (err) {
+        if (err instanceof LedgerError) throw new StartupError(`cannot start gossip: ${err.code}: ${err.detail}`);
+        throw err;
+      }
+      metrics.addGossip(gossip);
+    }
     faucet = createFaucet(config, protocol, store, logger);
-    const services = { config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal, faucet };
+    const services = { config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal, faucet, gossip };
     const app = createApp(services, secret);
     server = createServer(withFastReads(app.callback(), services));
     trackConnections(server);
@@ -138,17 +154,19 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         await workersStopped;
         await faucet?.stop();
         await coordinator?.stop();
+        gossip?.stop();
         store.close();
         logger.info('stopped');
         logger.flush();
       })());
-    return { host, port: bound, url, protocol, store, logger, stop };
+    return { host, port: bound, url, protocol, store, logger, gossip, stop };
   } catch (err) {
     events?.stop();
     await faucet?.stop();
     await workers?.stop(0);
     miner.close();
     await coordinator?.stop();
+    gossip?.stop();
     server?.close();
     store.close();
     throw err;
@@ -214,6 +232,13 @@ function signingKeys(config: NodeConfig): string[] {
   if (config.coordinator.enabled) return coordinatorKeys(config.coordinator.privateKeys, config.dataDir);
   if (config.coordinator.privateKeys.length > 0 || config.coordinator.publicKeys.length > 0) return config.coordinator.privateKeys;
   return existsSync(join(config.dataDir, 'coordinator-keys.json')) ? coordinatorKeys([], config.dataDir) : [];
+}
+
+/** The public keys of the coordinator a follower follows (none on a coordinator). */
+function followedKeys(config: NodeConfig): string[] {
+  if (config.coordinator.enabled) return [];
+  if (config.coordinator.publicKeys.length > 0) return config.coordinator.publicKeys;
+  return signingKeys(config).map((seed) => publicKey(seed));
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

@@ -18,7 +18,7 @@ interface Option {
   flag: string;
   env: string;
   path: string;
-  kind: 'string' | 'int' | 'bool' | 'list' | 'negate' | 'bind-port' | 'bind-host';
+  kind: 'string' | 'int' | 'bool' | 'list' | 'negate' | 'bind-port' | 'bind-host' | 'peers';
   help: string;
 }
 
@@ -53,6 +53,10 @@ export const OPTIONS: Option[] = [
   { flag: '--faucet-private-key', env: 'LEDGER_NODE_FAUCET_PRIVATE_KEY', path: 'faucet.privateKey', kind: 'string', help: 'faucet Ed25519 seed, 0x + 64 hex (default: the dev key of D23, dev network only)' },
   { flag: '--faucet-amount', env: 'LEDGER_NODE_FAUCET_AMOUNT', path: 'faucet.amount', kind: 'int', help: 'base-token units the faucet sends per request (default 1000000000 = 1000 TST)' },
   { flag: '--faucet-cooldown', env: 'LEDGER_NODE_FAUCET_COOLDOWN', path: 'faucet.cooldown', kind: 'int', help: 'seconds before an address may ask the faucet again (default 300)' },
+  { flag: '--gossip', env: 'LEDGER_NODE_GOSSIP', path: 'gossip.enabled', kind: 'bool', help: 'gossip with other nodes (p2p, Hornet\'s protocol; default off: a single-node network)' },
+  { flag: '--p2p-bind', env: 'LEDGER_NODE_P2P_BIND', path: 'p2p.bindMultiAddresses', kind: 'list', help: 'p2p listen multiaddress (repeatable; default /ip4/0.0.0.0/tcp/15600 and /ip6/::/tcp/15600)' },
+  { flag: '--peer', env: 'LEDGER_NODE_PEERS', path: 'p2p.peers', kind: 'peers', help: 'static peer /ip4/…/tcp/…/p2p/<peerId> (repeatable; env: comma-separated)' },
+  { flag: '--p2p-identity-key', env: 'LEDGER_NODE_P2P_IDENTITY_KEY', path: 'p2p.identityPrivateKey', kind: 'string', help: 'p2p identity: hex of a 64-byte Ed25519 private key or 32-byte seed (default: generated, kept in the data dir)' },
   { flag: '--log-level', env: 'LEDGER_NODE_LOG_LEVEL', path: 'logLevel', kind: 'string', help: 'fatal, error, warn, info, debug, trace or silent (default info)' },
 ];
 
@@ -159,6 +163,9 @@ function apply(config: Record<string, unknown>, option: Option, values: string[]
     case 'list':
       parent[key] = values;
       break;
+    case 'peers':
+      parent[key] = values.map((multiAddress) => ({ multiAddress }));
+      break;
     case 'bind-port': {
       const port = parseInteger(last, source);
       parent[key] = `${splitBind(String(parent[key])).host}:${port}`;
@@ -231,6 +238,7 @@ function check(c: NodeConfig): void {
   if (!Number.isInteger(c.indexer.maxPageSize) || c.indexer.maxPageSize < 1 || c.indexer.maxPageSize > 10000) fail('indexer.maxPageSize must be an integer 1..10000');
   if (typeof c.dashboard.enabled !== 'boolean') fail('dashboard.enabled must be true or false');
   checkFaucet(c.faucet, fail);
+  checkP2p(c, fail);
   if (!LEVELS.includes(c.logLevel)) fail(`logLevel must be one of ${LEVELS.join(', ')}`);
   c.genesis.address = genesisHex(c.genesis.address, p.bech32Hrp);
 }
@@ -246,6 +254,24 @@ function checkFaucet(f: NodeConfig['faucet'], fail: (msg: string) => void): void
   if (!isObject(r) || !Number.isInteger(r.maxRequests) || r.maxRequests < 1) fail('faucet.rateLimit.maxRequests must be a positive integer');
   if (!(r.period > 0)) fail('faucet.rateLimit.period must be a positive number of seconds');
   if (!Number.isInteger(r.maxBurst) || r.maxBurst < 1) fail('faucet.rateLimit.maxBurst must be a positive integer');
+}
+
+function checkP2p(c: NodeConfig, fail: (msg: string) => void): void {
+  if (typeof c.gossip.enabled !== 'boolean') fail('gossip.enabled must be true or false');
+  const p = c.p2p;
+  if (!Array.isArray(p.bindMultiAddresses) || p.bindMultiAddresses.length === 0 || p.bindMultiAddresses.some((a) => typeof a !== 'string' || !a.startsWith('/'))) fail('p2p.bindMultiAddresses must be a non-empty list of multiaddresses');
+  if (typeof p.identityPrivateKey !== 'string' || !/^(0x)?([0-9a-fA-F]{64}|[0-9a-fA-F]{128})?$/.test(p.identityPrivateKey)) fail('p2p.identityPrivateKey must be hex of a 64-byte private key or a 32-byte seed');
+  if (typeof p.identityFile !== 'string') fail('p2p.identityFile must be a path');
+  if (!Array.isArray(p.peers)) fail('p2p.peers must be a list of {"multiAddress": "/ip4/…/tcp/…/p2p/<peerId>", "alias": "…"}');
+  p.peers.forEach((peer, i) => {
+    if (!isObject(peer) || typeof peer.multiAddress !== 'string' || !/\/p2p\/[1-9A-HJ-NP-Za-km-z]+$/.test(peer.multiAddress)) fail(`p2p.peers[${i}].multiAddress must be a multiaddress ending in /p2p/<peerId>`);
+    if (peer.alias !== undefined && typeof peer.alias !== 'string') fail(`p2p.peers[${i}].alias must be a string`);
+  });
+  if (!Number.isInteger(p.unknownPeersLimit) || p.unknownPeersLimit < 0) fail('p2p.unknownPeersLimit must be a non-negative integer');
+  if (!Number.isInteger(p.reconnectInterval) || p.reconnectInterval < 1 || p.reconnectInterval > 86400) fail('p2p.reconnectInterval must be a whole number of seconds 1..86400');
+  const cm = p.connectionManager;
+  if (!Number.isInteger(cm.lowWatermark) || !Number.isInteger(cm.highWatermark) || cm.lowWatermark < 0 || cm.highWatermark < cm.lowWatermark) fail('p2p.connectionManager needs integers lowWatermark ≤ highWatermark');
+  if (!Number.isInteger(c.warpsync.advancementRange) || c.warpsync.advancementRange < 1 || c.warpsync.advancementRange > 10000) fail('warpsync.advancementRange must be an integer 1..10000');
 }
 
 /** The genesis address as 0x hex (the store's form); bech32 must carry the network's HRP. */

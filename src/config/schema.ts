@@ -86,7 +86,32 @@ export interface NodeConfig {
     maxQueueSize: number;
     rateLimit: { maxRequests: number; period: number; maxBurst: number };
   };
+  /** Gossip with other nodes (gossip.md §1, docs/gossip.md): off = a single-node network. */
+  gossip: { enabled: boolean };
+  p2p: P2pConfig;
+  /** Milestones requested per warp-sync window (gossip.md §7). */
+  warpsync: { advancementRange: number };
   logLevel: string;
+}
+
+/** A static peer, Hornet's `peering.json` entry. */
+export interface PeerConfig {
+  multiAddress: string;
+  alias?: string;
+}
+
+/** The p2p host (gossip.md §1): listen addresses, identity, static peers, limits. */
+export interface P2pConfig {
+  bindMultiAddresses: string[];
+  /** Hex of a 64-byte Ed25519 private key (or its 32-byte seed); empty: generated. */
+  identityPrivateKey: string;
+  /** Where the identity is persisted; empty: `<dataDir>/p2p-identity.key`. */
+  identityFile: string;
+  peers: PeerConfig[];
+  unknownPeersLimit: number;
+  /** Seconds between redials of a disconnected known peer. */
+  reconnectInterval: number;
+  connectionManager: { lowWatermark: number; highWatermark: number };
 }
 
 export const DEFAULT_PUBLIC_ROUTES = [
@@ -153,6 +178,17 @@ export function defaultConfig(): NodeConfig {
       maxQueueSize: 10_000,
       rateLimit: { maxRequests: 10, period: 300, maxBurst: 20 },
     },
+    gossip: { enabled: false },
+    p2p: {
+      bindMultiAddresses: ['/ip4/0.0.0.0/tcp/15600', '/ip6/::/tcp/15600'],
+      identityPrivateKey: '',
+      identityFile: '',
+      peers: [],
+      unknownPeersLimit: 4,
+      reconnectInterval: 30,
+      connectionManager: { lowWatermark: 5, highWatermark: 10 },
+    },
+    warpsync: { advancementRange: 150 },
     logLevel: 'info',
   };
 }

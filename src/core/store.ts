@@ -79,6 +79,11 @@ export class LedgerStore implements LedgerStoreApi {
     this.inner.close();
   }
 
+  /** The native store, for the gossip binding (`GossipNode.start`), which runs over it. */
+  get native(): NativeStore {
+    return this.inner;
+  }
+
   /** The persisted protocol parameters (fixed when the data directory was created). */
   protocol(): ProtocolJson {
     return this.protocolJson;

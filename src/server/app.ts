@@ -21,6 +21,7 @@ import { metricsRoutes } from './routes/metrics';
 import { milestonesRoutes } from './routes/milestones';
 import { mqttRoutes } from './routes/mqtt';
 import { outputsRoutes } from './routes/outputs';
+import { peersRoutes } from './routes/peers';
 import { routesRoutes } from './routes/routes';
 import { tipsRoutes } from './routes/tips';
 import { transactionsRoutes } from './routes/transactions';
@@ -42,6 +43,7 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   outputsRoutes(router, services);
   milestonesRoutes(router, services);
   indexerRoutes(router, services);
+  peersRoutes(router, services);
   metricsRoutes(router, services);
   if (services.config.events.enabled) mqttRoutes(router);
   dashboardMetricsRoutes(router, services);

@@ -5,6 +5,7 @@ import type { NodeConfig } from '../config/schema';
 import type { Coordinator } from '../coordinator';
 import type { MiningPool } from '../core/mining-pool';
 import type { FaucetService } from '../faucet/faucet';
+import type { GossipService } from '../gossip/service';
 import type { ProtocolJson } from '../core/types';
 import type { LedgerStoreApi } from '../store-contract';
 import type { NodeMetrics } from './lib/node-metrics';
@@ -26,4 +27,6 @@ export interface ServerServices {
   shutdown: AbortSignal;
   /** The dev-network faucet, when it runs (docs/faucet.md). */
   faucet?: FaucetService;
+  /** Gossip with other nodes, when `gossip.enabled`. */
+  gossip?: GossipService;
 }

@@ -5,6 +5,8 @@ mod codec;
 mod crypto;
 mod errors;
 mod events;
+mod gossip;
+mod gossip_store;
 mod listen;
 mod pow;
 mod shared;

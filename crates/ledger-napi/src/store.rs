@@ -9,6 +9,7 @@
 
 use crate::codec::hex_array;
 use crate::errors::{to_napi, Result, SEPARATOR};
+use crate::gossip_store::NodeStore;
 
 fn invalid_state(detail: String) -> napi::Error<String> {
     to_napi(ledger_core::Error::new("binding-failure", "", detail))
@@ -235,6 +236,17 @@ pub struct LedgerStore {
     /// The key under which `open` published the store for other threads (`attach`); None
     /// for an attached handle, which must leave the owner's event listener alone on close.
     published_as: Option<String>,
+    /// Gossip, while it runs: blocks the API and the coordinator store are broadcast.
+    pub(crate) gossip: LocalBlocks,
+}
+
+/// Where blocks stored by this binding's tasks go for broadcast (`GossipNode` sets it).
+pub(crate) type LocalBlocks = Arc<RwLock<Option<Arc<NodeStore>>>>;
+
+fn announce(sink: &LocalBlocks, id: [u8; 32], bytes: Vec<u8>, milestone: bool) {
+    if let Some(gossip) = sink.read().unwrap_or_else(|p| p.into_inner()).as_ref() {
+        gossip.local_block(id, bytes, milestone);
+    }
 }
 
 /// Stores open in this process, by data directory, for the HTTP worker threads (shared.rs).
@@ -295,7 +307,9 @@ impl LedgerStore {
     pub fn attach(data_dir: String) -> Result<LedgerStore> {
         let key = store_key(&data_dir);
         let store = OPEN_STORES.find(&key).ok_or_else(|| to_napi(ledger_core::Error::new("store-closed", "", format!("no store is open in {data_dir} in this process"))))?;
-        Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: None })
+        // An attached handle (an HTTP worker) announces nothing to gossip: with gossip on the
+        // node serves HTTP on one event loop (src/node.ts).
+        Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: None, gossip: LocalBlocks::default() })
     }
 
     pub(crate) fn get(&self) -> Result<Arc<Store>> {
@@ -335,7 +349,7 @@ impl LedgerStore {
     /// order; all of them written in one batch (see `Store::submit_blocks`).
     #[napi(ts_return_type = "Promise<SubmitOutcome[]>")]
     pub fn submit_blocks(&self, blocks: Vec<Buffer>) -> Result<AsyncTask<SubmitTask>> {
-        Ok(AsyncTask::new(SubmitTask { store: self.get()?, blocks: blocks.iter().map(|b| b.to_vec()).collect() }))
+        Ok(AsyncTask::new(SubmitTask { store: self.get()?, gossip: self.gossip.clone(), blocks: blocks.iter().map(|b| b.to_vec()).collect() }))
     }
 
     /// Every rule `submitBlocks` applies but the proof of work, parents known, nothing
@@ -349,7 +363,7 @@ impl LedgerStore {
     /// Issue the next milestone with the embedded coordinator, off the event loop.
     #[napi(ts_return_type = "Promise<MilestoneOutcome>")]
     pub fn issue_milestone(&self, timestamp: Option<u32>) -> Result<AsyncTask<IssueTask>> {
-        Ok(AsyncTask::new(IssueTask { store: self.get()?, timestamp }))
+        Ok(AsyncTask::new(IssueTask { store: self.get()?, gossip: self.gossip.clone(), timestamp }))
     }
 
     /// The block's bytes, copied into a buffer of the JavaScript heap: for a few hundred
@@ -496,7 +510,7 @@ impl Task for OpenTask {
             Ok(store) => {
                 let store = Arc::new(store);
                 OPEN_STORES.publish(self.key.clone(), &store);
-                Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: Some(self.key.clone()) })
+                Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: Some(self.key.clone()), gossip: LocalBlocks::default() })
             }
             // The reason code travels in the message; the adapter turns it into a LedgerError.
             Err(e) => Err(napi::Error::new(napi::Status::GenericFailure, format!("{}{SEPARATOR}{}{SEPARATOR}{}", e.code, e.path, e.detail))),
@@ -506,6 +520,7 @@ impl Task for OpenTask {
 
 pub struct SubmitTask {
     store: Arc<Store>,
+    gossip: LocalBlocks,
     blocks: Vec<Vec<u8>>,
 }
 
@@ -514,7 +529,13 @@ impl Task for SubmitTask {
     type JsValue = Vec<SubmitOutcome>;
     fn compute(&mut self) -> napi::Result<Self::Output> {
         let blocks: Vec<&[u8]> = self.blocks.iter().map(|b| b.as_slice()).collect();
-        Ok(self.store.submit_blocks(&blocks))
+        let results = self.store.submit_blocks(&blocks);
+        for (bytes, result) in self.blocks.iter().zip(&results) {
+            if let Ok(Submitted { block_id, stored: true }) = result {
+                announce(&self.gossip, *block_id, bytes.clone(), false);
+            }
+        }
+        Ok(results)
     }
     fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<Vec<SubmitOutcome>> {
         Ok(output
@@ -551,6 +572,7 @@ impl Task for PrecheckTask {
 
 pub struct IssueTask {
     store: Arc<Store>,
+    gossip: LocalBlocks,
     timestamp: Option<u32>,
 }
 
@@ -558,7 +580,13 @@ impl Task for IssueTask {
     type Output = ledger_core::Result<IssuedMilestone>;
     type JsValue = MilestoneOutcome;
     fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(self.store.issue_milestone(self.timestamp))
+        let issued = self.store.issue_milestone(self.timestamp);
+        if let Ok(m) = &issued {
+            if let Ok(Some(bytes)) = self.store.block(&m.block_id) {
+                announce(&self.gossip, m.block_id, bytes, true);
+            }
+        }
+        Ok(issued)
     }
     fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<MilestoneOutcome> {
         Ok(match output {

@@ -1,10 +1,21 @@
 // Health (ledger.md §12, D26): a milestone exists and the latest is younger than
-// max(5 minutes, 3 × coordinator interval).
+// max(5 minutes, 3 × coordinator interval). A follower with gossip (D47) is healthy by
+// Hornet's rule instead (gossip/service.ts `followerHealthy`); a node that found a fork
+// is never healthy.
 
+import type { NodeConfig } from '../../config/schema';
+import type { GossipService } from '../../gossip/service';
 import type { LedgerStoreApi, StoreStatus } from '../../store-contract';
 
-export function isHealthy(store: LedgerStoreApi, intervalSeconds: number, now = Date.now() / 1000): boolean {
-  return healthyAt(store.status().latestMilestone, intervalSeconds, now);
+export function isHealthy(store: LedgerStoreApi, config: NodeConfig, gossip?: GossipService, now = Date.now() / 1000): boolean {
+  return nodeHealthyAt(store.status().latestMilestone, config, gossip, now);
+}
+
+/** The node's health rule for a latest milestone already read. */
+export function nodeHealthyAt(latest: StoreStatus['latestMilestone'], config: NodeConfig, gossip?: GossipService, now = Date.now() / 1000): boolean {
+  if (gossip && !config.coordinator.enabled) return gossip.followerHealthy(latest, now);
+  if (gossip?.status().halted) return false;
+  return healthyAt(latest, config.coordinator.interval, now);
 }
 
 /** The same rule for a latest milestone already read. */

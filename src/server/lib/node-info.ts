@@ -5,7 +5,8 @@
 import type { NodeConfig } from '../../config/schema';
 import type { ProtocolJson } from '../../core/types';
 import type { LedgerStoreApi, MilestoneInterval, StoreStatus } from '../../store-contract';
-import { healthyAt } from './node-health';
+import type { GossipService } from '../../gossip/service';
+import { nodeHealthyAt } from './node-health';
 
 export class NodeInfo {
   private builtFor = '';
@@ -16,26 +17,31 @@ export class NodeInfo {
     private readonly config: NodeConfig,
     private readonly protocol: ProtocolJson,
     private readonly version: string,
+    private readonly gossip?: GossipService,
   ) {}
 
   /** The info object as JSON text; rebuilt when the latest milestone or the health changed. */
   jsonText(now = Date.now() / 1000): string {
     const status = this.store.status();
-    const healthy = healthyAt(status.latestMilestone, this.config.coordinator.interval, now);
-    const key = `${status.latestMilestone.index}:${healthy}`;
+    const healthy = nodeHealthyAt(status.latestMilestone, this.config, this.gossip, now);
+    // With gossip, the latest milestone is the highest verified one (D47): above the
+    // confirmed one while the node syncs.
+    const seen = this.gossip ? Math.max(this.gossip.status().latestMilestoneIndex, status.latestMilestone.index) : status.latestMilestone.index;
+    const key = `${status.latestMilestone.index}:${seen}:${healthy}`;
     if (key !== this.builtFor) {
-      this.text = JSON.stringify(this.build(status, healthy));
+      this.text = JSON.stringify(this.build(status, healthy, seen));
       this.builtFor = key;
     }
     return this.text;
   }
 
-  private build(status: StoreStatus, healthy: boolean): object {
+  private build(status: StoreStatus, healthy: boolean, seen: number): object {
     const latest = status.latestMilestone;
     const milestone =
       latest.index === 0 || latest.timestamp === undefined
         ? { index: latest.index }
         : { index: latest.index, timestamp: latest.timestamp, milestoneId: latest.milestoneId };
+    const latestMilestone = seen > latest.index ? { index: seen } : milestone;
     const { protocol, config } = this;
     const t = config.baseToken;
     return {
@@ -43,7 +49,7 @@ export class NodeInfo {
       version: this.version,
       status: {
         isHealthy: healthy,
-        latestMilestone: milestone,
+        latestMilestone,
         confirmedMilestone: milestone,
         pruningIndex: status.pruningIndex,
       },

@@ -25,10 +25,12 @@ export class NodeMetrics {
   readonly intakeSeconds: Histogram;
   /** The other threads' metrics (as `registry.getMetricsAsJSON()` gives them), when there are any. */
   otherThreads: (() => Promise<ThreadMetrics[]>) | undefined;
+  private readonly registers: Registry[];
 
   /** Without `store`: the per-thread metrics of an HTTP worker only. */
   constructor(store: StoreFigures | undefined, mining?: () => MiningPoolStatus) {
     const registers = [this.registry];
+    this.registers = registers;
     if (store !== undefined) collectDefaultMetrics({ register: this.registry, prefix: 'ledger_node_' });
     this.requests = new Counter({ name: 'ledger_node_http_requests_total', help: 'HTTP requests by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
     this.requestSeconds = new Histogram({ name: 'ledger_node_http_request_duration_seconds', help: 'HTTP request duration by route pattern', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 30], registers });
@@ -64,6 +66,49 @@ export class NodeMetrics {
     const all = [await this.registry.getMetricsAsJSON(), ...(await this.otherThreads())];
     return AggregatorRegistry.aggregate(all).metrics();
   }
+  /** Gossip's figures (gossip.md §9): peers by state, and the node's message counters. */
+  addGossip(gossip: GossipFigures): void {
+    const registers = this.registers;
+    new Gauge({
+      name: 'ledger_node_gossip_peers',
+      help: 'peers the node knows of: all, connected, with a gossip stream',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const peers = gossip.peersSnapshot();
+        this.set({ state: 'known' }, peers.length);
+        this.set({ state: 'connected' }, peers.filter((p) => p.connected).length);
+        this.set({ state: 'streaming' }, peers.filter((p) => p.gossip !== undefined).length);
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_gossip_messages',
+      help: 'gossip counters since start (received/sent blocks, requests, heartbeats; new, known and invalid blocks; dropped packets)',
+      labelNames: ['counter'],
+      registers,
+      collect() {
+        for (const [name, value] of Object.entries(gossip.metrics())) this.set({ counter: name }, value as number);
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_gossip_held_blocks',
+      help: 'gossiped blocks held until their parents arrive, and milestones held for their predecessor',
+      labelNames: ['kind'],
+      registers,
+      collect() {
+        const status = gossip.status();
+        this.set({ kind: 'blocks' }, status.heldBlocks);
+        this.set({ kind: 'milestones' }, status.heldMilestones);
+      },
+    });
+  }
+}
+
+/** What the gossip metrics read (GossipService). */
+export interface GossipFigures {
+  peersSnapshot(): { connected: boolean; gossip?: unknown }[];
+  metrics(): object;
+  status(): { heldBlocks: number; heldMilestones: number };
 }
 
 export type ThreadMetrics = MetricObjectWithValues<MetricValue<string>>[];

@@ -5,9 +5,9 @@ import { isHealthy } from '../lib/node-health';
 import { unavailable } from '../lib/http-error';
 import type { ServerServices } from '../services';
 
-export function healthRoutes(router: Router, { store, config }: ServerServices): void {
+export function healthRoutes(router: Router, { store, config, gossip }: ServerServices): void {
   router.get('/health', (ctx) => {
-    if (!isHealthy(store, config.coordinator.interval)) throw unavailable('node is not healthy');
+    if (!isHealthy(store, config, gossip)) throw unavailable('node is not healthy');
     ctx.status = 200;
     ctx.body = '';
   });

@@ -16,6 +16,12 @@ impl Store {
         self.db.get(BLOCKS, block_id)
     }
 
+    /// Whether the id is one of the ledger's solid entry points (never a stored block; a
+    /// parent that needs nothing more, for gossip's solidification).
+    pub fn is_solid_entry_point(&self, id: &Id32) -> bool {
+        self.entry_points.contains(id)
+    }
+
     /// The block metadata object of api.md §2.7 as JSON text.
     pub fn block_metadata_json(&self, block_id: &Id32) -> Result<Option<String>> {
         let Some(bytes) = self.db.get(BLOCKS, block_id)? else { return Ok(None) };

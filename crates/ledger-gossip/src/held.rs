@@ -1,0 +1,218 @@
+//! Blocks held until their parents arrive (D46, gossip.md §6.1): a store whose intake
+//! needs every parent known (the node's, D13) keeps gossiped blocks with missing parents
+//! here, asks peers for the parents, and submits each block once its last missing parent
+//! is stored. Bounded in count and age: a peer cannot fill memory with orphans, and a
+//! block whose parents never come is forgotten.
+//!
+//! Pure bookkeeping, no I/O: the store implementation decides what is missing and what
+//! arrived. Held blocks are unvalidated bytes; they are validated when submitted.
+
+use crate::packets::BlockId;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::time::{Duration, Instant};
+
+/// A held block released because nothing it waited for is missing any more.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Released {
+    pub id: BlockId,
+    pub bytes: Vec<u8>,
+}
+
+struct Held {
+    bytes: Vec<u8>,
+    missing: HashSet<BlockId>,
+}
+
+pub struct HeldBlocks {
+    blocks: HashMap<BlockId, Held>,
+    /// Missing parent → the held blocks waiting for it.
+    waiting: HashMap<BlockId, Vec<BlockId>>,
+    /// Arrival order, for expiry and for evicting the oldest when full.
+    arrivals: VecDeque<(Instant, BlockId)>,
+    capacity: usize,
+    max_age: Duration,
+}
+
+impl HeldBlocks {
+    pub fn new(capacity: usize, max_age: Duration) -> HeldBlocks {
+        HeldBlocks { blocks: HashMap::new(), waiting: HashMap::new(), arrivals: VecDeque::new(), capacity: capacity.max(1), max_age }
+    }
+
+    pub fn len(&self) -> usize {
+        self.blocks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+
+    pub fn contains(&self, id: &BlockId) -> bool {
+        self.blocks.contains_key(id)
+    }
+
+    /// Hold `id` until every block of `missing` has arrived. A block already held keeps
+    /// its first copy. When full, the oldest held block is forgotten to make room.
+    /// Returns false if the block was held already.
+    pub fn hold(&mut self, id: BlockId, bytes: Vec<u8>, missing: Vec<BlockId>, now: Instant) -> bool {
+        if self.blocks.contains_key(&id) {
+            return false;
+        }
+        self.expire(now);
+        while self.blocks.len() >= self.capacity {
+            let Some((_, oldest)) = self.arrivals.pop_front() else { break };
+            self.forget(&oldest);
+        }
+        for parent in &missing {
+            self.waiting.entry(*parent).or_default().push(id);
+        }
+        self.blocks.insert(id, Held { bytes, missing: missing.into_iter().collect() });
+        self.arrivals.push_back((now, id));
+        true
+    }
+
+    /// `id` is stored now: the held blocks that waited only for it, in the order they were
+    /// held (a block is released at most once).
+    pub fn arrived(&mut self, id: &BlockId) -> Vec<Released> {
+        let Some(children) = self.waiting.remove(id) else { return Vec::new() };
+        let mut released = Vec::new();
+        for child in children {
+            let Some(held) = self.blocks.get_mut(&child) else { continue };
+            held.missing.remove(id);
+            if held.missing.is_empty() {
+                let held = self.blocks.remove(&child).expect("present above");
+                released.push(Released { id: child, bytes: held.bytes });
+            }
+        }
+        released
+    }
+
+    /// The parents still missing for held blocks, to ask peers for them again.
+    pub fn missing(&self) -> Vec<BlockId> {
+        self.waiting.keys().copied().collect()
+    }
+
+    /// Forget blocks held for longer than the maximum age. Returns how many went.
+    pub fn expire(&mut self, now: Instant) -> usize {
+        let mut gone = 0;
+        while let Some(&(since, id)) = self.arrivals.front() {
+            if now.duration_since(since) < self.max_age {
+                break;
+            }
+            self.arrivals.pop_front();
+            if self.forget(&id) {
+                gone += 1;
+            }
+        }
+        // Entries of blocks released meanwhile are skipped above; keep the queue from
+        // growing with them when nothing expires.
+        if self.arrivals.len() > 2 * self.blocks.len() + 64 {
+            let blocks = &self.blocks;
+            self.arrivals.retain(|(_, id)| blocks.contains_key(id));
+        }
+        gone
+    }
+
+    fn forget(&mut self, id: &BlockId) -> bool {
+        let Some(held) = self.blocks.remove(id) else { return false };
+        for parent in held.missing {
+            if let Some(list) = self.waiting.get_mut(&parent) {
+                list.retain(|c| c != id);
+                if list.is_empty() {
+                    self.waiting.remove(&parent);
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The parents a serialized block names (protocol version, parent count, then 32 bytes
+/// each), read without decoding the rest; None if the bytes are too short for them.
+pub fn parents_of(bytes: &[u8]) -> Option<Vec<BlockId>> {
+    let count = *bytes.get(1)? as usize;
+    let end = 2 + 32 * count;
+    if bytes.len() < end {
+        return None;
+    }
+    Some(bytes[2..end].chunks_exact(32).map(|c| BlockId(c.try_into().expect("32 bytes"))).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(n: u8) -> BlockId {
+        BlockId([n; 32])
+    }
+
+    #[test]
+    fn released_when_the_last_missing_parent_arrives() {
+        let now = Instant::now();
+        let mut held = HeldBlocks::new(10, Duration::from_secs(60));
+        assert!(held.hold(id(3), vec![3], vec![id(1), id(2)], now));
+        assert!(!held.hold(id(3), vec![33], vec![id(1)], now), "the first copy is kept");
+        assert!(held.hold(id(4), vec![4], vec![id(3)], now));
+        let mut missing = held.missing();
+        missing.sort();
+        assert_eq!(missing, vec![id(1), id(2), id(3)]);
+
+        assert_eq!(held.arrived(&id(1)), vec![]);
+        assert_eq!(held.arrived(&id(2)), vec![Released { id: id(3), bytes: vec![3] }]);
+        assert!(!held.contains(&id(3)));
+        // The released block, once stored, releases its own held child.
+        assert_eq!(held.arrived(&id(3)), vec![Released { id: id(4), bytes: vec![4] }]);
+        assert!(held.is_empty());
+        assert!(held.missing().is_empty());
+        assert_eq!(held.arrived(&id(3)), vec![], "released once");
+    }
+
+    #[test]
+    fn several_children_of_one_parent_in_holding_order() {
+        let now = Instant::now();
+        let mut held = HeldBlocks::new(10, Duration::from_secs(60));
+        held.hold(id(5), vec![5], vec![id(1)], now);
+        held.hold(id(6), vec![6], vec![id(1), id(2)], now);
+        held.hold(id(7), vec![7], vec![id(1)], now);
+        let released: Vec<BlockId> = held.arrived(&id(1)).into_iter().map(|r| r.id).collect();
+        assert_eq!(released, vec![id(5), id(7)]);
+        assert_eq!(held.len(), 1);
+    }
+
+    #[test]
+    fn bounded_in_count_oldest_forgotten() {
+        let now = Instant::now();
+        let mut held = HeldBlocks::new(2, Duration::from_secs(60));
+        held.hold(id(10), vec![10], vec![id(1)], now);
+        held.hold(id(11), vec![11], vec![id(2)], now);
+        held.hold(id(12), vec![12], vec![id(3)], now);
+        assert_eq!(held.len(), 2);
+        assert!(!held.contains(&id(10)));
+        assert_eq!(held.arrived(&id(1)), vec![], "its waiting entry went with it");
+        let mut missing = held.missing();
+        missing.sort();
+        assert_eq!(missing, vec![id(2), id(3)]);
+    }
+
+    #[test]
+    fn bounded_in_age() {
+        let start = Instant::now();
+        let mut held = HeldBlocks::new(10, Duration::from_secs(60));
+        held.hold(id(10), vec![10], vec![id(1)], start);
+        held.hold(id(11), vec![11], vec![id(2)], start + Duration::from_secs(30));
+        assert_eq!(held.expire(start + Duration::from_secs(59)), 0);
+        assert_eq!(held.expire(start + Duration::from_secs(61)), 1);
+        assert!(!held.contains(&id(10)) && held.contains(&id(11)));
+        assert_eq!(held.missing(), vec![id(2)]);
+    }
+
+    #[test]
+    fn parents_read_from_the_header() {
+        let mut bytes = vec![2, 2];
+        bytes.extend([1u8; 32]);
+        bytes.extend([2u8; 32]);
+        bytes.extend([0, 0, 0, 0]);
+        assert_eq!(parents_of(&bytes), Some(vec![id(1), id(2)]));
+        assert_eq!(parents_of(&bytes[..40]), None);
+        assert_eq!(parents_of(&[2]), None);
+    }
+}

@@ -1,0 +1,220 @@
+//! One gossip stream's I/O (gossip.md §3): a reader task that cuts messages out of the byte
+//! stream and hands them to the service, and a writer task that drains the peer's send queue.
+//! Reading and writing run apart so that two peers pushing blocks at each other can never
+//! block on each other's full windows.
+//!
+//! Deadlines: a read that brings nothing for `read_timeout` ends the stream (heartbeats keep
+//! a healthy stream busy); each write must finish within `write_timeout`. Any error, EOF or
+//! malformed message ends the stream; the service then closes the connection.
+
+use crate::config::Timers;
+use crate::metrics::{count_dropped, count_sent, NodeMetrics, PeerMetrics};
+use crate::packets::{BlockId, BlockPacket, Decoder, Message, PacketError, PacketType};
+use bytes::Bytes;
+use futures::io::{AsyncReadExt, AsyncWriteExt, ReadHalf, WriteHalf};
+use libp2p::swarm::Stream;
+use libp2p::PeerId;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+
+/// Bytes read from the stream at once.
+const READ_BUFFER: usize = 16 * 1024;
+/// Queued frames are written together up to about this many bytes.
+const WRITE_BATCH: usize = 64 * 1024;
+
+/// What a stream's tasks report to the service.
+#[derive(Debug)]
+pub enum SessionEvent {
+    /// A block message, with the id of its bytes (hashed here, on the reader's task).
+    Block { peer: PeerId, session: u64, id: BlockId, block: BlockPacket },
+    /// Any other message.
+    Message { peer: PeerId, session: u64, message: Message },
+    /// The stream is over.
+    Ended { peer: PeerId, session: u64, reason: CloseReason },
+}
+
+/// Why a gossip stream ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CloseReason {
+    /// The peer closed its side.
+    Eof,
+    /// Read or write failed (reset by the peer, connection gone).
+    Io(String),
+    /// Nothing arrived within the read deadline.
+    ReadTimeout,
+    /// A write did not finish within the write deadline.
+    WriteTimeout,
+    /// The peer sent bytes that are not a valid message (gossip.md §4, §10).
+    Protocol(PacketError),
+    /// Its connection closed.
+    ConnectionClosed,
+    /// Another stream with the same peer took its place (gossip.md §3, duplicates).
+    Replaced,
+    /// The peer was dropped or removed, or the node stops.
+    Dropped,
+}
+
+impl fmt::Display for CloseReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CloseReason::Eof => f.write_str("closed by the peer"),
+            CloseReason::Io(e) => write!(f, "I/O error: {e}"),
+            CloseReason::ReadTimeout => f.write_str("nothing received within the read deadline"),
+            CloseReason::WriteTimeout => f.write_str("a write missed its deadline"),
+            CloseReason::Protocol(e) => write!(f, "protocol error: {e}"),
+            CloseReason::ConnectionClosed => f.write_str("connection closed"),
+            CloseReason::Replaced => f.write_str("replaced by another stream with the same peer"),
+            CloseReason::Dropped => f.write_str("dropped by this node"),
+        }
+    }
+}
+
+/// The service's side of a running stream: its send queue and its tasks. Dropping it
+/// stops both tasks, which drops the stream and resets it.
+pub struct Session {
+    pub id: u64,
+    pub outbox: Outbox,
+    pub metrics: Arc<PeerMetrics>,
+    tasks: [AbortHandle; 2],
+}
+
+/// A stream's send queue, cloneable for whoever answers the peer (gossip.md §3: 1000
+/// messages, a message that does not fit is dropped and counted).
+#[derive(Clone)]
+pub struct Outbox {
+    queue: mpsc::Sender<Bytes>,
+    metrics: Arc<PeerMetrics>,
+    node_metrics: Arc<NodeMetrics>,
+}
+
+impl Outbox {
+    /// Queue a frame. Returns whether it was queued; a full queue counts a dropped packet,
+    /// a stream that has ended drops silently.
+    pub fn send(&self, frame: Bytes) -> bool {
+        match self.queue.try_send(frame) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                count_dropped(&self.metrics, &self.node_metrics);
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+}
+
+impl Session {
+    pub fn spawn(
+        peer: PeerId,
+        id: u64,
+        stream: Stream,
+        timers: &Timers,
+        events: mpsc::Sender<SessionEvent>,
+        node_metrics: Arc<NodeMetrics>,
+    ) -> Session {
+        let (read, write) = stream.split();
+        let (queue, frames) = mpsc::channel(timers.send_queue.max(1));
+        let metrics = Arc::new(PeerMetrics::default());
+        let reader = tokio::spawn(read_loop(peer, id, read, timers.read_timeout, events.clone()));
+        let writer = tokio::spawn(write_loop(
+            peer,
+            id,
+            write,
+            frames,
+            timers.write_timeout,
+            (metrics.clone(), node_metrics.clone()),
+            events,
+        ));
+        let outbox = Outbox { queue, metrics: metrics.clone(), node_metrics };
+        Session { id, outbox, metrics, tasks: [reader.abort_handle(), writer.abort_handle()] }
+    }
+
+    pub fn send(&self, frame: Bytes) -> bool {
+        self.outbox.send(frame)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+async fn read_loop(
+    peer: PeerId,
+    session: u64,
+    mut read: ReadHalf<Stream>,
+    read_timeout: Duration,
+    events: mpsc::Sender<SessionEvent>,
+) {
+    let mut decoder = Decoder::new();
+    let mut buf = vec![0u8; READ_BUFFER];
+    let reason = 'stream: loop {
+        let n = match tokio::time::timeout(read_timeout, read.read(&mut buf)).await {
+            Err(_) => break CloseReason::ReadTimeout,
+            Ok(Err(e)) => break CloseReason::Io(e.to_string()),
+            Ok(Ok(0)) => break CloseReason::Eof,
+            Ok(Ok(n)) => n,
+        };
+        decoder.push(&buf[..n]);
+        loop {
+            let event = match decoder.next_message() {
+                Ok(None) => break,
+                Err(e) => break 'stream CloseReason::Protocol(e),
+                Ok(Some(Message::Block(block))) => SessionEvent::Block { peer, session, id: block.id(), block },
+                Ok(Some(message)) => SessionEvent::Message { peer, session, message },
+            };
+            // Waiting here is the backpressure: a busy node stops reading, TCP slows the peer.
+            if events.send(event).await.is_err() {
+                return; // the service is gone
+            }
+        }
+    };
+    let _ = events.send(SessionEvent::Ended { peer, session, reason }).await;
+}
+
+async fn write_loop(
+    peer: PeerId,
+    session: u64,
+    mut write: WriteHalf<Stream>,
+    mut frames: mpsc::Receiver<Bytes>,
+    write_timeout: Duration,
+    (metrics, node_metrics): (Arc<PeerMetrics>, Arc<NodeMetrics>),
+    events: mpsc::Sender<SessionEvent>,
+) {
+    let mut batch = Vec::with_capacity(WRITE_BATCH);
+    let mut types = Vec::new();
+    while let Some(frame) = frames.recv().await {
+        batch.clear();
+        types.clear();
+        let mut next = Some(frame);
+        while let Some(frame) = next.take() {
+            types.push(PacketType::from_byte(frame[0]));
+            batch.extend_from_slice(&frame);
+            if batch.len() < WRITE_BATCH {
+                next = frames.try_recv().ok();
+            }
+        }
+        let written = tokio::time::timeout(write_timeout, async {
+            write.write_all(&batch).await?;
+            write.flush().await
+        })
+        .await;
+        let reason = match written {
+            Ok(Ok(())) => {
+                for t in &types {
+                    count_sent(&metrics, &node_metrics, *t);
+                }
+                continue;
+            }
+            Ok(Err(e)) => CloseReason::Io(e.to_string()),
+            Err(_) => CloseReason::WriteTimeout,
+        };
+        let _ = events.send(SessionEvent::Ended { peer, session, reason }).await;
+        return;
+    }
+}

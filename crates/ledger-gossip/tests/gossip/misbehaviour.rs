@@ -1,0 +1,144 @@
+//! Punishment (D49, gossip.md §10) on the in-memory transport, with a raw libp2p peer that
+//! writes whatever the test wants on its gossip stream: garbage and bad lengths close the
+//! stream and connection, an invalid block gets its sender dropped and removed, a silent
+//! peer is dropped after the grace period and one whose heartbeats stop after the expiry —
+//! while a well-behaved peer keeps its stream.
+
+use crate::common::*;
+use futures::AsyncWriteExt;
+use ledger_gossip::packets::{to_frame, BlockPacket, Heartbeat, PacketError, PacketType};
+use ledger_gossip::{CloseReason, DropReason, GossipEvent};
+use std::time::Duration;
+
+const WAIT: Duration = Duration::from_secs(10);
+
+async fn node_with_good_peer(config: ledger_gossip::Config) -> (Node, Node) {
+    let node = memory_node(config, synced(2)).await;
+    let good = memory_node(memory_config(), synced(2)).await;
+    peer_up(&good, &node).await;
+    (node, good)
+}
+
+async fn expect_closed(node: &mut Node, raw: libp2p::PeerId) -> CloseReason {
+    let reason = node
+        .event(WAIT, |e| match e {
+            GossipEvent::StreamClosed { peer, reason } if *peer == raw => Some(reason.clone()),
+            _ => None,
+        })
+        .await;
+    eventually(WAIT, || async { node.peer(raw).await.is_none() }).await;
+    reason
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_message_type_closes_stream_and_connection() {
+    let (mut node, good) = node_with_good_peer(memory_config()).await;
+    let (raw, mut stream) = raw_stream_to(&node).await;
+    stream.write_all(&to_frame(&Heartbeat::new(2, 0, 2, 1, 1))).await.unwrap();
+    stream.write_all(&[0x09, 0x04, 0x00, 1, 2, 3, 4]).await.unwrap();
+    stream.flush().await.unwrap();
+    assert_eq!(expect_closed(&mut node, raw).await, CloseReason::Protocol(PacketError::UnknownType(9)));
+    assert!(node.has_heartbeat_from(good.peer_id()).await, "the good peer keeps its stream");
+    assert!(node.gossip.metrics().received_heartbeats >= 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_lengths_close_the_stream() {
+    for (bytes, expected) in [
+        (vec![0x02, 0x00, 0x00], PacketError::InvalidLength { packet_type: PacketType::Block, length: 0, min: 1, max: 32768 }),
+        (vec![0x04, 0x0d, 0x00], PacketError::InvalidLength { packet_type: PacketType::Heartbeat, length: 13, min: 14, max: 14 }),
+        (vec![0x02, 0x01, 0x80], PacketError::InvalidLength { packet_type: PacketType::Block, length: 32769, min: 1, max: 32768 }),
+        (vec![0x00, 0x03, 0x00], PacketError::UnknownType(0)),
+    ] {
+        let (mut node, good) = node_with_good_peer(memory_config()).await;
+        let (raw, mut stream) = raw_stream_to(&node).await;
+        stream.write_all(&bytes).await.unwrap();
+        stream.flush().await.unwrap();
+        assert_eq!(expect_closed(&mut node, raw).await, CloseReason::Protocol(expected));
+        assert!(node.has_heartbeat_from(good.peer_id()).await);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_block_gets_its_sender_dropped_and_removed() {
+    let (mut node, good) = node_with_good_peer(memory_config()).await;
+    let (raw, mut stream) = raw_stream_to(&node).await;
+    let mut bad = tagged_block(&[SEP], "protocol version 3");
+    bad[0] = 3;
+    let bad_id = ledger_gossip::BlockId::of_block(&bad);
+    stream.write_all(&to_frame(&Heartbeat::new(2, 0, 2, 1, 1))).await.unwrap();
+    stream.write_all(&to_frame(&BlockPacket::new(bad).unwrap())).await.unwrap();
+    stream.flush().await.unwrap();
+    let (block, removed) = node
+        .event(WAIT, |e| match e {
+            GossipEvent::PeerDropped { peer, reason: DropReason::InvalidBlock { block, .. }, removed } if *peer == raw => {
+                Some((*block, *removed))
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!((block, removed), (bad_id, true));
+    eventually(WAIT, || async { node.peer(raw).await.is_none() }).await;
+    assert!(!node.store.contains(&bad_id));
+    assert_eq!(node.gossip.metrics().invalid_blocks, 1);
+    assert!(node.has_heartbeat_from(good.peer_id()).await);
+    // The good peer never saw the invalid block.
+    assert_eq!(good.peer(node.peer_id()).await.unwrap().gossip.unwrap().metrics.received_blocks, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_peer_is_dropped_after_the_grace_period() {
+    let mut config = memory_config();
+    config.timers.heartbeat_check_interval = Duration::from_millis(100);
+    config.timers.heartbeat_grace = Duration::from_millis(500);
+    let (mut node, good) = node_with_good_peer(config).await;
+    let (raw, _stream) = raw_stream_to(&node).await;
+    let reason = node
+        .event(WAIT, |e| match e {
+            GossipEvent::PeerDropped { peer, reason, .. } if *peer == raw => Some(reason.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(reason, DropReason::NoHeartbeat);
+    eventually(WAIT, || async { node.peer(raw).await.is_none() }).await;
+    assert!(node.has_heartbeat_from(good.peer_id()).await, "the good peer sends heartbeats and stays");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_whose_heartbeats_stop_is_dropped_after_the_expiry() {
+    let mut config = memory_config();
+    config.timers.heartbeat_check_interval = Duration::from_millis(100);
+    config.timers.heartbeat_expiry = Duration::from_millis(800);
+    // The good peer must resend faster than the node's expiry.
+    let node = memory_node(config, synced(2)).await;
+    let mut good_config = memory_config();
+    good_config.timers.heartbeat_check_interval = Duration::from_millis(100);
+    good_config.timers.heartbeat_resend = Duration::from_millis(200);
+    let good = memory_node(good_config, synced(2)).await;
+    peer_up(&good, &node).await;
+    let mut node = node;
+
+    let (raw, mut stream) = raw_stream_to(&node).await;
+    stream.write_all(&to_frame(&Heartbeat::new(2, 0, 2, 1, 1))).await.unwrap();
+    stream.flush().await.unwrap();
+    eventually(WAIT, || async { node.has_heartbeat_from(raw).await }).await;
+    let reason = node
+        .event(WAIT, |e| match e {
+            GossipEvent::PeerDropped { peer, reason, .. } if *peer == raw => Some(reason.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(reason, DropReason::HeartbeatExpired);
+    assert!(node.has_heartbeat_from(good.peer_id()).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_that_sends_nothing_at_all_hits_the_read_deadline() {
+    let mut config = memory_config();
+    config.timers.read_timeout = Duration::from_millis(500);
+    // Keep the heartbeat judge out of the way.
+    config.timers.heartbeat_grace = Duration::from_secs(60);
+    let (mut node, _good) = node_with_good_peer(config).await;
+    let (raw, _stream) = raw_stream_to(&node).await;
+    assert_eq!(expect_closed(&mut node, raw).await, CloseReason::ReadTimeout);
+}

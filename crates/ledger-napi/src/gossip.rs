@@ -1,0 +1,442 @@
+//! Gossip for JavaScript: `GossipNode.start(store, options)` runs `ledger_gossip::Gossip`
+//! (its own Tokio runtime, never the event loop) over the store (`gossip_store.rs`), and
+//! answers the REST peer routes, `/metrics`, `/info` and `/health`. Thin: every rule lives
+//! in `ledger-gossip` or in the store adapter.
+//!
+//! A small maintenance thread runs warp sync (gossip.md §7: milestones from the confirmed
+//! index up to the best peer's, a window at a time) and asks again for the parents of
+//! held blocks; gossip's own queue retries and routes the requests.
+
+use crate::errors::{invalid_argument, to_napi, Result, SEPARATOR};
+use crate::gossip_store::NodeStore;
+use crate::store::LedgerStore;
+use ledger_gossip::config::PeerEntry;
+use ledger_gossip::identity;
+use ledger_gossip::{AddPeerError, Config, Gossip, GossipEvent, GossipInfo, Multiaddr, PeerId, PeerInfo, Relation};
+use napi::bindgen_prelude::{Function, Unknown};
+use napi::threadsafe_function::ThreadsafeFunctionCallMode;
+use napi_derive::napi;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// How often warp sync and parent requests are looked at.
+const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(1);
+
+fn failure(code: &'static str, detail: impl Into<String>) -> napi::Error<String> {
+    to_napi(ledger_core::Error::new(code, "", detail))
+}
+
+#[napi(object)]
+pub struct GossipPeerConfig {
+    pub multi_address: String,
+    pub alias: Option<String>,
+}
+
+#[napi(object)]
+pub struct GossipStartOptions {
+    /// The network's published name: selects `/iota-gossip/<networkId>/1.0.0`.
+    pub network_name: String,
+    pub bind_multi_addresses: Vec<String>,
+    /// Hex of a 64-byte private key or 32-byte seed; empty: generated and persisted.
+    pub identity_private_key: Option<String>,
+    pub identity_file: String,
+    pub peers: Vec<GossipPeerConfig>,
+    pub unknown_peers_limit: u32,
+    pub reconnect_interval_ms: u32,
+    pub low_watermark: u32,
+    pub high_watermark: u32,
+    /// Milestones requested per warp-sync window.
+    pub warp_sync_range: u32,
+    /// 0x-hex public keys of the coordinator this node follows (empty on a coordinator).
+    pub trusted_keys: Vec<String>,
+}
+
+#[napi(object)]
+pub struct HeartbeatJs {
+    pub solid_milestone_index: u32,
+    pub pruned_milestone_index: u32,
+    pub latest_milestone_index: u32,
+    pub connected_peers: u32,
+    pub synced_peers: u32,
+}
+
+#[napi(object)]
+pub struct PeerMetricsJs {
+    pub new_blocks: u32,
+    pub known_blocks: u32,
+    pub received_blocks: u32,
+    pub received_block_requests: u32,
+    pub received_milestone_requests: u32,
+    pub received_heartbeats: u32,
+    pub sent_blocks: u32,
+    pub sent_block_requests: u32,
+    pub sent_milestone_requests: u32,
+    pub sent_heartbeats: u32,
+    pub dropped_packets: u32,
+}
+
+#[napi(object)]
+pub struct PeerGossipJs {
+    pub heartbeat: Option<HeartbeatJs>,
+    pub metrics: PeerMetricsJs,
+}
+
+#[napi(object)]
+pub struct PeerJs {
+    pub id: String,
+    pub multi_addresses: Vec<String>,
+    pub alias: Option<String>,
+    pub relation: String,
+    pub connected: bool,
+    pub gossip: Option<PeerGossipJs>,
+}
+
+#[napi(object)]
+pub struct GossipMetricsJs {
+    pub received_blocks: f64,
+    pub new_blocks: f64,
+    pub known_blocks: f64,
+    pub invalid_blocks: f64,
+    pub received_block_requests: f64,
+    pub received_milestone_requests: f64,
+    pub received_heartbeats: f64,
+    pub sent_blocks: f64,
+    pub sent_block_requests: f64,
+    pub sent_milestone_requests: f64,
+    pub sent_heartbeats: f64,
+    pub dropped_packets: f64,
+}
+
+#[napi(object)]
+pub struct GossipStatusJs {
+    /// Confirmed and latest milestone index as heartbeats report them.
+    pub confirmed_milestone_index: u32,
+    pub latest_milestone_index: u32,
+    pub held_blocks: u32,
+    pub held_milestones: u32,
+    /// Set when a received milestone's roots differ from this node's white flag (a fork):
+    /// the node no longer follows the network.
+    pub halted: Option<String>,
+}
+
+/// One gossip event for the node's log.
+#[napi(object)]
+pub struct GossipEventJs {
+    /// `listening`, `listen-failed`, `dial-failed`, `stream-opened`, `stream-refused`,
+    /// `stream-closed`, `peer-dropped`, `intake-failed`.
+    pub kind: String,
+    pub peer: Option<String>,
+    pub detail: String,
+}
+
+fn event_js(event: GossipEvent) -> GossipEventJs {
+    let (kind, peer, detail) = match event {
+        GossipEvent::Listening { address } => ("listening", None, address.to_string()),
+        GossipEvent::ListenFailed { address, error } => ("listen-failed", None, format!("{address}: {error}")),
+        GossipEvent::DialFailed { peer, error } => ("dial-failed", Some(peer), error),
+        GossipEvent::StreamOpened { peer, relation, outbound } => {
+            ("stream-opened", Some(peer), format!("{relation} peer, {}", if outbound { "outbound" } else { "inbound" }))
+        }
+        GossipEvent::StreamRefused { peer, reason } => ("stream-refused", Some(peer), reason),
+        GossipEvent::StreamClosed { peer, reason } => ("stream-closed", Some(peer), format!("{reason:?}")),
+        GossipEvent::PeerDropped { peer, reason, removed } => {
+            ("peer-dropped", Some(peer), format!("{reason}{}", if removed { " (removed from the peer list)" } else { "" }))
+        }
+        GossipEvent::IntakeFailed { block, error } => ("intake-failed", None, format!("{block}: {error}")),
+    };
+    GossipEventJs { kind: kind.into(), peer: peer.map(|p| p.to_string()), detail }
+}
+
+fn peer_js(p: PeerInfo) -> PeerJs {
+    PeerJs {
+        id: p.id.to_string(),
+        multi_addresses: p.addresses.iter().map(|a| a.to_string()).collect(),
+        alias: p.alias,
+        relation: match p.relation {
+            Relation::Known => "known".into(),
+            Relation::Unknown => "unknown".into(),
+        },
+        connected: p.connected,
+        gossip: p.gossip.map(|GossipInfo { heartbeat, metrics: m }| PeerGossipJs {
+            heartbeat: heartbeat.map(|h| HeartbeatJs {
+                solid_milestone_index: h.solid_milestone_index,
+                pruned_milestone_index: h.pruned_milestone_index,
+                latest_milestone_index: h.latest_milestone_index,
+                connected_peers: h.connected_peers as u32,
+                synced_peers: h.synced_peers as u32,
+            }),
+            metrics: PeerMetricsJs {
+                new_blocks: m.new_blocks,
+                known_blocks: m.known_blocks,
+                received_blocks: m.received_blocks,
+                received_block_requests: m.received_block_requests,
+                received_milestone_requests: m.received_milestone_requests,
+                received_heartbeats: m.received_heartbeats,
+                sent_blocks: m.sent_blocks,
+                sent_block_requests: m.sent_block_requests,
+                sent_milestone_requests: m.sent_milestone_requests,
+                sent_heartbeats: m.sent_heartbeats,
+                dropped_packets: m.dropped_packets,
+            },
+        }),
+    }
+}
+
+fn parse_peer_id(text: &str) -> Result<PeerId> {
+    text.parse::<PeerId>().map_err(|e| invalid_argument("peerId", format!("{text:?} is not a peer id: {e}")))
+}
+
+fn stopped() -> napi::Error<String> {
+    failure("gossip-stopped", "the gossip service is not running")
+}
+
+/// Async methods reject with a plain napi error: the reason code travels in the message as
+/// `code␟path␟detail` (as `LedgerStore.open` does), which `src/gossip/service.ts` splits.
+fn rejected(e: napi::Error<String>) -> napi::Error {
+    napi::Error::new(napi::Status::GenericFailure, format!("{}{SEPARATOR}{}", e.status, e.reason))
+}
+
+struct Running {
+    gossip: Arc<Gossip>,
+    adapter: Arc<NodeStore>,
+    stop: Arc<AtomicBool>,
+    maintenance: Option<JoinHandle<()>>,
+    /// The store's broadcast hook, cleared on stop.
+    local: crate::store::LocalBlocks,
+}
+
+#[napi]
+pub struct GossipNode {
+    running: Mutex<Option<Running>>,
+    peer_id: String,
+}
+
+impl GossipNode {
+    fn gossip(&self) -> Result<(Arc<Gossip>, Arc<NodeStore>)> {
+        let running = self.running.lock().unwrap_or_else(|p| p.into_inner());
+        let r = running.as_ref().ok_or_else(stopped)?;
+        Ok((r.gossip.clone(), r.adapter.clone()))
+    }
+}
+
+#[napi]
+impl GossipNode {
+    /// Load or create the identity, listen, dial the static peers. Fails with
+    /// `gossip-identity` or `gossip-start` (no listen address works).
+    #[napi(factory)]
+    pub fn start(store: &LedgerStore, options: GossipStartOptions) -> Result<GossipNode> {
+        let inner = store.get()?;
+        let loaded = identity::load_or_create(Path::new(&options.identity_file), options.identity_private_key.as_deref())
+            .map_err(|e| failure("gossip-identity", e.to_string()))?;
+        let mut config = Config::new(options.network_name.clone());
+        config.bind_addresses = options
+            .bind_multi_addresses
+            .iter()
+            .enumerate()
+            .map(|(i, a)| a.parse::<Multiaddr>().map_err(|e| invalid_argument(&format!("p2p.bindMultiAddresses[{i}]"), format!("{a:?}: {e}"))))
+            .collect::<Result<Vec<_>>>()?;
+        let own = loaded.peer_id();
+        for (i, p) in options.peers.iter().enumerate() {
+            let entry = PeerEntry::parse(&p.multi_address, p.alias.clone()).map_err(|e| invalid_argument(&format!("p2p.peers[{i}].multiAddress"), e.to_string()))?;
+            // An entry with the node's own id is ignored (gossip.md §8).
+            if entry.peer_id != own {
+                config.static_peers.push(entry);
+            }
+        }
+        config.unknown_peers_limit = options.unknown_peers_limit as usize;
+        config.reconnect_interval = Duration::from_millis(options.reconnect_interval_ms as u64);
+        config.connection_manager.low_watermark = options.low_watermark as usize;
+        config.connection_manager.high_watermark = options.high_watermark as usize;
+        config.agent_version = format!("ledger-node/{}", env!("CARGO_PKG_VERSION"));
+
+        let trusted = options
+            .trusted_keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| crate::codec::hex_array::<32>(k, &format!("coordinator.publicKeys[{i}]")))
+            .collect::<Result<Vec<_>>>()?;
+        let adapter = Arc::new(NodeStore::new(inner, trusted));
+        let gossip = Arc::new(Gossip::start(config, &loaded.keypair, adapter.clone()).map_err(|e| failure("gossip-start", e.to_string()))?);
+        *store.gossip.write().unwrap_or_else(|p| p.into_inner()) = Some(adapter.clone());
+        let stop = Arc::new(AtomicBool::new(false));
+        let maintenance = {
+            let (gossip, adapter, stop) = (gossip.clone(), adapter.clone(), stop.clone());
+            let range = options.warp_sync_range.max(1);
+            std::thread::Builder::new()
+                .name("ledger-gossip-sync".into())
+                .spawn(move || maintain(&gossip, &adapter, &stop, range))
+                .map_err(|e| failure("gossip-start", e.to_string()))?
+        };
+        Ok(GossipNode {
+            running: Mutex::new(Some(Running { gossip, adapter, stop, maintenance: Some(maintenance), local: store.gossip.clone() })),
+            peer_id: own.to_string(),
+        })
+    }
+
+    #[napi(getter)]
+    pub fn peer_id(&self) -> String {
+        self.peer_id.clone()
+    }
+
+    #[napi]
+    pub async fn listen_addresses(&self) -> napi::Result<Vec<String>> {
+        let (gossip, _) = self.gossip().map_err(rejected)?;
+        Ok(gossip.listen_addresses().await.map_err(|_| rejected(stopped()))?.iter().map(|a| a.to_string()).collect())
+    }
+
+    #[napi]
+    pub async fn peers(&self) -> napi::Result<Vec<PeerJs>> {
+        let (gossip, _) = self.gossip().map_err(rejected)?;
+        Ok(gossip.peers().await.map_err(|_| rejected(stopped()))?.into_iter().map(peer_js).collect())
+    }
+
+    /// The peer, or null when unknown; throws `invalid-argument` for a malformed id.
+    #[napi]
+    pub async fn peer(&self, peer_id: String) -> napi::Result<Option<PeerJs>> {
+        let id = parse_peer_id(&peer_id).map_err(rejected)?;
+        let (gossip, _) = self.gossip().map_err(rejected)?;
+        Ok(gossip.peer(id).await.map_err(|_| rejected(stopped()))?.map(peer_js))
+    }
+
+    /// Make the peer `known` and dial it. Throws `invalid-argument` for a bad address and
+    /// `own-peer-id` for the node's own id.
+    #[napi]
+    pub async fn add_peer(&self, multi_address: String, alias: Option<String>) -> napi::Result<PeerJs> {
+        let entry = PeerEntry::parse(&multi_address, alias).map_err(|e| rejected(invalid_argument("multiAddress", e.to_string())))?;
+        let (gossip, _) = self.gossip().map_err(rejected)?;
+        match gossip.add_peer(entry).await.map_err(|_| rejected(stopped()))? {
+            Ok(peer) => Ok(peer_js(peer)),
+            Err(AddPeerError::OwnPeerId) => Err(rejected(failure("own-peer-id", "the address is this node's own peer id"))),
+        }
+    }
+
+    /// Forget and disconnect the peer; whether it was known.
+    #[napi]
+    pub async fn remove_peer(&self, peer_id: String) -> napi::Result<bool> {
+        let id = parse_peer_id(&peer_id).map_err(rejected)?;
+        let (gossip, _) = self.gossip().map_err(rejected)?;
+        gossip.remove_peer(id).await.map_err(|_| rejected(stopped()))
+    }
+
+    #[napi]
+    pub fn metrics(&self) -> Result<GossipMetricsJs> {
+        let (gossip, _) = self.gossip()?;
+        let m = gossip.metrics();
+        Ok(GossipMetricsJs {
+            received_blocks: m.received_blocks as f64,
+            new_blocks: m.new_blocks as f64,
+            known_blocks: m.known_blocks as f64,
+            invalid_blocks: m.invalid_blocks as f64,
+            received_block_requests: m.received_block_requests as f64,
+            received_milestone_requests: m.received_milestone_requests as f64,
+            received_heartbeats: m.received_heartbeats as f64,
+            sent_blocks: m.sent_blocks as f64,
+            sent_block_requests: m.sent_block_requests as f64,
+            sent_milestone_requests: m.sent_milestone_requests as f64,
+            sent_heartbeats: m.sent_heartbeats as f64,
+            dropped_packets: m.dropped_packets as f64,
+        })
+    }
+
+    #[napi]
+    pub fn status(&self) -> Result<GossipStatusJs> {
+        let (_, adapter) = self.gossip()?;
+        let sync = ledger_gossip::GossipStore::sync_state(&*adapter);
+        let (held_blocks, held_milestones) = adapter.held_counts();
+        Ok(GossipStatusJs {
+            confirmed_milestone_index: sync.confirmed,
+            latest_milestone_index: sync.latest,
+            held_blocks: held_blocks as u32,
+            held_milestones: held_milestones as u32,
+            halted: adapter.halted(),
+        })
+    }
+
+    /// Deliver gossip events (peers connecting, dropped, …) to `callback` on the main
+    /// thread. Weak: it never keeps Node running by itself.
+    #[napi(ts_args_type = "callback: (event: GossipEventJs) => void")]
+    pub fn on_event(&self, callback: Function<'_, GossipEventJs, Unknown<'static>>) -> Result<()> {
+        let (gossip, _) = self.gossip()?;
+        let tsfn = callback
+            .build_threadsafe_function::<GossipEvent>()
+            .callee_handled::<false>()
+            .weak::<true>()
+            .build_callback(|ctx| Ok(event_js(ctx.value)))
+            .map_err(|e| failure("binding-failure", e.to_string()))?;
+        let mut events = gossip.subscribe();
+        drop(gossip);
+        std::thread::Builder::new()
+            .name("ledger-gossip-events".into())
+            .spawn(move || loop {
+                match futures::executor::block_on(events.recv()) {
+                    Ok(event) => {
+                        tsfn.call(event, ThreadsafeFunctionCallMode::NonBlocking);
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                }
+            })
+            .map_err(|e| failure("binding-failure", e.to_string()))?;
+        Ok(())
+    }
+
+    /// Close every stream and connection and stop the runtime (a few seconds at most).
+    #[napi]
+    pub fn stop(&self) {
+        let Some(mut running) = self.running.lock().unwrap_or_else(|p| p.into_inner()).take() else { return };
+        *running.local.write().unwrap_or_else(|p| p.into_inner()) = None;
+        running.stop.store(true, Relaxed);
+        if let Some(thread) = running.maintenance.take() {
+            let _ = thread.join();
+        }
+        // The last handle shuts the service down (the events thread ends with it).
+        drop(running);
+    }
+}
+
+/// Warp sync and parent requests, once a second until `stop`.
+fn maintain(gossip: &Gossip, adapter: &NodeStore, stop: &AtomicBool, range: u32) {
+    while !stop.load(Relaxed) {
+        std::thread::sleep(MAINTENANCE_INTERVAL);
+        let Ok(peers) = futures::executor::block_on(gossip.peers()) else { return };
+        let target = peers
+            .iter()
+            .filter_map(|p| p.gossip.as_ref()?.heartbeat.as_ref())
+            .map(|h| h.solid_milestone_index)
+            .max()
+            .unwrap_or(0);
+        if adapter.halted().is_none() {
+            let confirmed = adapter.confirmed_index();
+            if target > confirmed {
+                let end = target.min(confirmed.saturating_add(range));
+                let wanted: Vec<u32> = (confirmed + 1..=end).filter(|i| !adapter.has_milestone(*i)).collect();
+                if !wanted.is_empty() && gossip.request_milestones(wanted, false).is_err() {
+                    return;
+                }
+            }
+        }
+        let missing = adapter.missing_parents();
+        if !missing.is_empty() && gossip.request_blocks(missing, None, false).is_err() {
+            return;
+        }
+    }
+}
+
+impl Drop for GossipNode {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The peer id of the p2p identity in `identityFile`, created and persisted there first if
+/// missing (the configured key if given, else a random one): what `devnet` needs to
+/// peer its nodes before they start.
+#[napi]
+pub fn identity_peer_id(identity_file: String, identity_private_key: Option<String>) -> Result<String> {
+    let loaded = identity::load_or_create(Path::new(&identity_file), identity_private_key.as_deref())
+        .map_err(|e| failure("gossip-identity", e.to_string()))?;
+    Ok(loaded.peer_id().to_string())
+}

@@ -1,0 +1,231 @@
+// Gossip in the node (gossip.md, docs/gossip.md): starts the native GossipNode (its own
+// Tokio runtime, never this event loop) over the store, keeps the peer list that REST adds
+// to and deletes from (`<dataDir>/peering.json`, Hornet's shape), logs what happens to
+// peers, and answers the questions of /health, /info and /metrics from a snapshot taken
+// every second (so those routes never wait for the p2p service).
+
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { NodeConfig, PeerConfig } from '../config/schema';
+import { protocolOf } from '../config/schema';
+import { LedgerError } from '../core/errors';
+import native from '../native';
+import type { LedgerStoreApi, StoreStatus } from '../store-contract';
+import { peerJson, type PeerJson } from './peer-json';
+
+type NativeGossip = InstanceType<typeof native.GossipNode>;
+type NativeStore = Parameters<typeof native.GossipNode.start>[0];
+export type GossipMetrics = ReturnType<NativeGossip['metrics']>;
+export type GossipStatus = ReturnType<NativeGossip['status']>;
+
+/** How often the peer snapshot for health and metrics is refreshed. */
+const SNAPSHOT_MS = 1000;
+
+export class PeerInputError extends Error {}
+export class OwnPeerError extends Error {}
+
+/** A native failure's reason code and detail (the REST routes need the detail only). */
+function nativeDetail(err: unknown): { code: string; detail: string } {
+  const e = err as { code?: string; message?: string };
+  const parts = (e.message ?? String(err)).split('\u001f');
+  // Sync calls: `code` on the error, message `path␟detail`; async ones: `code␟path␟detail`.
+  if (parts.length === 3) return { code: parts[0], detail: parts[2] };
+  return { code: e.code ?? '', detail: parts[parts.length - 1] };
+}
+
+export class GossipService {
+  private snapshot: PeerJson[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private stopped = false;
+
+  private constructor(
+    private readonly node: NativeGossip,
+    private readonly peeringFile: string,
+    private readonly logger: Logger,
+  ) {
+    this.timer = setInterval(() => void this.refresh(), SNAPSHOT_MS);
+    this.timer.unref();
+  }
+
+  /** Start gossip: identity, listen addresses, static peers of the config and of peering.json. */
+  static async start(config: NodeConfig, store: LedgerStoreApi, logger: Logger, trustedKeys: string[]): Promise<GossipService> {
+    const nativeStore = (store as unknown as { native?: NativeStore }).native;
+    if (!nativeStore) throw new Error('gossip needs the native ledger store');
+    const peeringFile = join(config.dataDir, 'peering.json');
+    const peers = mergePeers(config.p2p.peers, readPeering(peeringFile));
+    let node: NativeGossip;
+    try {
+      node = native.GossipNode.start(nativeStore, {
+        networkName: protocolOf(config).networkName,
+        bindMultiAddresses: config.p2p.bindMultiAddresses,
+        identityPrivateKey: config.p2p.identityPrivateKey || undefined,
+        identityFile: config.p2p.identityFile || join(config.dataDir, 'p2p-identity.key'),
+        peers,
+        unknownPeersLimit: config.p2p.unknownPeersLimit,
+        reconnectIntervalMs: config.p2p.reconnectInterval * 1000,
+        lowWatermark: config.p2p.connectionManager.lowWatermark,
+        highWatermark: config.p2p.connectionManager.highWatermark,
+        warpSyncRange: config.warpsync.advancementRange,
+        trustedKeys,
+      });
+    } catch (err) {
+      const { code, detail } = nativeDetail(err);
+      throw new LedgerError(code || 'gossip-start', '', detail);
+    }
+    const service = new GossipService(node, peeringFile, logger);
+    node.onEvent((event) => service.logEvent(event));
+    const addresses = await node.listenAddresses();
+    logger.info({ peerId: node.peerId, addresses, peers: peers.length }, 'gossip started');
+    await service.refresh();
+    return service;
+  }
+
+  get peerId(): string {
+    return this.node.peerId;
+  }
+
+  listenAddresses(): Promise<string[]> {
+    return this.node.listenAddresses();
+  }
+
+  async peers(): Promise<PeerJson[]> {
+    return (await this.node.peers()).map(peerJson);
+  }
+
+  /** The peer; undefined when unknown; PeerInputError for a malformed id. */
+  async peer(peerId: string): Promise<PeerJson | undefined> {
+    try {
+      const peer = await this.node.peer(peerId);
+      return peer ? peerJson(peer) : undefined;
+    } catch (err) {
+      throw this.inputError(err);
+    }
+  }
+
+  /** Make the peer known, dial it and keep it in peering.json. */
+  async addPeer(multiAddress: string, alias?: string): Promise<PeerJson> {
+    let peer;
+    try {
+      peer = await this.node.addPeer(multiAddress, alias);
+    } catch (err) {
+      throw this.inputError(err);
+    }
+    const entry: PeerConfig = alias ? { multiAddress, alias } : { multiAddress };
+    const list = readPeering(this.peeringFile).filter((p) => peerIdOf(p.multiAddress) !== peer.id);
+    writePeering(this.peeringFile, [...list, entry]);
+    return peerJson(peer);
+  }
+
+  /** Forget the peer, disconnect it and drop it from peering.json. */
+  async removePeer(peerId: string): Promise<void> {
+    try {
+      await this.node.removePeer(peerId);
+    } catch (err) {
+      throw this.inputError(err);
+    }
+    const list = readPeering(this.peeringFile);
+    const kept = list.filter((p) => peerIdOf(p.multiAddress) !== peerId);
+    if (kept.length !== list.length) writePeering(this.peeringFile, kept);
+  }
+
+  metrics(): GossipMetrics {
+    return this.node.metrics();
+  }
+
+  status(): GossipStatus {
+    return this.node.status();
+  }
+
+  /** Peers as of the last snapshot (at most a second old). */
+  peersSnapshot(): PeerJson[] {
+    return this.snapshot;
+  }
+
+  /** Peers with a gossip stream, as of the last snapshot. */
+  streams(): number {
+    return this.snapshot.filter((p) => p.gossip !== undefined).length;
+  }
+
+  /**
+   * Health of a follower (D47, Hornet's rule): a milestone exists, CMI ≥ LMI − 2, the
+   * latest milestone is younger than 5 minutes, and a gossip stream is up. Never healthy
+   * after a fork.
+   */
+  followerHealthy(latest: StoreStatus['latestMilestone'], now = Date.now() / 1000): boolean {
+    const status = this.status();
+    if (status.halted) return false;
+    if (latest.index === 0 || latest.timestamp === undefined) return false;
+    if (latest.index + 2 < status.latestMilestoneIndex) return false;
+    if (now - latest.timestamp >= 300) return false;
+    return this.streams() > 0;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.node.stop();
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      this.snapshot = await this.peers();
+    } catch {
+      // Stopped meanwhile: the last snapshot stays.
+    }
+  }
+
+  private inputError(err: unknown): Error {
+    const { code, detail } = nativeDetail(err);
+    if (code === 'invalid-argument') return new PeerInputError(detail);
+    if (code === 'own-peer-id') return new OwnPeerError(detail);
+    return err as Error;
+  }
+
+  private logEvent(event: { kind: string; peer?: string | null; detail: string }): void {
+    const fields = { peer: event.peer ?? undefined, detail: event.detail };
+    switch (event.kind) {
+      case 'peer-dropped':
+      case 'listen-failed':
+      case 'intake-failed':
+        this.logger.warn(fields, `gossip: ${event.kind}`);
+        break;
+      case 'dial-failed':
+      case 'stream-refused':
+        this.logger.debug(fields, `gossip: ${event.kind}`);
+        break;
+      default:
+        this.logger.info(fields, `gossip: ${event.kind}`);
+    }
+  }
+}
+
+function peerIdOf(multiAddress: string): string {
+  const at = multiAddress.lastIndexOf('/p2p/');
+  return at >= 0 ? multiAddress.slice(at + 5) : '';
+}
+
+/** Config peers first; peering.json adds the peers REST added (same id: the config wins). */
+function mergePeers(configured: PeerConfig[], persisted: PeerConfig[]): PeerConfig[] {
+  const ids = new Set(configured.map((p) => peerIdOf(p.multiAddress)));
+  return [...configured, ...persisted.filter((p) => !ids.has(peerIdOf(p.multiAddress)))];
+}
+
+function readPeering(file: string): PeerConfig[] {
+  if (!existsSync(file)) return [];
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { peers?: unknown };
+    if (!Array.isArray(parsed.peers)) return [];
+    return parsed.peers.filter((p): p is PeerConfig => typeof p === 'object' && p !== null && typeof (p as PeerConfig).multiAddress === 'string');
+  } catch {
+    return [];
+  }
+}
+
+function writePeering(file: string, peers: PeerConfig[]): void {
+  const temp = `${file}.tmp`;
+  writeFileSync(temp, JSON.stringify({ peers }, null, 2) + '\n');
+  renameSync(temp, file);
+}
