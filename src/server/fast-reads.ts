@@ -31,7 +31,7 @@ interface Answer {
 export function withFastReads(koa: RequestListener, services: ServerServices): RequestListener {
   const { store, logger } = services;
   const isPublic = publicRouteMatcher(services.config.restApi.publicRoutes);
-  const info = new NodeInfo(store, services.config, services.protocol, services.version);
+  const info = new NodeInfo(store, services.config, services.protocol, services.version, services.gossip);
   const counter = new RequestCounter(services.metrics);
 
   const block = (route: string, id: string, accept: string): Answer | undefined => {
