@@ -16,6 +16,7 @@ import { FaucetRefusal, parseRecipient } from '../src/faucet/requests';
 import { buildFaucetTransaction, InsufficientFunds, selectInputs } from '../src/faucet/transaction';
 import { HttpError } from '../src/server/lib/http-error';
 import { rateLimit } from '../src/server/middleware/rate-limit';
+import { TokenBuckets } from '../src/server/lib/token-buckets';
 
 const RENT = { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 };
 
@@ -82,7 +83,9 @@ describe('faucet rate limit', () => {
 
   it('lets a burst through, then one request per period share, per IP, with Retry-After', async () => {
     let now = 1_000_000;
-    const limiter = rateLimit({ maxRequests: 2, period: 10, maxBurst: 3 }, () => now);
+    const limit = { maxRequests: 2, period: 10, maxBurst: 3 };
+    const buckets = new TokenBuckets(limit, () => now);
+    const limiter = rateLimit(limit, (ip) => buckets.take(ip));
     for (let i = 0; i < 3; i++) expect(await run(limiter, 'a')).toBe('passed');
     const refused = (await run(limiter, 'a')) as HttpError;
     expect(refused.status).toBe(429);

@@ -5,6 +5,7 @@
 // remainder is the next batch's input). A conflicting batch goes back to the front of the
 // queue; one the node asks to reattach is submitted again, unchanged.
 
+import { TokenBuckets } from '../server/lib/token-buckets';
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../config/schema';
 import { networkId } from '../core/ids';
@@ -54,6 +55,8 @@ export interface FaucetInfo {
 export interface FaucetService {
   enqueue(value: unknown): Promise<{ address: string; waitingRequests: number }>;
   info(): Promise<FaucetInfo>;
+  /** The per-client rate limit of `enqueue`: 0 to admit `ip`, else seconds to wait. */
+  admit(ip: string): Promise<number>;
 }
 
 export class Faucet implements FaucetService {
@@ -72,7 +75,11 @@ export class Faucet implements FaucetService {
   private readonly amount: bigint;
   private readonly networkId: string;
 
+  /** One rate limit per client for the whole node, whichever HTTP event loop serves it. */
+  private readonly buckets: TokenBuckets;
+
   constructor(private readonly options: FaucetOptions) {
+    this.buckets = new TokenBuckets(options.settings.rateLimit);
     this.amount = BigInt(options.settings.amount);
     this.networkId = networkId(options.protocol.networkName);
   }
@@ -112,6 +119,10 @@ export class Faucet implements FaucetService {
     this.open.add(recipient.bech32);
     this.accepted.set(recipient.bech32, Date.now());
     return { address: recipient.bech32, waitingRequests: this.queue.length };
+  }
+
+  async admit(ip: string): Promise<number> {
+    return this.buckets.take(ip);
   }
 
   async info(): Promise<FaucetInfo> {

@@ -7,7 +7,10 @@
 import type { FaucetInfo, FaucetService } from './faucet';
 import { FaucetRefusal } from './requests';
 
-export type FaucetCall = { type: 'faucet-call'; id: number; method: 'enqueue'; value: unknown } | { type: 'faucet-call'; id: number; method: 'info' };
+export type FaucetCall =
+  | { type: 'faucet-call'; id: number; method: 'enqueue'; value: unknown }
+  | { type: 'faucet-call'; id: number; method: 'info' }
+  | { type: 'faucet-call'; id: number; method: 'admit'; ip: string };
 
 export type FaucetAnswer =
   | { type: 'faucet-answer'; id: number; value: unknown }
@@ -29,6 +32,10 @@ export class RemoteFaucet implements FaucetService {
     return this.call({ method: 'info' }) as Promise<FaucetInfo>;
   }
 
+  admit(ip: string): Promise<number> {
+    return this.call({ method: 'admit', ip }) as Promise<number>;
+  }
+
   /** An answer from the main thread. */
   settle(answer: FaucetAnswer): void {
     const waiting = this.waiting.get(answer.id);
@@ -39,7 +46,7 @@ export class RemoteFaucet implements FaucetService {
     else waiting.resolve(answer.value);
   }
 
-  private call(call: { method: 'enqueue'; value: unknown } | { method: 'info' }): Promise<unknown> {
+  private call(call: { method: 'enqueue'; value: unknown } | { method: 'info' } | { method: 'admit'; ip: string }): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -51,7 +58,7 @@ export class RemoteFaucet implements FaucetService {
 /** The main thread's side: run a worker's call on the faucet and say how it went. */
 export async function answerFaucetCall(faucet: FaucetService, call: FaucetCall): Promise<FaucetAnswer> {
   try {
-    const value = call.method === 'enqueue' ? await faucet.enqueue(call.value) : await faucet.info();
+    const value = call.method === 'enqueue' ? await faucet.enqueue(call.value) : call.method === 'admit' ? await faucet.admit(call.ip) : await faucet.info();
     return { type: 'faucet-answer', id: call.id, value };
   } catch (err) {
     if (err instanceof FaucetRefusal) return { type: 'faucet-answer', id: call.id, refusal: { status: err.status, reason: err.reason, retryAfterSeconds: err.retryAfterSeconds } };

@@ -41,7 +41,7 @@ export function faucetRoutes(router: Router, { config, faucet }: ServerServices 
     ctx.body = `{"isHealthy":${info.isHealthy},"address":"${info.address}","balance":${info.balance},"tokenName":${JSON.stringify(info.tokenName)},"bech32Hrp":"${info.bech32Hrp}"}`;
   });
 
-  router.post(`${BASE}/enqueue`, rateLimit(config.faucet.rateLimit), async (ctx) => {
+  router.post(`${BASE}/enqueue`, rateLimit(config.faucet.rateLimit, (ip) => faucet.admit(ip)), async (ctx) => {
     const address = await requestedAddress(ctx);
     try {
       ctx.body = await faucet.enqueue(address);
