@@ -1,11 +1,12 @@
-// Hornet 2.0.1, the reference node, as a benchmark peer: started with the interop scripts
-// (../shared/interop, `start-hornet-pair.sh` with its coordinator) on free ports in a
-// temporary state folder, so that the HTTP benchmark can drive it next to our node.
+// Hornet 2.0.1, the reference node, as a benchmark peer: started with the team's interop
+// scripts (`start-hornet-pair.sh` with its coordinator; they are not part of this
+// repository) on free ports in a temporary state folder, so that the HTTP benchmark can
+// drive it next to our node.
 //
-// Where from: HORNET_BIN (a folder holding `hornet` and `inx-coordinator`, default
-// /work/cache/hornet/bin, or `${TMPDIR:-/tmp}/hornet-interop/bin` as build.sh leaves it)
-// and HORNET_INTEROP (the scripts' folder, default ../shared/interop beside the clone, or
-// /work/shared/interop). `hornetAvailable()` says why not when something is missing.
+// Where from, both named explicitly (nothing outside the clone is guessed): HORNET_BIN (a
+// folder holding `hornet` and `inx-coordinator`, as build.sh leaves them) and
+// HORNET_INTEROP (the folder of start-hornet-pair.sh). Without them the benchmark runs
+// our node alone and `hornetUnavailable()` says why.
 //
 // The pair's second node only serves gossip: once the coordinator has issued milestones,
 // it is stopped so that it does not take CPU time from the node under test.
@@ -14,25 +15,18 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
-
-function firstExisting(candidates) {
-  return candidates.find((p) => p && existsSync(p));
-}
+import { dirname, join } from 'node:path';
 
 function locate() {
-  const bin = firstExisting([process.env.HORNET_BIN, '/work/cache/hornet/bin', join(process.env.TMPDIR ?? '/tmp', 'hornet-interop/bin')].filter((d) => d && existsSync(join(d, 'hornet'))));
-  const scripts = firstExisting([process.env.HORNET_INTEROP, resolve(here, '../../shared/interop'), resolve(here, '../../../shared/interop'), '/work/shared/interop'].filter((d) => d && existsSync(join(d ?? '', 'start-hornet-pair.sh'))));
+  const bin = process.env.HORNET_BIN && existsSync(join(process.env.HORNET_BIN, 'hornet')) ? process.env.HORNET_BIN : undefined;
+  const scripts = process.env.HORNET_INTEROP && existsSync(join(process.env.HORNET_INTEROP, 'start-hornet-pair.sh')) ? process.env.HORNET_INTEROP : undefined;
   return { bin, scripts };
 }
 
 /** `undefined` when Hornet can be started, else why not. */
 export function hornetUnavailable() {
   const { bin, scripts } = locate();
-  if (!bin) return 'no Hornet binary (set HORNET_BIN, or build it with ../shared/interop/build.sh)';
+  if (!bin) return 'no Hornet binary (set HORNET_BIN to the folder build.sh of the interop scripts fills)';
   if (!existsSync(join(bin, 'inx-coordinator'))) return `no inx-coordinator in ${bin} (WITH_COORDINATOR=1 build.sh)`;
   if (!scripts) return 'no interop scripts (set HORNET_INTEROP to the folder of start-hornet-pair.sh)';
   return undefined;
