@@ -9,17 +9,14 @@
 // output, counted from the first request (127 recipients per transaction, one transaction
 // per milestone), i.e. recipients paid per second.
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { startNodeProcess } from './node-process.mjs';
 import { arg, fmt, table } from './measure.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const core = require('../dist/index.js');
@@ -27,33 +24,10 @@ const core = require('../dist/index.js');
 const DURATION = arg('duration', 5);
 const CONNECTIONS = arg('connections', 10);
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 async function startNode(dataDir) {
   const config = join(dataDir, 'bench-config.json');
   writeFileSync(config, JSON.stringify({ faucet: { amount: 1_000_000, cooldown: 0, maxQueueSize: 10_000_000, rateLimit: { maxRequests: 1_000_000_000, period: 1, maxBurst: 1_000_000_000 } } }));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '1', '--milestone-interval', '1', '--log-level', 'warn', '--config', config];
-  const child = spawn(process.execPath, [join(root, 'bin/ledger-node.js'), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`node exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/api/faucet/v1/info`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const stop = () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
-  return { url, stop };
+  return startNodeProcess(dataDir, ['--min-pow-score', '1', '--milestone-interval', '1', '--log-level', 'warn', '--config', config], { readyPath: '/api/faucet/v1/info' });
 }
 
 function cannon(options) {

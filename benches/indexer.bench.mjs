@@ -17,13 +17,13 @@
 //    confirmed transactions/s and the milestone commit time (means), with the ratio
 //    (target ≥ 85 %).
 
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startNodeProcess } from './node-process.mjs';
 import { arg } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -56,31 +56,8 @@ function writeLedger(dataDir) {
   return JSON.parse(result.stdout.trim().split('\n').at(-1));
 }
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 async function startNode(dataDir) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '1', '--milestone-interval', '1', '--log-level', 'warn', '--jwt-secret', JWT_SECRET];
-  const child = spawn(process.execPath, [join(root, 'bin/ledger-node.js'), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`node exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/api/core/v2/info`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const stop = () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
-  return { url, stop };
+  return startNodeProcess(dataDir, ['--min-pow-score', '1', '--milestone-interval', '1', '--log-level', 'warn', '--jwt-secret', JWT_SECRET], { timeoutMs: 120_000 });
 }
 
 async function json(url, path) {
