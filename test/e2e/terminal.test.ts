@@ -11,6 +11,12 @@ import { freePort, LOW_POW, tempDataDir } from './node-harness';
 
 const BIN = resolve(__dirname, '../../bin/ledger-node.js');
 const SCRIPT = '/usr/bin/script';
+// `script -c` runs the command through $SHELL. A shell that stays as the node's parent (dash
+// does) is in the terminal's foreground group too and dies of the Ctrl+C itself, so script
+// would report its 130 rather than the node's exit: `exec` makes the node the only process
+// there, as it is when a person types `ledger-node` at a prompt. The shell is pinned so the
+// test does not depend on the login shell of the machine running it.
+const SHELL_ENV = { SHELL: '/bin/sh' };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require('../../package.json') as { version: string };
 // A progress line erased in place (\r ESC[K) ends a line as far as the text is concerned:
@@ -53,9 +59,9 @@ describe('the terminal', () => {
   it.skipIf(!existsSync(SCRIPT))('prints a banner and readable log lines on a terminal, and stops on Ctrl+C', async () => {
     const port = await freePort();
     const dataDir = tempDataDir();
-    const command = [process.execPath, BIN, '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW].map((a) => `'${a}'`).join(' ');
+    const command = `exec ${[process.execPath, BIN, '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW].map((a) => `'${a}'`).join(' ')}`;
     // -e: script's exit code is the node's; stdin (a pipe) is typed into the terminal.
-    const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '' } });
+    const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...SHELL_ENV, NO_COLOR: '' } });
     let raw = '';
     child.stdout!.on('data', (c: Buffer) => (raw += c.toString()));
     try {
@@ -81,8 +87,8 @@ describe('the terminal', () => {
   it.skipIf(!existsSync(SCRIPT))('leaves colours out when NO_COLOR is set and says where a turned-off part went', async () => {
     const port = await freePort();
     const dataDir = join(tempDataDir(), 'nested');
-    const command = [process.execPath, BIN, '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW, '--no-dashboard'].map((a) => `'${a}'`).join(' ');
-    const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const command = `exec ${[process.execPath, BIN, '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW, '--no-dashboard'].map((a) => `'${a}'`).join(' ')}`;
+    const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...SHELL_ENV, NO_COLOR: '1' } });
     let raw = '';
     child.stdout!.on('data', (c: Buffer) => (raw += c.toString()));
     try {
