@@ -65,3 +65,29 @@ fn every_valid_block_passes_its_networks_rules() {
         validate::validate_block(&block, &bytes, &p).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
+
+/// D40: the `parents-too-few/*` records (one parent) are refused for the API (above) and
+/// are well-formed blocks when a peer sends them; no parents at all is refused from either.
+#[test]
+fn one_parent_is_enough_from_a_peer_only() {
+    let few: Vec<Value> = records("invalid.jsonl").into_iter().filter(|r| r["reason"] == "parents-too-few").collect();
+    assert!(!few.is_empty());
+    for r in &few {
+        let name = r["name"].as_str().unwrap();
+        let p = params(r["network"].as_str().unwrap());
+        let bytes = if r["form"] == "json" {
+            codec::encode_block(&json::block_from_json(&r["json"]).unwrap())
+        } else {
+            hex::decode(r["bytes"].as_str().unwrap().trim_start_matches("0x")).unwrap()
+        };
+        let mut block = codec::decode_block(&bytes).unwrap();
+        assert_eq!(block.parents.len(), 1, "{name}");
+        assert_eq!(validate::validate_block_from(&block, &bytes, &p, validate::BlockOrigin::Api).unwrap_err().code, "parents-too-few", "{name}");
+        validate::validate_block_from(&block, &bytes, &p, validate::BlockOrigin::Peer).unwrap_or_else(|e| panic!("{name}: {e}"));
+        block.parents.clear();
+        let none = codec::encode_block(&block);
+        for origin in [validate::BlockOrigin::Api, validate::BlockOrigin::Peer] {
+            assert_eq!(validate::validate_block_from(&block, &none, &p, origin).unwrap_err().code, "parents-too-few", "{name} {origin:?}");
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! The store behind gossip: `ledger_gossip::GossipStore` over `ledger_store::Store`.
 //!
-//! Intake goes through the store's batched intake (`Store::submit_blocks`), which needs
-//! every parent known (D13). Gossiped blocks may come before their parents (D46), so a
+//! Intake goes through the store's batched intake (`Store::submit_blocks_from` with the
+//! peer origin: 1..8 parents, D40), which needs every parent known (D13). Gossiped blocks may come before their parents (D46), so a
 //! block with missing parents is checked as far as it can be without them (every rule but
 //! the parents' presence, and its proof of work) and held (`ledger_gossip::held`, bounded)
 //! while gossip asks peers for the parents; it is submitted once the last one is stored.
@@ -17,7 +17,7 @@ use futures::channel::mpsc::{unbounded, UnboundedSender};
 use futures::stream::{BoxStream, StreamExt};
 use ledger_core::codec::decode_block;
 use ledger_core::model::Payload;
-use ledger_core::validate::check_pow_zeros;
+use ledger_core::validate::{check_pow_zeros, BlockOrigin};
 use ledger_gossip::held::{parents_of, HeldBlocks};
 use ledger_gossip::{BlockId, GossipStore, Intake, ReceivedBlock, StoreEvent, SyncState};
 use ledger_store::Store;
@@ -175,7 +175,7 @@ impl NodeStore {
     /// a follower before milestone 1, only after the other rules passed) and the proof of
     /// work of a non-milestone block.
     fn check_without_parents(&self, bytes: &[u8], milestone: bool) -> Result<(), String> {
-        match self.store.precheck_block(bytes) {
+        match self.store.precheck_block_from(bytes, BlockOrigin::Peer) {
             Ok(()) => {}
             Err(e) if e.code == "unknown-parent" || e.code == "not-ready" => {}
             Err(e) => return Err(describe(&e)),
@@ -310,7 +310,7 @@ impl GossipStore for NodeStore {
 
         while !ready.is_empty() {
             let bytes: Vec<&[u8]> = ready.iter().map(|r| r.bytes.as_slice()).collect();
-            let results = self.store.submit_blocks(&bytes);
+            let results = self.store.submit_blocks_from(&bytes, BlockOrigin::Peer);
             let mut next: Vec<Ready> = Vec::new();
             let mut applied_milestone = false;
             for (r, result) in std::mem::take(&mut ready).into_iter().zip(results) {

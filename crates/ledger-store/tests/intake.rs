@@ -121,3 +121,33 @@ fn children_are_listed_in_id_order_up_to_the_limit() {
     assert!(store.children(&[0xab; 32], 1000).unwrap().is_none());
     assert!(store.children(&[0; 32], 1000).unwrap().is_none());
 }
+
+/// D40: a block with one parent is refused on the API (D3) and stored when a peer sent it;
+/// the next milestone references it like any other block. No parents is refused from both.
+#[test]
+fn one_parent_is_stored_from_a_peer_and_refused_on_the_api() {
+    use ledger_core::validate::BlockOrigin;
+    let dir = tempfile::tempdir().unwrap();
+    let store = open_dev(dir.path(), MIN_POW);
+    let milestone_1 = store.issue_milestone(None).unwrap().block_id;
+    let single = mined(vec![milestone_1], b"one parent, as Hornet's tip selection makes them");
+    let refused = store.submit_block(&single).err().unwrap();
+    assert_eq!((refused.code, refused.path.as_str()), ("parents-too-few", "parents"));
+    assert_eq!(store.precheck_block(&single).unwrap_err().code, "parents-too-few");
+    store.precheck_block_from(&single, BlockOrigin::Peer).unwrap();
+    let from_peer = store.submit_blocks_from(&[&single], BlockOrigin::Peer).pop().unwrap().unwrap();
+    assert!(from_peer.stored);
+    assert_eq!(from_peer.block_id, ids::block_id(&single));
+    assert_eq!(store.block(&from_peer.block_id).unwrap().unwrap(), single);
+    // A tip like any other, and confirmed by the next milestone.
+    assert!(store.select_tips().unwrap().contains(&from_peer.block_id));
+    let m2 = store.issue_milestone(None).unwrap();
+    assert_eq!(m2.referenced_blocks, 2); // milestone 1's block and this one
+    let meta = json(&store.block_metadata_json(&from_peer.block_id).unwrap().unwrap());
+    assert_eq!(meta["referencedByMilestoneIndex"], 2);
+    assert_eq!(meta["ledgerInclusionState"], "noTransaction");
+    let none = mined(vec![], b"no parents");
+    for origin in [BlockOrigin::Api, BlockOrigin::Peer] {
+        assert_eq!(store.submit_blocks_from(&[&none], origin).pop().unwrap().err().unwrap().code, "parents-too-few");
+    }
+}

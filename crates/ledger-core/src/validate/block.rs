@@ -10,16 +10,43 @@ use crate::pow;
 use crate::protocol::ProtocolParameters;
 
 pub const MIN_PARENTS: usize = 2;
+/// The protocol's own minimum, which blocks received from peers follow (D40).
+pub const MIN_PARENTS_RECEIVED: usize = 1;
 pub const MAX_PARENTS: usize = 8;
 
-/// All syntactic rules for a decoded block and its serialized bytes. The PoW score is
-/// checked last, so a block that breaks a rule is reported for that rule; milestone
-/// blocks are exempt from the score (their nonce rule is `validate_milestone_block`).
-pub fn validate_block(block: &Block, bytes: &[u8], params: &ProtocolParameters) -> Result<()> {
-    crate::path::precise(|| validate_block_at(block, bytes, params))
+/// Where a block comes from, for the one rule that depends on it (validation.md §2, D40):
+/// the node's API and its own blocks keep D3's 2..8 parents; blocks received from peers
+/// (gossip, and so any block of a followed network) follow the protocol's 1..8, since
+/// Hornet's tip selection and coordinator issue blocks with a single parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockOrigin {
+    Api,
+    Peer,
 }
 
-fn validate_block_at(block: &Block, bytes: &[u8], params: &ProtocolParameters) -> Result<()> {
+impl BlockOrigin {
+    pub fn min_parents(self) -> usize {
+        match self {
+            BlockOrigin::Api => MIN_PARENTS,
+            BlockOrigin::Peer => MIN_PARENTS_RECEIVED,
+        }
+    }
+}
+
+/// All syntactic rules for a decoded block and its serialized bytes, as the API applies
+/// them (`BlockOrigin::Api`). The PoW score is checked last, so a block that breaks a rule
+/// is reported for that rule; milestone blocks are exempt from the score (their nonce rule
+/// is `validate_milestone_block`).
+pub fn validate_block(block: &Block, bytes: &[u8], params: &ProtocolParameters) -> Result<()> {
+    validate_block_from(block, bytes, params, BlockOrigin::Api)
+}
+
+/// `validate_block` for a block of the given origin.
+pub fn validate_block_from(block: &Block, bytes: &[u8], params: &ProtocolParameters, origin: BlockOrigin) -> Result<()> {
+    crate::path::precise(|| validate_block_at(block, bytes, params, origin))
+}
+
+fn validate_block_at(block: &Block, bytes: &[u8], params: &ProtocolParameters, origin: BlockOrigin) -> Result<()> {
     if bytes.len() > MAX_BLOCK_LENGTH {
         return Err(Error::new(
             "block-too-large",
@@ -37,9 +64,9 @@ fn validate_block_at(block: &Block, bytes: &[u8], params: &ProtocolParameters) -
     match &block.payload {
         // D40: a milestone comes from a coordinator and follows the protocol's 1..8
         // (Hornet's milestones have one parent, and so has milestone 1 of a `hornet`-style
-        // genesis, D41); every other block D3's 2..8.
-        Some(Payload::Milestone(_)) => check_parents(&block.parents, 1, "parents")?,
-        _ => validate_parents(&block.parents, "parents")?,
+        // genesis, D41); every other block its origin's rule.
+        Some(Payload::Milestone(_)) => check_parents(&block.parents, MIN_PARENTS_RECEIVED, "parents")?,
+        _ => check_parents(&block.parents, origin.min_parents(), "parents")?,
     }
     match &block.payload {
         None => {}

@@ -13,7 +13,7 @@ use ledger_core::codec::decode_block;
 use ledger_core::ids;
 use ledger_core::model::{Block, Id32, Payload};
 use ledger_core::pow;
-use ledger_core::validate::{check_pow_zeros, validate_block, validate_milestone_block};
+use ledger_core::validate::{check_pow_zeros, validate_block_from, validate_milestone_block, BlockOrigin};
 use ledger_core::{Error, Result};
 use std::collections::{HashMap, HashSet};
 
@@ -32,11 +32,17 @@ impl Store {
     /// written in one RocksDB batch: every block is acknowledged only after that write.
     /// A block may name a parent that comes earlier in the same call.
     pub fn submit_blocks(&self, blocks: &[&[u8]]) -> Vec<Result<Submitted>> {
+        self.submit_blocks_from(blocks, BlockOrigin::Api)
+    }
+
+    /// `submit_blocks` for blocks of the given origin: blocks received from peers may have
+    /// a single parent (D40); everything else is the same intake.
+    pub fn submit_blocks_from(&self, blocks: &[&[u8]], origin: BlockOrigin) -> Vec<Result<Submitted>> {
         let mut results: Vec<Option<Result<Submitted>>> = blocks.iter().map(|_| None).collect();
         // Every rule but the proof of work, block by block, outside the lock.
         let mut candidates: Vec<(usize, Block)> = Vec::with_capacity(blocks.len());
         for (i, bytes) in blocks.iter().enumerate() {
-            match self.check_rules(bytes) {
+            match self.check_rules(bytes, origin) {
                 Ok(block) if matches!(block.payload, Some(Payload::Milestone(_))) => {
                     results[i] = Some(self.accept_milestone(block, bytes, ids::block_id(bytes)));
                 }
@@ -66,7 +72,12 @@ impl Store {
     /// that could never be stored is refused before any mining. Milestone blocks, which are
     /// never mined, get the rules of their own block (`validate_milestone_block`) and D16.
     pub fn precheck_block(&self, bytes: &[u8]) -> Result<()> {
-        let block = self.check_rules(bytes)?;
+        self.precheck_block_from(bytes, BlockOrigin::Api)
+    }
+
+    /// `precheck_block` for a block of the given origin (D40).
+    pub fn precheck_block_from(&self, bytes: &[u8], origin: BlockOrigin) -> Result<()> {
+        let block = self.check_rules(bytes, origin)?;
         if matches!(block.payload, Some(Payload::Milestone(_))) {
             if self.coordinator_enabled {
                 return Err(milestone_not_allowed());
@@ -80,10 +91,11 @@ impl Store {
         self.check_parents_known(&state, &block.parents, &HashSet::new())
     }
 
-    /// Decoding and every syntactic rule but the proof of work (validation.md §2–§7).
-    fn check_rules(&self, bytes: &[u8]) -> Result<Block> {
+    /// Decoding and every syntactic rule but the proof of work (validation.md §2–§7), with
+    /// the parents rule of the block's origin.
+    fn check_rules(&self, bytes: &[u8], origin: BlockOrigin) -> Result<Block> {
         let block = decode_block(bytes)?;
-        validate_block(&block, bytes, &self.rules_without_pow)?;
+        validate_block_from(&block, bytes, &self.rules_without_pow, origin)?;
         Ok(block)
     }
 
