@@ -271,8 +271,6 @@ export interface GossipStartOptions {
   highWatermark: number
   /** Milestones requested per warp-sync window. */
   warpSyncRange: number
-  /** 0x-hex public keys of the coordinator this node follows (empty on a coordinator). */
-  trustedKeys: Array<string>
 }
 
 export interface GossipStatusJs {
@@ -345,6 +343,14 @@ export interface IndexerQuery {
 
 /** Inputs commitment of the consumed outputs, given as a JSON array of outputs. */
 export declare function inputsCommitmentOf(outputsJson: string): string
+
+/** A coordinator key and the milestone indexes it signs (`end` 0 = open), Hornet's shape. */
+export interface KeyRangeJs {
+  /** Hex, with or without 0x. */
+  key: string
+  start: number
+  end: number
+}
 
 export interface LatestMilestoneJs {
   index: number
@@ -555,6 +561,13 @@ export interface StoreOpenOptions {
   coordinatorPrivateKeys: Array<string>
   /** 0x-hex public keys whose milestones are accepted when the coordinator is disabled. */
   coordinatorPublicKeys: Array<string>
+  /** `protocol.publicKeyRanges` (D42): when given, they replace `coordinatorPublicKeys`. */
+  publicKeyRanges?: Array<KeyRangeJs>
+  /**
+   * `protocol.milestonePublicKeyCount`: signatures a milestone needs (0 = every key
+   * applicable at its index).
+   */
+  milestonePublicKeyCount?: number
   syncWrites: boolean
   maxDeltaYcri: number
   maxDeltaOcri: number

@@ -13,7 +13,6 @@ import { splitBind } from './config/load';
 import { protocolOf, type NodeConfig } from './config/schema';
 import { Coordinator } from './coordinator';
 import { coordinatorKeys, CoordinatorKeysError } from './coordinator-keys';
-import { publicKey } from './core/crypto';
 import { LedgerError } from './core/errors';
 import { MiningPool } from './core/mining-pool';
 import { storageDeposit } from './core/validate';
@@ -91,7 +90,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     }
     if (config.gossip.enabled) {
       try {
-        gossip = await GossipService.start(config, store, logger, followedKeys(config));
+        gossip = await GossipService.start(config, store, logger);
       } catch (err) {
         if (err instanceof LedgerError) throw new StartupError(`cannot start gossip: ${err.code}: ${err.detail}`);
         throw err;
@@ -210,6 +209,7 @@ async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
       genesisStyle: config.genesis.style,
       snapshotPath: config.snapshot.loadPath || undefined,
       coordinator: { enabled: config.coordinator.enabled, privateKeys: signingKeys(config), publicKeys: config.coordinator.publicKeys },
+      milestoneKeys: { count: config.protocol.milestonePublicKeyCount, ranges: config.protocol.publicKeyRanges },
       syncWrites: config.storage.syncWrites,
       blockCacheMiB: config.storage.blockCacheMiB,
       writeBuffersMiB: config.storage.writeBuffersMiB,
@@ -226,19 +226,12 @@ async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
 /**
  * The coordinator's seeds: configured or kept in the data directory (generated on the
  * first start). With the coordinator disabled, a kept key still names whose milestones
- * this node accepts, unless public keys are configured.
+ * this node accepts, unless public keys or key ranges (D42) are configured.
  */
 function signingKeys(config: NodeConfig): string[] {
   if (config.coordinator.enabled) return coordinatorKeys(config.coordinator.privateKeys, config.dataDir);
-  if (config.coordinator.privateKeys.length > 0 || config.coordinator.publicKeys.length > 0) return config.coordinator.privateKeys;
+  if (config.coordinator.privateKeys.length > 0 || config.coordinator.publicKeys.length > 0 || config.protocol.publicKeyRanges.length > 0) return config.coordinator.privateKeys;
   return existsSync(join(config.dataDir, 'coordinator-keys.json')) ? coordinatorKeys([], config.dataDir) : [];
-}
-
-/** The public keys of the coordinator a follower follows (none on a coordinator). */
-function followedKeys(config: NodeConfig): string[] {
-  if (config.coordinator.enabled) return [];
-  if (config.coordinator.publicKeys.length > 0) return config.coordinator.publicKeys;
-  return signingKeys(config).map((seed) => publicKey(seed));
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

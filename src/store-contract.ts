@@ -102,6 +102,12 @@ export interface StoreOptions {
   /** A Hornet full snapshot to create a new ledger from instead of the built-in genesis. */
   snapshotPath?: string;
   coordinator: { enabled: boolean; privateKeys: string[]; publicKeys: string[] };
+  /**
+   * D42: the keys a followed coordinator signs with, per milestone index (`end` 0 = open;
+   * none: `coordinator.publicKeys` or the own keys from 0), and how many must sign (0 = all
+   * applicable).
+   */
+  milestoneKeys?: { count: number; ranges: { key: string; start: number; end: number }[] };
   syncWrites: boolean;
   /** RocksDB memory bounds, MiB. */
   blockCacheMiB: number;

@@ -89,6 +89,43 @@ describe('loadConfig', () => {
     expect(loadConfig([], {}).genesis.style).toBe('ledger');
   });
 
+  it("reads Hornet's milestone key ranges and count (D42) from the file, outside the protocol parameters", () => {
+    const k1 = 'ed3c3f1a319ff4e909cf2771d79fece0ac9bd9fd2ee49ea6c0885c9cb3b1248c';
+    const k2 = '0xf6752f5f46a53364e2ee9c4d662d762a81efd51010282a75cd6bd03f28ef349c';
+    const ranges = [{ key: k1, start: 0, end: 0 }, { key: k2, start: 10, end: 20 }];
+    const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
+    writeFileSync(file, JSON.stringify({ protocol: { milestonePublicKeyCount: 2, publicKeyRanges: ranges } }));
+    const c = loadConfig(['--config', file, '--no-coordinator'], {});
+    expect(c.protocol.publicKeyRanges).toEqual(ranges);
+    expect(c.protocol.milestonePublicKeyCount).toBe(2);
+    // The persisted protocol parameters do not carry them.
+    expect(Object.keys(protocolOf(c))).not.toContain('publicKeyRanges');
+    expect(Object.keys(protocolOf(c))).not.toContain('milestonePublicKeyCount');
+    const d = loadConfig([], {});
+    expect([d.protocol.publicKeyRanges, d.protocol.milestonePublicKeyCount]).toEqual([[], 0]);
+  });
+
+  it.each([
+    [{ milestonePublicKeyCount: -1 }, 'milestonePublicKeyCount'],
+    [{ publicKeyRanges: {} }, 'publicKeyRanges must be a list'],
+    [{ publicKeyRanges: [{ key: '12', start: 0, end: 0 }] }, 'publicKeyRanges[0].key'],
+    [{ publicKeyRanges: [{ key: 'ab'.repeat(32), start: 5, end: 4 }] }, 'end 4 is before start 5'],
+    [{ publicKeyRanges: [{ key: 'ab'.repeat(32), start: -1, end: 0 }] }, 'publicKeyRanges[0].start'],
+    [{ publicKeyRanges: [{ key: 'ab'.repeat(32), start: 0, end: 0, from: 1 }] }, 'publicKeyRanges[0] must be'],
+    [{ milestonePublicKeyCount: 2, publicKeyRanges: [{ key: 'ab'.repeat(32), start: 0, end: 0 }, { key: '0x' + 'AB'.repeat(32), start: 5, end: 0 }] }, 'more than the 1 key(s)'],
+  ])('refuses the key setting %j', (protocol, message) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
+    writeFileSync(file, JSON.stringify({ protocol }));
+    expect(() => loadConfig(['--config', file], {})).toThrow(ConfigError);
+    expect(() => loadConfig(['--config', file], {})).toThrow(message);
+  });
+
+  it('refuses key ranges together with coordinator.publicKeys', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
+    writeFileSync(file, JSON.stringify({ protocol: { publicKeyRanges: [{ key: 'ab'.repeat(32), start: 0, end: 0 }] }, coordinator: { publicKeys: ['0x' + 'cd'.repeat(32)] } }));
+    expect(() => loadConfig(['--config', file], {})).toThrow(/either as coordinator.publicKeys or as protocol.publicKeyRanges/);
+  });
+
   it.each([
     [['--genesis-style', 'chrysalis']],
     [['--network-name', 'n'.repeat(256)]],

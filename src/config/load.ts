@@ -217,6 +217,7 @@ function check(c: NodeConfig): void {
   if (typeof c.coordinator.enabled !== 'boolean') fail('coordinator.enabled must be true or false');
   if (!Array.isArray(c.coordinator.privateKeys) || c.coordinator.privateKeys.some((k) => typeof k !== 'string' || !HEX32.test(k))) fail('coordinator.privateKeys must be 0x + 64 hex digits each');
   if (!Array.isArray(c.coordinator.publicKeys) || c.coordinator.publicKeys.some((k) => typeof k !== 'string' || !HEX32.test(k))) fail('coordinator.publicKeys must be 0x + 64 hex digits each');
+  checkMilestoneKeys(c, fail);
   if (typeof c.genesis.file !== 'string') fail('genesis.file must be a path');
   if (typeof c.storage.syncWrites !== 'boolean') fail('storage.syncWrites must be true or false');
   for (const k of ['blockCacheMiB', 'writeBuffersMiB'] as const) {
@@ -241,6 +242,22 @@ function check(c: NodeConfig): void {
   checkP2p(c, fail);
   if (!LEVELS.includes(c.logLevel)) fail(`logLevel must be one of ${LEVELS.join(', ')}`);
   c.genesis.address = genesisHex(c.genesis.address, p.bech32Hrp);
+}
+
+/** D42: key ranges in Hornet's shape (hex with or without 0x), and a count they can meet. */
+function checkMilestoneKeys(c: NodeConfig, fail: (msg: string) => void): void {
+  const { publicKeyRanges: ranges, milestonePublicKeyCount: count } = c.protocol;
+  if (!Number.isInteger(count) || count < 0 || count > 255) fail('protocol.milestonePublicKeyCount must be an integer 0..255 (0 = every key applicable at the index)');
+  if (!Array.isArray(ranges)) fail('protocol.publicKeyRanges must be a list of {"key": "<hex>", "start": <index>, "end": <index>}');
+  ranges.forEach((r, i) => {
+    if (!isObject(r) || Object.keys(r).some((k) => !['key', 'start', 'end'].includes(k))) fail(`protocol.publicKeyRanges[${i}] must be {"key": "<hex>", "start": <index>, "end": <index>}`);
+    if (typeof r.key !== 'string' || !/^(0x)?[0-9a-fA-F]{64}$/.test(r.key)) fail(`protocol.publicKeyRanges[${i}].key must be 64 hex digits (an Ed25519 public key)`);
+    if (!isU32(r.start) || !isU32(r.end)) fail(`protocol.publicKeyRanges[${i}].start and .end must be milestone indexes 0..4294967295`);
+    if (r.end !== 0 && r.end < r.start) fail(`protocol.publicKeyRanges[${i}]: end ${r.end} is before start ${r.start} (0 = no end)`);
+  });
+  if (ranges.length > 0 && c.coordinator.publicKeys.length > 0) fail('give the followed coordinator\'s keys either as coordinator.publicKeys or as protocol.publicKeyRanges, not both');
+  const distinct = new Set(ranges.map((r) => r.key.replace(/^0x/, '').toLowerCase())).size;
+  if (ranges.length > 0 && count > distinct) fail(`protocol.milestonePublicKeyCount ${count} is more than the ${distinct} key(s) of protocol.publicKeyRanges: no milestone could be valid`);
 }
 
 function checkFaucet(f: NodeConfig['faucet'], fail: (msg: string) => void): void {

@@ -22,7 +22,13 @@ export interface NodeConfig {
    * version (Hornet's `private_tangle1`); empty: `baseName` ‖ version (D4).
    */
   network: { baseName: string; name: string };
-  protocol: Omit<ProtocolJson, 'networkName'>;
+  /**
+   * The protocol parameters (persisted), and whose milestones a follower accepts (D42,
+   * Hornet's keys): `publicKeyRanges` (empty: `coordinator.publicKeys`, or the node's own
+   * coordinator keys, from milestone 0 on) and `milestonePublicKeyCount`, the signatures a
+   * milestone needs (0: every key applicable at its index).
+   */
+  protocol: Omit<ProtocolJson, 'networkName'> & { milestonePublicKeyCount: number; publicKeyRanges: PublicKeyRange[] };
   baseToken: BaseTokenConfig;
   /**
    * `file`: a JSON file {"outputs":[…]} whose outputs replace the single default output.
@@ -94,6 +100,13 @@ export interface NodeConfig {
   logLevel: string;
 }
 
+/** A coordinator public key (hex) and the milestone indexes it signs: start ≤ index, and index ≤ end unless end is 0. */
+export interface PublicKeyRange {
+  key: string;
+  start: number;
+  end: number;
+}
+
 /** A static peer, Hornet's `peering.json` entry. */
 export interface PeerConfig {
   multiAddress: string;
@@ -144,6 +157,8 @@ export function defaultConfig(): NodeConfig {
       belowMaxDepth: 15,
       rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 },
       tokenSupply: '4600000000000000',
+      milestonePublicKeyCount: 0,
+      publicKeyRanges: [],
     },
     baseToken: {
       name: 'Ledger Dev Token',
@@ -195,5 +210,6 @@ export function defaultConfig(): NodeConfig {
 
 /** The protocol object as the API and the store see it (networkName = baseName ‖ version, D4). */
 export function protocolOf(config: NodeConfig): ProtocolJson {
-  return { ...config.protocol, networkName: config.network.name || `${config.network.baseName}${config.protocol.version}` };
+  const { milestonePublicKeyCount: _count, publicKeyRanges: _ranges, ...protocol } = config.protocol;
+  return { ...protocol, networkName: config.network.name || `${config.network.baseName}${config.protocol.version}` };
 }

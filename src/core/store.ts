@@ -61,6 +61,8 @@ export class LedgerStore implements LedgerStoreApi {
           coordinatorEnabled: options.coordinator.enabled,
           coordinatorPrivateKeys: options.coordinator.privateKeys,
           coordinatorPublicKeys: options.coordinator.publicKeys,
+          publicKeyRanges: options.milestoneKeys?.ranges,
+          milestonePublicKeyCount: options.milestoneKeys?.count,
           syncWrites: options.syncWrites,
           blockCacheMib: options.blockCacheMiB,
           writeBuffersMib: options.writeBuffersMiB,

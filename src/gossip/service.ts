@@ -49,7 +49,7 @@ export class GossipService {
   }
 
   /** Start gossip: identity, listen addresses, static peers of the config and of peering.json. */
-  static async start(config: NodeConfig, store: LedgerStoreApi, logger: Logger, trustedKeys: string[]): Promise<GossipService> {
+  static async start(config: NodeConfig, store: LedgerStoreApi, logger: Logger): Promise<GossipService> {
     const nativeStore = (store as unknown as { native?: NativeStore }).native;
     if (!nativeStore) throw new Error('gossip needs the native ledger store');
     const peeringFile = join(config.dataDir, 'peering.json');
@@ -67,7 +67,6 @@ export class GossipService {
         lowWatermark: config.p2p.connectionManager.lowWatermark,
         highWatermark: config.p2p.connectionManager.highWatermark,
         warpSyncRange: config.warpsync.advancementRange,
-        trustedKeys,
       });
     } catch (err) {
       const { code, detail } = nativeDetail(err);

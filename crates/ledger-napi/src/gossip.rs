@@ -50,8 +50,6 @@ pub struct GossipStartOptions {
     pub high_watermark: u32,
     /// Milestones requested per warp-sync window.
     pub warp_sync_range: u32,
-    /// 0x-hex public keys of the coordinator this node follows (empty on a coordinator).
-    pub trusted_keys: Vec<String>,
 }
 
 #[napi(object)]
@@ -252,13 +250,7 @@ impl GossipNode {
         config.connection_manager.high_watermark = options.high_watermark as usize;
         config.agent_version = format!("ledger-node/{}", env!("CARGO_PKG_VERSION"));
 
-        let trusted = options
-            .trusted_keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| crate::codec::hex_array::<32>(k, &format!("coordinator.publicKeys[{i}]")))
-            .collect::<Result<Vec<_>>>()?;
-        let adapter = Arc::new(NodeStore::new(inner, trusted));
+        let adapter = Arc::new(NodeStore::new(inner));
         let gossip = Arc::new(Gossip::start(config, &loaded.keypair, adapter.clone()).map_err(|e| failure("gossip-start", e.to_string()))?);
         *store.gossip.write().unwrap_or_else(|p| p.into_inner()) = Some(adapter.clone());
         let stop = Arc::new(AtomicBool::new(false));

@@ -49,10 +49,6 @@ pub struct NodeStore {
     /// "latest"); the confirmed index is the store's.
     highest_seen: AtomicU32,
     halted: Mutex<Option<String>>,
-    /// The coordinator keys whose milestones this node follows (empty on a coordinator):
-    /// a milestone held ahead of the confirmed one raises "latest" only if they signed it,
-    /// so that a peer cannot make the node believe it is behind with a forged index.
-    trusted_keys: Vec<[u8; 32]>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -86,7 +82,7 @@ fn describe(e: &ledger_core::Error) -> String {
 }
 
 impl NodeStore {
-    pub fn new(store: Arc<Store>, trusted_keys: Vec<[u8; 32]>) -> NodeStore {
+    pub fn new(store: Arc<Store>) -> NodeStore {
         NodeStore {
             store,
             pending: Mutex::new(Pending {
@@ -97,21 +93,21 @@ impl NodeStore {
             events: Mutex::new(None),
             highest_seen: AtomicU32::new(0),
             halted: Mutex::new(None),
-            trusted_keys,
         }
     }
 
-    /// The index of a milestone block signed by exactly the trusted keys (the store's
-    /// threshold), checked before its predecessor is applied; None otherwise.
+    /// The index of a milestone block that carries the signatures the store requires of the
+    /// followed coordinator (D42: keys applicable at its index, the threshold), checked
+    /// before its predecessor is applied; None otherwise, and always on a coordinator. A
+    /// milestone held ahead of the confirmed one raises "latest" only when signed so, so
+    /// that a peer cannot make the node believe it is behind with a forged index.
     fn signed_milestone_index(&self, bytes: &[u8]) -> Option<u32> {
-        let Ok(block) = decode_block(bytes) else { return None };
-        let Some(Payload::Milestone(m)) = block.payload else { return None };
-        if self.trusted_keys.is_empty() || m.signatures.len() != self.trusted_keys.len() {
+        if !self.store.follows_milestones() {
             return None;
         }
-        let id = ledger_core::ids::milestone_id(&m);
-        let all = m.signatures.iter().all(|s| self.trusted_keys.contains(&s.public_key) && ledger_core::crypto::verify(&s.public_key, &id, &s.signature));
-        all.then_some(m.index)
+        let Ok(block) = decode_block(bytes) else { return None };
+        let Some(Payload::Milestone(m)) = block.payload else { return None };
+        self.store.check_milestone_signatures(&m).ok().map(|()| m.index)
     }
 
     /// Why the node stopped taking milestones (a fork), if it did.

@@ -17,7 +17,7 @@ fn invalid_state(detail: String) -> napi::Error<String> {
 use ledger_core::codec::decode_output;
 use ledger_core::json::hex;
 use ledger_store::{
-    protocol_from_json, protocol_json, ChainId, GenesisStyle, IssuedMilestone, MilestoneRecord, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey, Store,
+    protocol_from_json, protocol_json, ChainId, GenesisStyle, IssuedMilestone, KeyRange, MilestoneKeys, MilestoneRecord, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey, Store,
     StoreOptions, Submitted,
 };
 use napi::bindgen_prelude::{AsyncTask, Buffer, BufferSlice};
@@ -42,6 +42,11 @@ pub struct StoreOpenOptions {
     pub coordinator_private_keys: Vec<String>,
     /// 0x-hex public keys whose milestones are accepted when the coordinator is disabled.
     pub coordinator_public_keys: Vec<String>,
+    /// `protocol.publicKeyRanges` (D42): when given, they replace `coordinatorPublicKeys`.
+    pub public_key_ranges: Option<Vec<KeyRangeJs>>,
+    /// `protocol.milestonePublicKeyCount`: signatures a milestone needs (0 = every key
+    /// applicable at its index).
+    pub milestone_public_key_count: Option<u32>,
     pub sync_writes: bool,
     pub max_delta_ycri: u32,
     pub max_delta_ocri: u32,
@@ -51,6 +56,15 @@ pub struct StoreOpenOptions {
     pub write_buffers_mib: u32,
     /// Keep the UTXO indexer (rebuilt at start-up when it was off).
     pub indexer_enabled: bool,
+}
+
+/// A coordinator key and the milestone indexes it signs (`end` 0 = open), Hornet's shape.
+#[napi(object)]
+pub struct KeyRangeJs {
+    /// Hex, with or without 0x.
+    pub key: String,
+    pub start: u32,
+    pub end: u32,
 }
 
 #[napi(object)]
@@ -269,6 +283,19 @@ fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
         o.coordinator_private_keys.iter().enumerate().map(|(i, k)| hex_array::<32>(k, &format!("coordinator.privateKeys[{i}]"))).collect::<Result<Vec<_>>>()?;
     let trusted_public_keys =
         o.coordinator_public_keys.iter().enumerate().map(|(i, k)| hex_array::<32>(k, &format!("coordinator.publicKeys[{i}]"))).collect::<Result<Vec<_>>>()?;
+    let ranges = o.public_key_ranges.unwrap_or_default();
+    let milestone_keys = MilestoneKeys {
+        ranges: ranges
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let path = format!("protocol.publicKeyRanges[{i}].key");
+                let key = if r.key.starts_with("0x") { r.key.clone() } else { format!("0x{}", r.key) };
+                Ok(KeyRange { public_key: hex_array::<32>(&key, &path)?, start: r.start, end: r.end })
+            })
+            .collect::<Result<Vec<_>>>()?,
+        threshold: o.milestone_public_key_count.unwrap_or(0) as usize,
+    };
     Ok(StoreOptions {
         protocol,
         genesis_outputs,
@@ -276,6 +303,7 @@ fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
         snapshot: o.snapshot_path.filter(|p| !p.is_empty()).map(Into::into),
         coordinator_seeds,
         trusted_public_keys,
+        milestone_keys,
         coordinator_enabled: o.coordinator_enabled,
         sync_writes: o.sync_writes,
         max_delta_ycri: o.max_delta_ycri,

@@ -50,6 +50,7 @@ fn main() {
             snapshot: None,
             coordinator_seeds: vec![],
             trusted_public_keys: vec![],
+            milestone_keys: Default::default(),
             coordinator_enabled: false,
             sync_writes: false,
             max_delta_ycri: 8,

@@ -38,6 +38,7 @@ mod white_flag;
 pub use ledger_core::{Error, Result};
 pub use genesis::{protocol_from_json, protocol_json};
 pub use index::{ChainId, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey};
+pub use milestone::{KeyRange, MilestoneKeys};
 pub use origin::{GenesisStyle, Origin};
 pub use records::{InclusionState, MilestoneRecord};
 pub use snapshot::export::{write_genesis_snapshot, WrittenSnapshot};

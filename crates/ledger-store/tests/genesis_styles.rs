@@ -21,6 +21,7 @@ fn follower(style: GenesisStyle) -> StoreOptions {
         coordinator_enabled: false,
         coordinator_seeds: vec![],
         trusted_public_keys: vec![ledger_core::crypto::public_key(&coordinator_seed())],
+        milestone_keys: Default::default(),
         ..options(style)
     }
 }

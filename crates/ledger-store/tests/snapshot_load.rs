@@ -27,6 +27,7 @@ fn follower(options: StoreOptions) -> StoreOptions {
         coordinator_enabled: false,
         coordinator_seeds: vec![],
         trusted_public_keys: vec![ledger_core::crypto::public_key(&coordinator_seed())],
+        milestone_keys: Default::default(),
         ..options
     }
 }

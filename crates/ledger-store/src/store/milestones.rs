@@ -81,8 +81,21 @@ impl Store {
         Ok(IssuedMilestone { confirm_micros, commit_micros: committing.elapsed().as_micros() as u64, ..issued })
     }
 
+    /// Whether milestone `m` carries the signatures this node requires of another
+    /// coordinator's milestones (D42: keys applicable at its index, the threshold), without
+    /// the chain: gossip uses it for milestones ahead of the confirmed one.
+    pub fn check_milestone_signatures(&self, m: &MilestonePayload) -> Result<()> {
+        self.milestone_keys.check(m)
+    }
+
+    /// This node takes its milestones from another coordinator (its own is disabled).
+    pub fn follows_milestones(&self) -> bool {
+        !self.coordinator_enabled
+    }
+
     /// A milestone block of another coordinator (this node's own is disabled): it must
-    /// continue the chain, carry exactly the trusted keys' signatures, and its merkle roots
+    /// continue the chain, carry the signatures of D42 (keys applicable at its index, at
+    /// least the threshold), and its merkle roots
     /// must be the ones this node's own white flag computes. The network's first milestone
     /// (genesis index + 1) approves only entry points, and may also carry TIP-29's all-zero
     /// roots (D42): that accepts both genesis styles.
@@ -104,7 +117,7 @@ impl Store {
                 Some(l) => Previous { index: l.index, milestone_id: l.milestone_id, timestamp: l.timestamp },
                 None => Previous { index: self.origin.target_milestone_index, milestone_id: self.origin.target_milestone_id, timestamp: self.origin.target_milestone_timestamp },
             };
-            milestone::check_foreign(&payload, &previous, &self.trusted_keys)?;
+            milestone::check_foreign(&payload, &previous, &self.milestone_keys)?;
             if payload.index == self.origin.first_milestone_index() && !payload.parents.iter().all(|p| self.entry_points.contains(p)) {
                 return Err(Error::new("milestone-parents-invalid", "payload.parents", "the first milestone approves solid entry points only (D12, D41)"));
             }

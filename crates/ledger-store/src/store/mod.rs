@@ -32,7 +32,7 @@ use crate::entry_points::SolidEntryPoints;
 use crate::events::EventFeed;
 use crate::graph::{ConeRoots, Graph};
 use crate::initial_state::InitialState;
-use crate::milestone::CoordinatorKeys;
+use crate::milestone::{CoordinatorKeys, MilestoneKeys};
 use crate::origin::{GenesisStyle, Origin};
 use crate::records::{array_at, BlockMeta};
 use crate::snapshot;
@@ -63,6 +63,10 @@ pub struct StoreOptions {
     /// Keys whose milestones this node accepts from elsewhere (coordinator disabled);
     /// defaults to the public keys of `coordinator_seeds`.
     pub trusted_public_keys: Vec<[u8; 32]>,
+    /// Hornet's `protocol.publicKeyRanges` and `milestonePublicKeyCount` (D42); when it has
+    /// no ranges, `trusted_public_keys` (or the coordinator's own keys) apply from
+    /// milestone 0 on, with its threshold (0: all of them must sign).
+    pub milestone_keys: MilestoneKeys,
     pub coordinator_enabled: bool,
     pub sync_writes: bool,
     pub max_delta_ycri: u32,
@@ -191,7 +195,7 @@ pub struct Store {
     keys: CoordinatorKeys,
     coordinator_enabled: bool,
     indexer_enabled: bool,
-    trusted_keys: Vec<[u8; 32]>,
+    milestone_keys: MilestoneKeys,
     thresholds: TipThresholds,
     origin: Origin,
     entry_points: SolidEntryPoints,
@@ -266,7 +270,12 @@ impl Store {
         if options.coordinator_enabled && keys.is_empty() {
             return Err(Error::new("coordinator-keys-missing", "coordinator.privateKeys", "the embedded coordinator needs at least one key"));
         }
-        let trusted_keys = if options.trusted_public_keys.is_empty() { keys.public_keys() } else { options.trusted_public_keys };
+        let threshold = options.milestone_keys.threshold;
+        let milestone_keys = match (options.milestone_keys.is_empty(), options.trusted_public_keys.is_empty()) {
+            (false, _) => options.milestone_keys,
+            (true, false) => MilestoneKeys { threshold, ..MilestoneKeys::all_of(&options.trusted_public_keys) },
+            (true, true) => MilestoneKeys { threshold, ..MilestoneKeys::all_of(&keys.public_keys()) },
+        };
         let thresholds = TipThresholds {
             max_delta_ycri: options.max_delta_ycri,
             max_delta_ocri: options.max_delta_ocri,
@@ -284,7 +293,7 @@ impl Store {
             keys,
             coordinator_enabled: options.coordinator_enabled,
             indexer_enabled: options.indexer_enabled,
-            trusted_keys,
+            milestone_keys,
             thresholds,
             status: Mutex::new(status_of(&state, origin.target_milestone_index)),
             origin,
@@ -433,6 +442,7 @@ mod tests {
             snapshot: None,
             coordinator_seeds: vec![[7; 32]],
             trusted_public_keys: vec![],
+            milestone_keys: MilestoneKeys::default(),
             coordinator_enabled: true,
             sync_writes: false,
             max_delta_ycri: 8,

@@ -37,6 +37,7 @@ pub fn dev_options(min_pow_score: u32) -> StoreOptions {
         snapshot: None,
         coordinator_seeds: vec![coordinator_seed()],
         trusted_public_keys: vec![],
+        milestone_keys: Default::default(),
         coordinator_enabled: true,
         sync_writes: false,
         max_delta_ycri: 8,
