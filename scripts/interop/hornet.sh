@@ -62,7 +62,7 @@ wait_synced() { # A B SECONDS: until B has confirmed at least A's confirmed inde
 }
 
 start_ledger_node() { # CONFIG_FILE
-  (exec node "$ROOT/bin/ledger-node.js" --config "$1" >"$STATE/ledger-node.log" 2>&1) </dev/null &
+  (exec node "$ROOT/bin/ledger-node.js" --config "$1" >>"$STATE/ledger-node.log" 2>&1) </dev/null &
   echo $! >"$STATE/ledger-node.pid"
   for _ in $(seq 1 60); do curl -s -o /dev/null "$OURS/api/core/v2/info" && return 0; sleep 1; done
   echo "ledger-node did not start, see $STATE/ledger-node.log"; tail -5 "$STATE/ledger-node.log"; return 1
