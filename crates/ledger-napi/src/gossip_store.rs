@@ -1,10 +1,11 @@
 //! The store behind gossip: `ledger_gossip::GossipStore` over `ledger_store::Store`.
 //!
 //! Intake goes through the store's batched intake (`Store::submit_blocks_from` with the
-//! peer origin: 1..8 parents, D40), which needs every parent known (D13). Gossiped blocks may come before their parents (D46), so a
-//! block with missing parents is checked as far as it can be without them (every rule but
-//! the parents' presence, and its proof of work) and held (`ledger_gossip::held`, bounded)
-//! while gossip asks peers for the parents; it is submitted once the last one is stored.
+//! peer origin: 1..8 parents, D40), which needs every parent known (D13). Gossiped blocks
+//! may come before their parents (D46), so a block with missing parents is checked as far
+//! as it can be without them (every rule but the parents' presence, and its proof of work)
+//! and held (`ledger_gossip::held`, bounded) while gossip asks peers for the parents; it is
+//! submitted once the last one is stored.
 //! A milestone further ahead than the next one is held the same way until its predecessor
 //! is applied. Milestones go through the store's follower path (`accept_milestone`: keys,
 //! chain, white-flag roots recomputed, D42); roots that differ from the node's own white
