@@ -157,6 +157,18 @@ impl NodeStore {
         }
     }
 
+    /// Blocks one API batch stored (no milestone among them): broadcast them.
+    pub fn local_blocks(&self, blocks: Vec<([u8; 32], Vec<u8>)>) {
+        let mut events = lock(&self.events);
+        let Some(tx) = events.as_ref() else { return };
+        for (id, bytes) in blocks {
+            if tx.unbounded_send(StoreEvent::Solid { id: BlockId(id), bytes }).is_err() {
+                *events = None;
+                return;
+            }
+        }
+    }
+
     fn emit(&self, event: StoreEvent) {
         let mut events = lock(&self.events);
         if let Some(tx) = events.as_ref() {
