@@ -30,7 +30,7 @@
 // ratio ≥ 0.80. The machine's load average is printed with the figures. Asserts nothing.
 
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +45,11 @@ const BLOCKS = arg('blocks', 20_000);
 const CONNECTIONS = arg('connections', 64);
 const POW = arg('pow', 1);
 const ROUNDS = arg('rounds', 1);
+/** `--only pair,line`: some of the runs (the ratios need `alone` and `star`). */
+const ONLY = (() => {
+  const at = process.argv.indexOf('--only');
+  return at > 0 ? process.argv[at + 1].split(',') : undefined;
+})();
 const JWT_SECRET = 'ledger-node bench';
 /** How long a run waits for the last blocks to arrive after the last 201. */
 const SETTLE_MS = 20_000;
@@ -147,6 +152,25 @@ function cpuSeconds(pid) {
   }
 }
 
+/** CPU seconds of a process's gossip threads (named `ledger-gossip*`: the runtime, its blocking pool). */
+function gossipCpuSeconds(pid) {
+  let sum = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        if (!readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').startsWith('ledger-gossip')) continue;
+        const fields = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').split(') ')[1].split(' ');
+        sum += (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    return NaN;
+  }
+  return sum;
+}
+
 // ---- load ---------------------------------------------------------------------------------
 
 /** Pre-mined tagged-data blocks, all on A's current tips (as bench:http's POST bodies). */
@@ -199,7 +223,7 @@ async function run(kind, round) {
     probeProcess = receivers.length > 0 ? startProbe(receivers.map((r) => nodes[r].base)) : undefined;
     await probeProcess?.ready;
     const { all, mineSeconds } = await buildLoad(a, `${kind}-${round}`);
-    const before = { counters: await Promise.all(names.map((n) => gossipCounters(nodes[n]))), cpu: names.map((n) => cpuSeconds(nodes[n].child.pid)), probe: probeProcess ? cpuSeconds(probeProcess.pid) : NaN, self: process.cpuUsage() };
+    const before = { counters: await Promise.all(names.map((n) => gossipCounters(nodes[n]))), cpu: names.map((n) => cpuSeconds(nodes[n].child.pid)), gossipCpu: names.map((n) => gossipCpuSeconds(nodes[n].child.pid)), probe: probeProcess ? cpuSeconds(probeProcess.pid) : NaN, self: process.cpuUsage() };
     const { start, end } = await submit(a, all);
     const submitted = { rate: all.length / ((end - start) / 1000), seconds: (end - start) / 1000 };
     // Wait until every receiver has every block, or nothing new arrived for a while.
@@ -235,13 +259,15 @@ async function run(kind, round) {
         };
       });
     }
-    const after = { counters: await Promise.all(names.map((n) => gossipCounters(nodes[n]))), cpu: names.map((n) => cpuSeconds(nodes[n].child.pid)), probe: probeProcess ? cpuSeconds(probeProcess.pid) : NaN, self: process.cpuUsage(before.self) };
+    const after = { counters: await Promise.all(names.map((n) => gossipCounters(nodes[n]))), cpu: names.map((n) => cpuSeconds(nodes[n].child.pid)), gossipCpu: names.map((n) => gossipCpuSeconds(nodes[n].child.pid)), probe: probeProcess ? cpuSeconds(probeProcess.pid) : NaN, self: process.cpuUsage(before.self) };
     const wall = (now() - start) / 1000;
     const counters = Object.fromEntries(names.map((n, i) => [n, Object.fromEntries(Object.keys(after.counters[i]).map((k) => [k, after.counters[i][k] - before.counters[i][k]]))]));
     const cores = Object.fromEntries(names.map((n, i) => [n, (after.cpu[i] - before.cpu[i]) / wall]));
     cores.load = (after.self.user + after.self.system) / 1e6 / wall;
     if (probeProcess) cores.probe = (after.probe - before.probe) / wall;
-    return { kind, blocks: all.length, mineSeconds, submitted, results, counters, cores, load: loadavg()[0] };
+    // Gossip's own CPU per block, in microseconds: less sensitive to a busy machine than rates.
+    const gossipMicros = Object.fromEntries(names.map((n, i) => [n, ((after.gossipCpu[i] - before.gossipCpu[i]) * 1e6) / all.length]));
+    return { kind, blocks: all.length, mineSeconds, submitted, results, counters, cores, gossipMicros, load: loadavg()[0] };
   } finally {
     await probeProcess?.stop();
     await Promise.all(Object.values(nodes).map((n) => n.stop()));
@@ -259,13 +285,13 @@ async function main() {
   console.log(`bench:gossip — ${BLOCKS} tagged-data blocks over ${CONNECTIONS} connections, minPowScore ${POW}, ${ROUNDS} round(s); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const runs = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const kind of Object.keys(TOPOLOGIES)) {
+    for (const kind of Object.keys(TOPOLOGIES).filter((k) => ONLY === undefined || ONLY.includes(k))) {
       const r = await run(kind, round);
       runs.push(r);
       const where = Object.entries(r.results).map(([n, x]) => `${n} ${x.arrived}/${r.blocks} at ${fmt(x.rate)}/s, p50 ${x.p50.toFixed(1)} ms p99 ${x.p99.toFixed(1)} ms`).join('; ');
       console.log(`round ${round} ${kind}: A took ${fmt(r.submitted.rate)}/s (mined in ${r.mineSeconds.toFixed(1)} s)${where ? '; ' + where : ''}; load ${r.load.toFixed(2)}`);
       console.log(`  gossip: ${Object.entries(r.counters).map(([n, c]) => `${n} sent ${c.sent} received ${c.received} new ${c.fresh} dropped ${c.dropped} asked ${c.asked}`).join(' · ')}`);
-      console.log(`  cores used: ${Object.entries(r.cores).map(([n, c]) => `${n} ${c.toFixed(2)}`).join(', ')}`);
+      console.log(`  cores used: ${Object.entries(r.cores).map(([n, c]) => `${n} ${c.toFixed(2)}`).join(', ')}; gossip threads' CPU per block: ${Object.entries(r.gossipMicros).map(([n, us]) => `${n} ${us.toFixed(0)} µs`).join(', ')}`);
     }
   }
   const of = (kind) => runs.filter((r) => r.kind === kind);
