@@ -320,12 +320,18 @@ async function main() {
   }
   console.log();
   table(['run (median of rounds)', 'submitted at A /s', 'solid at receiver /s', 'submit → solid p50 / p99 ms', '201 at A → solid p50 / p99 ms', 'missing'], rows);
+  table(
+    ['gossip threads\' CPU per block (µs)', 'A', 'B', 'C'],
+    ['pair', 'line', 'star'].filter((k) => of(k).length > 0).map((k) => [k, ...['A', 'B', 'C'].map((n) => (Number.isFinite(m(k, (r) => r.gossipMicros[n])) ? m(k, (r) => r.gossipMicros[n]).toFixed(0) : '—'))]),
+  );
   const star = m('star', (r) => r.submitted.rate);
   table(
     ['ratio (same run)', 'value', 'target'],
     [
       ['A with two peers (star) / A alone, submitted blocks/s', (star / alone).toFixed(2), '≥ 0.80'],
       ['A with one peer (pair) / A alone', (m('pair', (r) => r.submitted.rate) / alone).toFixed(2), '—'],
+      // Blocks per CPU second of A's process: what gossip costs A, whatever share of the cores A got.
+      ['A\'s blocks per CPU second, star / alone', (m('star', (r) => r.submitted.rate / r.cores.A) / m('alone', (r) => r.submitted.rate / r.cores.A)).toFixed(2), '—'],
       ['solid at C / submitted at A (line)', (m('line', (r) => r.results.C?.rate) / m('line', (r) => r.submitted.rate)).toFixed(2), '—'],
     ],
   );
