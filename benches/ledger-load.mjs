@@ -88,9 +88,8 @@ function freePort() {
 
 /** A node in a child process with its own data directory, and HTTP helpers for it. */
 export class BenchNode {
-  /** `args`: more command-line flags for the node. */
-  static async start({ pow, args: extra = [] }) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-'));
+  /** `args`: more command-line flags for the node; `dataDir`: a fresh one unless given (removed on stop). */
+  static async start({ pow, args: extra = [], dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-')) }) {
     const port = await freePort();
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', String(pow), '--milestone-interval', '1', '--log-level', 'warn', ...extra];
     // BENCH_NODE_FLAGS: extra Node flags for the node's process (e.g. --cpu-prof to profile it).

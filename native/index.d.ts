@@ -15,6 +15,12 @@ export declare class GossipNode {
    * `gossip-identity` or `gossip-start` (no listen address works).
    */
   static start(store: LedgerStore, options: GossipStartOptions): GossipNode
+  /**
+   * Another handle on the gossip this process runs over the store in `dataDir` (for an
+   * HTTP worker thread's peer routes, /info, /health): it asks the one service; `stop`
+   * on it does nothing. Fails with `gossip-stopped` when none runs.
+   */
+  static attach(dataDir: string): GossipNode
   get peerId(): string
   listenAddresses(): Promise<Array<string>>
   peers(): Promise<Array<PeerJs>>

@@ -66,9 +66,9 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const store = await openStore(config);
   if (config.snapshot.loadPath !== '' && ledgerExisted) logger.info({ loadPath: config.snapshot.loadPath }, 'snapshot.loadPath ignored: the data directory already holds a ledger');
   const shutdown = new AbortController();
-  // With gossip, blocks the API stores are announced through the main thread's store handle
-  // (crates/ledger-napi/src/store.rs), so HTTP stays on that one event loop for now.
-  const loops = config.gossip.enabled ? 1 : config.restApi.workers === 0 ? availableParallelism() : config.restApi.workers;
+  // With gossip, every thread's store handle announces through the one hook of the store
+  // (crates/ledger-napi/src/store.rs), and the workers attach to the main thread's gossip.
+  const loops = config.restApi.workers === 0 ? availableParallelism() : config.restApi.workers;
   const minerKey = `pow:${resolvePath(config.dataDir)}`;
   const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize, loops > 1 ? minerKey : undefined);
   let coordinator: Coordinator | undefined;

@@ -43,6 +43,8 @@ export class GossipService {
     private readonly node: NativeGossip,
     private readonly peeringFile: string,
     private readonly logger: Logger,
+    /** Whether this thread started gossip (the main thread); a worker's service only asks. */
+    private readonly owner = true,
   ) {
     this.timer = setInterval(() => void this.refresh(), SNAPSHOT_MS);
     this.timer.unref();
@@ -76,6 +78,17 @@ export class GossipService {
     node.onEvent((event) => service.logEvent(event));
     const addresses = await node.listenAddresses();
     logger.info({ peerId: node.peerId, addresses, peers: peers.length }, 'gossip started');
+    await service.refresh();
+    return service;
+  }
+
+  /**
+   * The gossip the main thread runs, seen from an HTTP worker thread (server/http-worker.ts):
+   * the same native service, for the peer routes, /info, /health and /metrics. Stopping it
+   * stops nothing; the owner's events are logged by the owner.
+   */
+  static async attach(config: NodeConfig, logger: Logger): Promise<GossipService> {
+    const service = new GossipService(native.GossipNode.attach(config.dataDir), join(config.dataDir, 'peering.json'), logger, false);
     await service.refresh();
     return service;
   }
@@ -164,7 +177,7 @@ export class GossipService {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
-    this.node.stop();
+    if (this.owner) this.node.stop();
   }
 
   private async refresh(): Promise<void> {

@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { MiningPool } from '../core/mining-pool';
 import { RemoteFaucet } from '../faucet/remote';
+import { GossipService } from '../gossip/service';
 import { LedgerStore } from '../core/store';
 import native from '../native';
 import { createLogger } from '../terminal/logger';
@@ -23,7 +24,7 @@ const data = workerData as WorkerData;
 const port = parentPort!;
 const send = (message: ToMain) => port.postMessage(message);
 
-function start(): void {
+async function start(): Promise<void> {
   const { config } = data;
   const logger = createLogger(data.logLevel, { isTTY: data.tty });
   const store = LedgerStore.attach(config.dataDir);
@@ -39,7 +40,9 @@ function start(): void {
     });
   const shutdown = new AbortController();
   const faucet = data.faucet ? new RemoteFaucet(send) : undefined;
-  const services = { config, protocol: data.protocol, store, coordinator: undefined, metrics, logger, version: data.version, miner, startedAt: data.startedAt, shutdown: shutdown.signal, faucet };
+  // The main thread started gossip before the workers: its peers, health and latest milestone.
+  const gossip = config.gossip.enabled ? await GossipService.attach(config, logger) : undefined;
+  const services = { config, protocol: data.protocol, store, coordinator: undefined, metrics, logger, version: data.version, miner, startedAt: data.startedAt, shutdown: shutdown.signal, faucet, gossip };
   const app = createApp(services, data.jwtSecret);
   const server = createServer(withFastReads(app.callback(), services));
   trackConnections(server);
@@ -61,6 +64,7 @@ function start(): void {
       void drainAndClose(server, message.graceMs, () => {
         shutdown.abort();
       }).then(() => {
+        gossip?.stop();
         store.close();
         send({ type: 'stopped' });
       });
@@ -99,8 +103,4 @@ function relay(req: IncomingMessage, socket: Duplex, head: Buffer, relayPort: nu
   socket.pipe(upstream).pipe(socket);
 }
 
-try {
-  start();
-} catch (err) {
-  send({ type: 'failed', message: (err as Error).message });
-}
+start().catch((err: unknown) => send({ type: 'failed', message: (err as Error).message }));

@@ -9,7 +9,8 @@
 
 use crate::errors::{invalid_argument, to_napi, Result, SEPARATOR};
 use crate::gossip_store::NodeStore;
-use crate::store::LedgerStore;
+use crate::shared::Shared;
+use crate::store::{store_key, LedgerStore};
 use ledger_gossip::config::PeerEntry;
 use ledger_gossip::identity;
 use ledger_gossip::{AddPeerError, Config, Gossip, GossipEvent, GossipInfo, Multiaddr, PeerId, PeerInfo, Relation};
@@ -208,9 +209,15 @@ struct Running {
 
 #[napi]
 pub struct GossipNode {
-    running: Mutex<Option<Running>>,
+    /// Shared with the handles attached by HTTP worker threads; `stop` on the owner empties it.
+    running: Arc<Mutex<Option<Running>>>,
     peer_id: String,
+    /// Whether this handle started gossip (and stops it); attached handles only ask.
+    owner: bool,
 }
+
+/// Gossip running in this process, by its store's key (store.rs), for `attach`.
+static RUNNING: Shared<Mutex<Option<Running>>> = Shared::new();
 
 impl GossipNode {
     fn gossip(&self) -> Result<(Arc<Gossip>, Arc<NodeStore>)> {
@@ -262,10 +269,19 @@ impl GossipNode {
                 .spawn(move || maintain(&gossip, &adapter, &stop, range))
                 .map_err(|e| failure("gossip-start", e.to_string()))?
         };
-        Ok(GossipNode {
-            running: Mutex::new(Some(Running { gossip, adapter, stop, maintenance: Some(maintenance), local: store.gossip.clone() })),
-            peer_id: own.to_string(),
-        })
+        let running = Arc::new(Mutex::new(Some(Running { gossip, adapter, stop, maintenance: Some(maintenance), local: store.gossip.clone() })));
+        RUNNING.publish(store.key.clone(), &running);
+        Ok(GossipNode { running, peer_id: own.to_string(), owner: true })
+    }
+
+    /// Another handle on the gossip this process runs over the store in `dataDir` (for an
+    /// HTTP worker thread's peer routes, /info, /health): it asks the one service; `stop`
+    /// on it does nothing. Fails with `gossip-stopped` when none runs.
+    #[napi(factory)]
+    pub fn attach(data_dir: String) -> Result<GossipNode> {
+        let running = RUNNING.find(&store_key(&data_dir)).ok_or_else(stopped)?;
+        let peer_id = running.lock().unwrap_or_else(|p| p.into_inner()).as_ref().ok_or_else(stopped)?.gossip.local_peer_id().to_string();
+        Ok(GossipNode { running, peer_id, owner: false })
     }
 
     #[napi(getter)]
@@ -378,6 +394,9 @@ impl GossipNode {
     /// Close every stream and connection and stop the runtime (a few seconds at most).
     #[napi]
     pub fn stop(&self) {
+        if !self.owner {
+            return;
+        }
         let Some(mut running) = self.running.lock().unwrap_or_else(|p| p.into_inner()).take() else { return };
         *running.local.write().unwrap_or_else(|p| p.into_inner()) = None;
         running.stop.store(true, Relaxed);

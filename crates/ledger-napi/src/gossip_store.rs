@@ -62,14 +62,24 @@ struct Facts {
     milestone: Option<u32>,
 }
 
+/// The milestone payload's type code (wire-format: a block's payload starts with it).
+const MILESTONE_PAYLOAD: u32 = 7;
+
 fn facts(bytes: &[u8]) -> Option<Facts> {
     let parents = parents_of(bytes)?;
-    let milestone = match decode_block(bytes) {
-        Ok(block) => match block.payload {
-            Some(Payload::Milestone(m)) => Some(m.index),
-            _ => None,
+    // Only a block whose payload says "milestone" is decoded here; the store decodes and
+    // validates every block anyway, so the others need not be decoded twice.
+    let at = 2 + 32 * parents.len();
+    let payload_type = bytes.get(at + 4..at + 8).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")));
+    let milestone = match payload_type {
+        Some(MILESTONE_PAYLOAD) => match decode_block(bytes) {
+            Ok(block) => match block.payload {
+                Some(Payload::Milestone(m)) => Some(m.index),
+                _ => None,
+            },
+            Err(_) => None,
         },
-        Err(_) => None,
+        _ => None,
     };
     Some(Facts { parents, milestone })
 }
@@ -151,6 +161,18 @@ impl NodeStore {
         self.emit(StoreEvent::Solid { id: BlockId(id), bytes });
         if milestone {
             self.emit(StoreEvent::SyncChanged(self.sync_state()));
+        }
+    }
+
+    /// Blocks one API batch stored (no milestone among them): broadcast them.
+    pub fn local_blocks(&self, blocks: Vec<([u8; 32], Vec<u8>)>) {
+        let mut events = lock(&self.events);
+        let Some(tx) = events.as_ref() else { return };
+        for (id, bytes) in blocks {
+            if tx.unbounded_send(StoreEvent::Solid { id: BlockId(id), bytes }).is_err() {
+                *events = None;
+                return;
+            }
         }
     }
 
@@ -258,6 +280,9 @@ impl GossipStore for NodeStore {
         let mut verdicts: Vec<Option<Intake>> = blocks.iter().map(|_| None).collect();
         let mut ready: Vec<Ready> = Vec::new();
         let mut batch_ids: HashSet<BlockId> = HashSet::new();
+        // Parents found stored, for the rest of the batch: blocks of one burst share most
+        // of their parents (the same tips), and each lookup is a RocksDB read.
+        let mut known_parents: HashSet<BlockId> = HashSet::new();
         let halted = self.halted().is_some();
         let now = Instant::now();
         let mut pending = lock(&self.pending);
@@ -282,8 +307,17 @@ impl GossipStore for NodeStore {
                     continue;
                 }
             }
-            let missing: Vec<BlockId> =
-                facts.parents.iter().filter(|p| !batch_ids.contains(p) && !self.known(p)).copied().collect();
+            let mut missing: Vec<BlockId> = Vec::new();
+            for p in &facts.parents {
+                if batch_ids.contains(p) || known_parents.contains(p) {
+                    continue;
+                }
+                if self.known(p) {
+                    known_parents.insert(*p);
+                } else {
+                    missing.push(*p);
+                }
+            }
             if missing.is_empty() {
                 batch_ids.insert(b.id);
                 ready.push(Ready { slot: Some(slot), id: b.id, bytes: b.bytes.clone(), milestone: facts.milestone });

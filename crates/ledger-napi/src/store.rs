@@ -250,12 +250,20 @@ pub struct LedgerStore {
     /// The key under which `open` published the store for other threads (`attach`); None
     /// for an attached handle, which must leave the owner's event listener alone on close.
     published_as: Option<String>,
-    /// Gossip, while it runs: blocks the API and the coordinator store are broadcast.
+    /// The store's key in this process (its data directory), for attaching gossip too.
+    pub(crate) key: String,
+    /// Gossip, while it runs: blocks the API and the coordinator store are broadcast. One
+    /// hook per open store, shared by every handle of the process (the HTTP workers' too).
     pub(crate) gossip: LocalBlocks,
 }
 
 /// Where blocks stored by this binding's tasks go for broadcast (`GossipNode` sets it).
 pub(crate) type LocalBlocks = Arc<RwLock<Option<Arc<NodeStore>>>>;
+
+/// The broadcast hook of each store open in this process, by the same key as the store:
+/// an attached handle announces through the owner's hook, so that a block submitted on
+/// any HTTP event loop reaches the peers.
+static GOSSIP_HOOKS: Shared<RwLock<Option<Arc<NodeStore>>>> = Shared::new();
 
 fn announce(sink: &LocalBlocks, id: [u8; 32], bytes: Vec<u8>, milestone: bool) {
     if let Some(gossip) = sink.read().unwrap_or_else(|p| p.into_inner()).as_ref() {
@@ -263,10 +271,15 @@ fn announce(sink: &LocalBlocks, id: [u8; 32], bytes: Vec<u8>, milestone: bool) {
     }
 }
 
+/// The gossip hook while gossip runs (checked before a batch's blocks are handed over).
+fn gossip_of(sink: &LocalBlocks) -> Option<Arc<NodeStore>> {
+    sink.read().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
 /// Stores open in this process, by data directory, for the HTTP worker threads (shared.rs).
 static OPEN_STORES: Shared<Store> = Shared::new();
 
-fn store_key(data_dir: &str) -> String {
+pub(crate) fn store_key(data_dir: &str) -> String {
     let ledger = Path::new(data_dir).join("ledger");
     std::fs::canonicalize(&ledger).unwrap_or(ledger).to_string_lossy().into_owned()
 }
@@ -335,9 +348,9 @@ impl LedgerStore {
     pub fn attach(data_dir: String) -> Result<LedgerStore> {
         let key = store_key(&data_dir);
         let store = OPEN_STORES.find(&key).ok_or_else(|| to_napi(ledger_core::Error::new("store-closed", "", format!("no store is open in {data_dir} in this process"))))?;
-        // An attached handle (an HTTP worker) announces nothing to gossip: with gossip on the
-        // node serves HTTP on one event loop (src/node.ts).
-        Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: None, gossip: LocalBlocks::default() })
+        // The owner's hook: gossip started on any handle sees the blocks of every handle.
+        let gossip = GOSSIP_HOOKS.find(&key).unwrap_or_default();
+        Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: None, key, gossip })
     }
 
     pub(crate) fn get(&self) -> Result<Arc<Store>> {
@@ -353,6 +366,7 @@ impl LedgerStore {
         if let Some(store) = self.store.write().unwrap_or_else(|p| p.into_inner()).take() {
             if let Some(key) = &self.published_as {
                 OPEN_STORES.withdraw(key, &store);
+                GOSSIP_HOOKS.withdraw(key, &self.gossip);
                 store.set_event_listener(None);
             }
         }
@@ -538,7 +552,9 @@ impl Task for OpenTask {
             Ok(store) => {
                 let store = Arc::new(store);
                 OPEN_STORES.publish(self.key.clone(), &store);
-                Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: Some(self.key.clone()), gossip: LocalBlocks::default() })
+                let gossip = LocalBlocks::default();
+                GOSSIP_HOOKS.publish(self.key.clone(), &gossip);
+                Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: Some(self.key.clone()), key: self.key.clone(), gossip })
             }
             // The reason code travels in the message; the adapter turns it into a LedgerError.
             Err(e) => Err(napi::Error::new(napi::Status::GenericFailure, format!("{}{SEPARATOR}{}{SEPARATOR}{}", e.code, e.path, e.detail))),
@@ -556,12 +572,19 @@ impl Task for SubmitTask {
     type Output = Vec<ledger_core::Result<Submitted>>;
     type JsValue = Vec<SubmitOutcome>;
     fn compute(&mut self) -> napi::Result<Self::Output> {
-        let blocks: Vec<&[u8]> = self.blocks.iter().map(|b| b.as_slice()).collect();
-        let results = self.store.submit_blocks(&blocks);
-        for (bytes, result) in self.blocks.iter().zip(&results) {
-            if let Ok(Submitted { block_id, stored: true }) = result {
-                announce(&self.gossip, *block_id, bytes.clone(), false);
-            }
+        let blocks = std::mem::take(&mut self.blocks);
+        let results = self.store.submit_blocks(&blocks.iter().map(|b| b.as_slice()).collect::<Vec<_>>());
+        // The bytes move on to gossip (the answer needs only the ids): one hand-over per batch.
+        if let Some(gossip) = gossip_of(&self.gossip) {
+            let stored = blocks
+                .into_iter()
+                .zip(&results)
+                .filter_map(|(bytes, result)| match result {
+                    Ok(Submitted { block_id, stored: true }) => Some((*block_id, bytes)),
+                    _ => None,
+                })
+                .collect();
+            gossip.local_blocks(stored);
         }
         Ok(results)
     }

@@ -167,12 +167,15 @@ impl Service {
             Some(unit) => unit.senders.as_slice(),
             None => &[],
         };
+        let mut recipients = self.peers.streams().filter(|(peer, _)| !senders.contains(peer)).peekable();
+        // The frame is built only when someone gets it (a node whose one peer sent the block has nobody).
+        if recipients.peek().is_none() {
+            return;
+        }
         let Ok(block) = BlockPacket::new(bytes) else { return };
         let frame = Bytes::from(to_frame(&block));
-        for (peer, stream) in self.peers.streams() {
-            if !senders.contains(peer) {
-                stream.session.send(frame.clone());
-            }
+        for (_, stream) in recipients {
+            stream.session.send(frame.clone());
         }
     }
 }

@@ -27,7 +27,7 @@ use crate::store::{GossipStore, ReceivedBlock, StoreEvent, SyncState};
 use crate::work_units::WorkUnits;
 use futures::future::BoxFuture;
 use futures::stream::{BoxStream, FuturesUnordered};
-use futures::StreamExt;
+use futures::{FutureExt, StreamExt};
 use libp2p::core::transport::ListenerId;
 use libp2p::swarm::SwarmEvent;
 use libp2p::{identify, Multiaddr, PeerId, Swarm};
@@ -41,6 +41,9 @@ use tokio::time::MissedTickBehavior;
 const SESSION_CHANNEL: usize = 1024;
 /// Received blocks in the store's intake at most; above it, streams are not read.
 const MAX_INTAKE_BACKLOG: usize = 8192;
+/// Messages or store events handled in one turn of the service loop at most, so that a
+/// burst costs one turn (timers, commands and requests are looked at between turns).
+const BURST: usize = 256;
 
 /// Asked of the service by the `Gossip` handle.
 pub enum Command {
@@ -196,10 +199,25 @@ impl Service {
                     None => break None, // the handle is gone
                 },
                 Some(event) = inputs.sessions.recv(), if self.intake_backlog < MAX_INTAKE_BACKLOG => {
-                    self.on_session_event(event)
+                    self.on_session_event(event);
+                    // What else the streams delivered meanwhile, in this turn of the loop.
+                    for _ in 1..BURST {
+                        if self.intake_backlog >= MAX_INTAKE_BACKLOG {
+                            break;
+                        }
+                        let Ok(event) = inputs.sessions.try_recv() else { break };
+                        self.on_session_event(event);
+                    }
                 }
                 Some(verdicts) = inputs.verdicts.recv() => self.on_verdicts(verdicts),
-                Some(event) = inputs.store_events.next() => self.on_store_event(event),
+                Some(event) = inputs.store_events.next() => {
+                    self.on_store_event(event);
+                    // A batch of stored blocks arrives as a burst of events: broadcast it in one turn.
+                    for _ in 1..BURST {
+                        let Some(Some(event)) = inputs.store_events.next().now_or_never() else { break };
+                        self.on_store_event(event);
+                    }
+                }
                 Some(peer) = self.redials.next(), if !self.redials.is_empty() => self.redial(peer),
                 _ = heartbeat_tick.tick() => self.on_heartbeat_tick(),
                 _ = retry_tick.tick() => {
