@@ -194,6 +194,9 @@ export declare function decodeOutputToJson(bytes: Buffer): string
 
 export declare function decodePayloadToJson(bytes: Buffer): string
 
+/** A new descriptor (close-on-exec) for the connection of `fd`; the caller owns it. */
+export declare function duplicateSocket(fd: number): number
+
 /** The Ed25519 address (BLAKE2b-256 of the public key) as 0x-hex. */
 export declare function ed25519Address(publicKey: Buffer): string
 

@@ -847,6 +847,7 @@ module.exports.decodeBlockToJson = nativeBinding.decodeBlockToJson
 module.exports.decodeBlockToJsonWithId = nativeBinding.decodeBlockToJsonWithId
 module.exports.decodeOutputToJson = nativeBinding.decodeOutputToJson
 module.exports.decodePayloadToJson = nativeBinding.decodePayloadToJson
+module.exports.duplicateSocket = nativeBinding.duplicateSocket
 module.exports.ed25519Address = nativeBinding.ed25519Address
 module.exports.ed25519PublicKey = nativeBinding.ed25519PublicKey
 module.exports.ed25519Sign = nativeBinding.ed25519Sign

@@ -7,6 +7,7 @@ mod errors;
 mod events;
 mod gossip;
 mod gossip_store;
+mod handoff;
 mod listen;
 mod pow;
 mod shared;
