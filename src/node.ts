@@ -17,7 +17,7 @@ import { LedgerError } from './core/errors';
 import { MiningPool } from './core/mining-pool';
 import { storageDeposit } from './core/validate';
 import type { ProtocolJson } from './core/types';
-import { EventServer } from './events/server';
+import { EventThread } from './events/thread';
 import { Faucet } from './faucet/faucet';
 import { faucetKey } from './faucet/key';
 import { restSubmitter } from './faucet/submit';
@@ -73,7 +73,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize, loops > 1 ? minerKey : undefined);
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
-  let events: EventServer | undefined;
+  let events: EventThread | undefined;
   let faucet: Faucet | undefined;
   let workers: HttpWorkers | undefined;
   let gossip: GossipService | undefined;
@@ -104,8 +104,9 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     trackConnections(server);
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {
-      events = new EventServer({ config, store, logger, jwtSecret: secret });
-      events.attach(server);
+      // The event API on a thread of its own (events/thread.ts); every HTTP loop hands it its upgrades.
+      events = await EventThread.start({ config, jwtSecret: secret, logger });
+      events.takeUpgrades(server);
     }
     const { host, port } = splitBind(config.restApi.bindAddress);
     // Several event loops share the port through SO_REUSEPORT (server/http-workers.ts).
@@ -121,7 +122,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         faucet,
         metrics,
         logger,
-        relay: events === undefined ? undefined : { app: app.callback(), attach: (relay) => events!.attach(relay) },
+        events,
       });
       // Milestone 1 before listening (D12), and the cadence from the moment the node answers.
       await coordinator?.start();
@@ -141,7 +142,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const stop = () =>
       (stopping ??= (async () => {
         logger.info('shutting down');
-        events?.stop();
+        await events?.stop();
         // Keep-alive connections become idle once their request is answered: close them as
         // they do, and cut whatever is still open after the grace period. The worker
         // threads do the same and let go of the store.
@@ -154,19 +155,21 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         await faucet?.stop();
         await coordinator?.stop();
         gossip?.stop();
+        await events?.close();
         store.close();
         logger.info('stopped');
         logger.flush();
       })());
     return { host, port: bound, url, protocol, store, logger, gossip, stop };
   } catch (err) {
-    events?.stop();
+    await events?.stop();
     await faucet?.stop();
     await workers?.stop(0);
     miner.close();
     await coordinator?.stop();
     gossip?.stop();
     server?.close();
+    await events?.close();
     store.close();
     throw err;
   }

@@ -2,18 +2,20 @@
 //
 // Sessions with the same set of topic filters receive exactly the same messages, so they
 // form one group: a topic is matched once per group, not once per session, and a group's
-// messages are concatenated once and the same bytes are written to each of its sessions
-// (many clients of the same topics — dashboards, explorers, the benchmark's thousand —
-// cost one match and one buffer). Messages queue in their groups and are written
-// together, so that a busy node writes each client one WebSocket frame per flush instead
-// of one per message: on loopback and LAN a socket write costs about the same for 300
-// bytes as for 30 kB, so the number of writes is what a thousand clients cost.
+// messages are concatenated once, wrapped once for the transport (`frame`: one WebSocket
+// frame), and the same bytes are written to each of its sessions (many clients of the
+// same topics — dashboards, explorers, the benchmark's thousand — cost one match, one
+// PUBLISH encoding and one buffer). Messages queue in their groups and are written
+// together, so that a busy node writes each client one frame per flush instead of one
+// per message: on loopback and LAN a socket write costs about the same for 300 bytes as
+// for 30 kB, so the number of writes is what a thousand clients cost.
 //
 // Writing to every client of a flush is cut into slices of at most SLICE_MS, with the
-// event loop free in between, so that HTTP requests and store events are not held up by
-// a long flush. After a flush whose slices took d ms together, the next one waits
-// FLUSH_PAUSE_FACTOR·d (at most MAX_FLUSH_WAIT_MS): delivery takes about a tenth of the
-// event loop at most, and a message waits at most about MAX_FLUSH_WAIT_MS plus a flush.
+// event loop free in between, so that the connections' own packets (PINGREQ, SUBSCRIBE)
+// and new connections are not held up by a long flush. After a flush whose slices took
+// d ms together, the next one waits pauseFactor·d, at most maxWaitMs: the longer a flush
+// takes, the more messages the next one gathers per write, and a message waits at most
+// about maxWaitMs plus a flush.
 //
 // Order per connection (D37) holds because a group's queue keeps publication order, one
 // flush is delivered completely before the next starts, and a session's subscriptions only
@@ -25,14 +27,19 @@ import { FilterIndex } from './topics';
 
 /** What the fanout needs of a connection. */
 export interface Receiver {
-  /** Queue bytes (whole MQTT packets) for the connection. */
-  write(bytes: Buffer): void;
+  /** Queue a frame for the connection: whole MQTT packets, wrapped by the fanout's `frame`. */
+  write(frame: Buffer): void;
 }
 
-/** The next flush waits this many times the duration of the last one (delivery ≤ ~10 %). */
-const FLUSH_PAUSE_FACTOR = 9;
-/** …but never longer than this, which bounds how long a message waits (events.md §6). */
-const MAX_FLUSH_WAIT_MS = 60;
+export interface FanoutOptions {
+  /** Wraps a run of packets for the transport, once per group and flush (default: as is). */
+  frame?: (packets: Buffer) => Buffer;
+  /** The next flush waits this many times the duration of the last one (default 9: delivery ≤ ~10 % of the loop). */
+  pauseFactor?: number;
+  /** …but never longer than this, which bounds how long a message waits (events.md §6; default 60). */
+  maxWaitMs?: number;
+}
+
 /** The longest the event loop is held by writing one flush before it yields. */
 const SLICE_MS = 2;
 /** A flush writes at most this much per WebSocket frame (whole packets, at least one). */
@@ -63,6 +70,15 @@ export class Fanout<R extends Receiver> {
   /** The flush being written, slice by slice. */
   private delivery: Delivery<R> | undefined;
   private nextFlushAt = 0;
+  private readonly frame: (packets: Buffer) => Buffer;
+  private readonly pauseFactor: number;
+  private readonly maxWaitMs: number;
+
+  constructor(options: FanoutOptions = {}) {
+    this.frame = options.frame ?? ((packets) => packets);
+    this.pauseFactor = options.pauseFactor ?? 9;
+    this.maxWaitMs = options.maxWaitMs ?? 60;
+  }
 
   /**
    * Queue a PUBLISH (QoS 0, retain 0, dup 0) of `topic` for every group with a matching
@@ -164,7 +180,7 @@ export class Fanout<R extends Receiver> {
   private startDelivery(): void {
     const jobs: Job<R>[] = [];
     for (const group of this.dirty) {
-      jobs.push({ receivers: [...group.receivers], frames: framesOf(group.pending, group.pendingBytes) });
+      jobs.push({ receivers: [...group.receivers], frames: framesOf(group.pending, group.pendingBytes).map(this.frame) });
       group.pending = [];
       group.pendingBytes = 0;
     }
@@ -194,7 +210,7 @@ export class Fanout<R extends Receiver> {
     const ended = performance.now();
     d.busyMs += ended - started;
     this.delivery = undefined;
-    this.nextFlushAt = ended + Math.min(MAX_FLUSH_WAIT_MS, d.busyMs * FLUSH_PAUSE_FACTOR);
+    this.nextFlushAt = ended + Math.min(this.maxWaitMs, d.busyMs * this.pauseFactor);
     if (this.dirty.size > 0) this.schedule();
   }
 

@@ -1,24 +1,24 @@
-// The event API's door (events.md §1, §6, D33): the HTTP server's `upgrade` event.
-// An upgrade to /api/mqtt/v1 passes the routes' own auth rule (middleware/auth.ts), the
-// client limit, then `ws` completes the handshake (subprotocol `mqtt`) and a Session takes
-// the connection. An upgrade request for any other path is answered by the Koa app as a
-// plain request would be, and not upgraded. The store's event feed is published from here
+// The event API's broker (events.md §1, §6, D33), on its own thread (thread.ts): every
+// HTTP event loop hands it the upgrade requests for /api/mqtt/v1 (handoff.ts) with a
+// descriptor of the connection. Each passes the routes' own auth rule (middleware/auth.ts)
+// and the client limit, then `ws` completes the handshake (subprotocol `mqtt`) and a
+// Session takes the connection. The store's event feed is published from here
 // (publish.ts) and is only active while some client is connected.
 
-import { STATUS_CODES, ServerResponse, type IncomingMessage, type Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import type { Socket } from 'node:net';
+import { closeSync } from 'node:fs';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { NodeConfig } from '../config/schema';
 import { HttpError, unavailable } from '../server/lib/http-error';
 import { routeAuthorizer } from '../server/middleware/auth';
-import { EVENTS_PATH } from '../server/routes/mqtt';
 import type { LedgerStoreApi } from '../store-contract';
 import { Fanout } from './fanout';
 import { dispatch } from './handlers';
+import type { Handoff } from './handoff';
 import { EventPublisher } from './publish';
-import { MAX_PACKET_BYTES, Session, type SessionContext } from './session';
+import { binaryFrame, MAX_PACKET_BYTES, Session, type SessionContext } from './session';
 
 /** A connection that has not sent CONNECT after this long is closed (§2). */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -26,6 +26,13 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const SWEEP_MS = 500;
 /** One WebSocket frame may carry several packets; each packet is held to MAX_PACKET_BYTES. */
 const MAX_FRAME_BYTES = 8 * MAX_PACKET_BYTES;
+/**
+ * On its own thread, delivery may take a larger share of the loop than the main thread's
+ * 10 %: the next flush waits as long as the last one took (and at most 40 ms), which keeps
+ * the flushes large enough that the writes per client stay few, and a message's wait short.
+ */
+const FLUSH_PAUSE_FACTOR = 1;
+const MAX_FLUSH_WAIT_MS = 40;
 
 export interface EventServerOptions {
   config: NodeConfig;
@@ -41,16 +48,10 @@ function chooseProtocol(offered: Set<string>): string | false {
   return false;
 }
 
-/** The request's path without its query, as the routes compare it (case-insensitive, trailing `/` ignored). */
-function isEventsPath(url: string | undefined): boolean {
-  const path = (url ?? '/').split('?')[0].toLowerCase();
-  return path === EVENTS_PATH || path === `${EVENTS_PATH}/`;
-}
-
 export class EventServer {
   private readonly wss: WebSocketServer;
   private readonly sessions = new Set<Session>();
-  private readonly fanout = new Fanout<Session>();
+  private readonly fanout = new Fanout<Session>({ frame: binaryFrame, pauseFactor: FLUSH_PAUSE_FACTOR, maxWaitMs: MAX_FLUSH_WAIT_MS });
   private readonly context: SessionContext;
   private readonly allowed: ReturnType<typeof routeAuthorizer>;
   private readonly sweep: NodeJS.Timeout;
@@ -77,23 +78,34 @@ export class EventServer {
     this.sweep = setInterval(() => this.checkDeadlines(), SWEEP_MS).unref();
   }
 
-  /** Take the upgrade requests of `server`. */
-  attach(server: Server): void {
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(server, req, socket, head));
-  }
-
-  private upgrade(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  /** Take an upgrade request handed over by an HTTP event loop (handoff.ts). */
+  take(handoff: Handoff): void {
+    let socket: Socket;
+    try {
+      socket = new Socket({ fd: handoff.fd, readable: true, writable: true });
+    } catch (err) {
+      this.options.logger.debug({ err, remote: handoff.remote }, 'event API connection lost in the handoff');
+      try {
+        closeSync(handoff.fd);
+      } catch {
+        // already closed
+      }
+      return;
+    }
+    socket.setNoDelay(true);
     socket.on('error', () => socket.destroy());
-    if (!isEventsPath(req.url)) return answerAsHttp(server, req, socket);
-    const verdict = this.allowed((req.url ?? '/').split('?')[0], req.headers.authorization);
-    if (verdict === true) return this.accept(req, socket, head);
+    // What `ws` and the auth rule read of the request.
+    const req = { method: handoff.method, url: handoff.url, headers: handoff.headers } as IncomingMessage;
+    const head = Buffer.from(handoff.head.buffer, handoff.head.byteOffset, handoff.head.byteLength);
+    const verdict = this.allowed(handoff.url.split('?')[0], req.headers.authorization);
+    if (verdict === true) return this.accept(req, socket, head, handoff.remote);
     verdict.then(
-      (ok) => (ok ? this.accept(req, socket, head) : refuse(socket, new HttpError(403))),
+      (ok) => (ok ? this.accept(req, socket, head, handoff.remote) : refuse(socket, new HttpError(403))),
       () => refuse(socket, new HttpError(403)),
     );
   }
 
-  private accept(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  private accept(req: IncomingMessage, socket: Socket, head: Buffer, remote: string): void {
     if (this.stopped) return refuse(socket, unavailable('node is shutting down'));
     if (this.sessions.size + this.opening >= this.options.config.events.maxClients) return refuse(socket, unavailable('too many event API clients'));
     this.opening++;
@@ -105,13 +117,13 @@ export class EventServer {
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       opened = true;
       this.opening--;
-      this.open(ws, req);
+      this.open(ws, socket, remote);
     });
   }
 
-  private open(ws: WebSocket, req: IncomingMessage): void {
+  private open(ws: WebSocket, socket: Socket, remote: string): void {
     if (this.stopped) return ws.terminate();
-    const session = new Session(ws, this.context, `${req.socket.remoteAddress}:${req.socket.remotePort}`);
+    const session = new Session(ws, socket, this.context, remote);
     this.sessions.add(session);
     if (this.sessions.size === 1) this.options.store.setEventsActive(true);
   }
@@ -140,24 +152,10 @@ export class EventServer {
 }
 
 /** Answer on a raw socket with the error body (D6) and close it. */
-function refuse(socket: Duplex, error: HttpError): void {
+function refuse(socket: Socket, error: HttpError): void {
   if (socket.destroyed) return;
   const body = error.body();
   socket.end(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
-}
-
-/** Hand an upgrade request for another path to the app as a plain request (not upgraded). */
-function answerAsHttp(server: Server, req: IncomingMessage, socket: Duplex): void {
-  const res = new ServerResponse(req);
-  res.shouldKeepAlive = false;
-  res.assignSocket(socket as Socket);
-  res.once('finish', () => {
-    res.detachSocket(socket as Socket);
-    socket.end();
-  });
-  // The parser let go of the connection at the upgrade: no body will arrive.
-  if (!req.complete) req.push(null);
-  server.emit('request', req, res);
 }

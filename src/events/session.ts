@@ -2,7 +2,12 @@
 // (mqtt-packet), what it has subscribed, and the rules that close it — a text frame, a
 // malformed or oversized packet, more than maxClientBufferBytes waiting to be written.
 // Nothing survives the connection (clean session forced, D34).
+//
+// Its own packets (CONNACK, SUBACK, …) go through `ws`; the fanout's frames, built once
+// for every client of a group (fanout.ts, `binaryFrame`), are written to the socket as
+// they are. `ws` writes synchronously without compression, so both keep their order.
 
+import type { Socket } from 'node:net';
 import { generate, parser, type Packet } from 'mqtt-packet';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
@@ -32,6 +37,28 @@ const NORMAL = 1000;
 const PROTOCOL_ERROR = 1002;
 const UNSUPPORTED_DATA = 1003;
 
+/**
+ * `packets` as one binary WebSocket frame from the server (RFC 6455 §5.2): FIN and opcode 2,
+ * unmasked, then the payload length in 7, 7+16 or 7+64 bits. `ws` builds the same header
+ * for each send; the fanout builds it once for all the clients of a group.
+ */
+export function binaryFrame(packets: Buffer): Buffer {
+  const n = packets.length;
+  const headerBytes = n < 126 ? 2 : n < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerBytes + n);
+  frame[0] = 0x82;
+  if (n < 126) frame[1] = n;
+  else if (n < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(n, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(n), 2);
+  }
+  packets.copy(frame, headerBytes);
+  return frame;
+}
+
 export class Session implements Receiver {
   /** Set by CONNECT. */
   clientId: string | undefined;
@@ -46,6 +73,8 @@ export class Session implements Receiver {
 
   constructor(
     private readonly ws: WebSocket,
+    /** The connection under `ws`, for the fanout's prebuilt frames. */
+    private readonly socket: Socket,
     readonly context: SessionContext,
     readonly remote: string,
   ) {
@@ -88,18 +117,26 @@ export class Session implements Receiver {
 
   /** Write one packet. */
   send(packet: Packet): void {
-    this.write(generate(packet));
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(generate(packet), { binary: true, compress: false });
+    this.checkBuffered();
   }
 
-  /** Queue bytes; a client that lets more than maxClientBufferBytes wait is dropped (§2, §6). */
-  write(bytes: Buffer): void {
-    if (this.closed) return;
-    this.ws.send(bytes, { binary: true, compress: false });
-    if (this.ws.bufferedAmount > this.context.maxClientBufferBytes) {
-      this.context.logger.info({ remote: this.remote, clientId: this.clientId, buffered: this.ws.bufferedAmount }, 'event API client too slow: disconnected');
-      this.end();
-      this.ws.terminate();
-    }
+  /** Queue a WebSocket frame of the fanout (`binaryFrame`), shared with other sessions. */
+  write(frame: Buffer): void {
+    // Nothing may follow a close frame: once `ws` is closing, the frame is dropped.
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    this.socket.write(frame);
+    this.checkBuffered();
+  }
+
+  /** A client that lets more than maxClientBufferBytes wait is dropped (§2, §6). */
+  private checkBuffered(): void {
+    const buffered = this.ws.bufferedAmount;
+    if (buffered <= this.context.maxClientBufferBytes) return;
+    this.context.logger.info({ remote: this.remote, clientId: this.clientId, buffered }, 'event API client too slow: disconnected');
+    this.end();
+    this.ws.terminate();
   }
 
   /** Close after a protocol violation or on the client's request. */

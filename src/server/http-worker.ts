@@ -2,14 +2,14 @@
 // main thread's, over the store and the mining pool the main thread opened (shared through
 // the native binding, one RocksDB per process), listening on a socket of its own bound to
 // the node's port with SO_REUSEPORT so the kernel spreads connections over the threads.
-// The coordinator and the event API stay on the main thread: an upgrade request is relayed
-// there byte for byte. Started and stopped by http-workers.ts.
+// The coordinator stays on the main thread; event API upgrades go to the event API's thread
+// through this worker's port to it (events/handoff.ts). Started and stopped by
+// http-workers.ts.
 
-import { createServer, type IncomingMessage } from 'node:http';
-import { connect } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { createServer } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { MiningPool } from '../core/mining-pool';
+import { handUpgradesOff } from '../events/handoff';
 import { RemoteFaucet } from '../faucet/remote';
 import { GossipService } from '../gossip/service';
 import { LedgerStore } from '../core/store';
@@ -47,10 +47,7 @@ async function start(): Promise<void> {
   const server = createServer(withFastReads(app.callback(), services));
   trackConnections(server);
   server.keepAliveTimeout = 65_000;
-  if (data.relayPort !== undefined) {
-    const relayPort = data.relayPort;
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => relay(req, socket, head, relayPort));
-  }
+  if (data.eventsPort !== undefined) handUpgradesOff(server, data.eventsPort);
 
   port.on('message', (message: ToWorker) => {
     if (message.type === 'metrics') {
@@ -80,27 +77,6 @@ async function start(): Promise<void> {
     server.listen({ fd: socket.fd }, () => send({ type: 'listening' }));
   });
   send({ type: 'ready' });
-}
-
-/**
- * Hand an upgrade request (the event API's WebSocket) to the main thread's relay server,
- * which answers it as the main thread's own server would, and join the two sockets.
- */
-function relay(req: IncomingMessage, socket: Duplex, head: Buffer, relayPort: number): void {
-  const upstream = connect(relayPort, '127.0.0.1');
-  const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-  upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-  if (head.length > 0) upstream.write(head);
-  const cut = () => {
-    socket.destroy();
-    upstream.destroy();
-  };
-  socket.on('error', cut);
-  upstream.on('error', cut);
-  socket.on('close', cut);
-  upstream.on('close', cut);
-  socket.pipe(upstream).pipe(socket);
 }
 
 start().catch((err: unknown) => send({ type: 'failed', message: (err as Error).message }));

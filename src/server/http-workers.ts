@@ -6,18 +6,19 @@
 // mining pool. Each listens on its own socket bound to the port with SO_REUSEPORT, and
 // the kernel spreads new connections over them (Node 20's `listen()` has no `reusePort`).
 //
-// What stays on the main thread: the coordinator, the event API (workers relay WebSocket
-// upgrades to a loopback server of the main thread), the process-wide metrics (`/metrics`
-// on any thread adds every thread's request counters up).
+// What stays on the main thread: the coordinator and the process-wide metrics (`/metrics`
+// on any thread adds every thread's request counters up). The event API has a thread of
+// its own; every loop hands it its WebSocket upgrades (events/handoff.ts).
 
 import { lookup } from 'node:dns/promises';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import { isIP, type AddressInfo, type Socket } from 'node:net';
+import type { Server } from 'node:http';
+import { isIP, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../config/schema';
 import type { ProtocolJson } from '../core/types';
+import type { EventThread } from '../events/thread';
 import type { FaucetService } from '../faucet/faucet';
 import { answerFaucetCall, type FaucetAnswer, type FaucetCall } from '../faucet/remote';
 import native from '../native';
@@ -29,8 +30,8 @@ export interface WorkerData {
   /** The IP address and the bound port every thread listens on. */
   host: string;
   port: number;
-  /** The main thread's loopback server for event API upgrades (when the event API is on). */
-  relayPort: number | undefined;
+  /** Where this loop hands its event API upgrades (when the event API is on). */
+  eventsPort: MessagePort | undefined;
   jwtSecret: string;
   version: string;
   startedAt: number;
@@ -116,11 +117,11 @@ export function listenOn(server: Server, fd: number): Promise<void> {
 
 interface Options {
   count: number;
-  data: Omit<WorkerData, 'relayPort'>;
+  data: Omit<WorkerData, 'eventsPort'>;
   metrics: NodeMetrics;
   logger: Logger;
-  /** With the event API: the main thread's app for the relay server, and how the event API attaches to it. */
-  relay: { app: RequestListener; attach: (server: Server) => void } | undefined;
+  /** The event API's thread, when it runs: each worker gets a port to it for its upgrades. */
+  events: EventThread | undefined;
   /** The faucet, when it runs: the workers' faucet routes ask it through their ports. */
   faucet?: FaucetService;
 }
@@ -132,31 +133,16 @@ export class HttpWorkers {
   private stopping = false;
   private readonly listening = new Map<Worker, () => void>();
 
-  private constructor(
-    private readonly options: Options,
-    /** Event API upgrades from the workers arrive here. */
-    private readonly relay: Server | undefined,
-  ) {}
+  private constructor(private readonly options: Options) {}
 
   /**
-   * Start `count` worker threads for the port, and the relay server when the event API
-   * is on. Resolves once every worker is ready to accept (`listen()` makes them); rejects
-   * (with every worker stopped) if one cannot start.
+   * Start `count` worker threads for the port. Resolves once every worker is ready to
+   * accept (`listen()` makes them); rejects (with every worker stopped) if one cannot start.
    */
   static async start(options: Options): Promise<HttpWorkers> {
-    let relay: Server | undefined;
-    if (options.relay !== undefined) {
-      relay = createServer(options.relay.app);
-      options.relay.attach(relay);
-      await new Promise<void>((resolve, reject) => {
-        relay!.once('error', reject);
-        relay!.listen(0, '127.0.0.1', () => resolve());
-      });
-    }
-    const workers = new HttpWorkers(options, relay);
-    const relayPort = relay === undefined ? undefined : (relay.address() as AddressInfo).port;
+    const workers = new HttpWorkers(options);
     try {
-      await Promise.all(Array.from({ length: options.count }, () => workers.spawn({ ...options.data, relayPort })));
+      await Promise.all(Array.from({ length: options.count }, () => workers.spawn({ ...options.data, eventsPort: options.events?.portForWorker() })));
     } catch (err) {
       await workers.stop(0);
       throw err;
@@ -166,7 +152,7 @@ export class HttpWorkers {
   }
 
   private spawn(data: WorkerData): Promise<void> {
-    const worker = new Worker(join(__dirname, 'http-worker.js'), { workerData: data });
+    const worker = new Worker(join(__dirname, 'http-worker.js'), { workerData: data, transferList: data.eventsPort === undefined ? [] : [data.eventsPort] });
     this.workers.push(worker);
     return new Promise((resolve, reject) => {
       worker.on('message', (message: ToMain) => {
@@ -258,9 +244,5 @@ export class HttpWorkers {
         clearTimeout(timer);
       }),
     );
-    if (this.relay !== undefined) {
-      this.relay.closeAllConnections();
-      await new Promise<void>((resolve) => this.relay!.close(() => resolve()));
-    }
   }
 }

@@ -1,0 +1,84 @@
+// The event API's door on every HTTP event loop (events.md §1, D33): the `upgrade` event of
+// each thread's HTTP server. An upgrade to /api/mqtt/v1 is handed to the event API's own
+// thread (events/thread.ts), which owns every WebSocket, so that writing to a thousand
+// subscribers never holds up the loops that take blocks in. Node cannot move a socket
+// between threads: the connection's descriptor is duplicated (native binding), the copy
+// travels with the request head, and this thread lets go of its socket without ending the
+// connection. An upgrade request for any other path is answered by this thread's app as a
+// plain request would be, and not upgraded.
+
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { MessagePort } from 'node:worker_threads';
+import native from '../native';
+import { EVENTS_PATH } from '../server/routes/mqtt';
+
+/** An upgrade request handed to the event API's thread. */
+export interface Handoff {
+  type: 'upgrade';
+  /** A descriptor of the connection, owned by the receiver from now on. */
+  fd: number;
+  method: string;
+  url: string;
+  /** Header names in lower case, as IncomingMessage gives them. */
+  headers: IncomingMessage['headers'];
+  /** Bytes the HTTP parser read past the request head. */
+  head: Uint8Array;
+  remote: string;
+}
+
+/** Where handoffs go: the event thread's Worker (from the main thread) or a port to it. */
+export interface HandoffTarget {
+  postMessage(message: Handoff): void;
+}
+
+/** The request's path without its query, as the routes compare it (case-insensitive, trailing `/` ignored). */
+export function isEventsPath(url: string | undefined): boolean {
+  const path = (url ?? '/').split('?')[0].toLowerCase();
+  return path === EVENTS_PATH || path === `${EVENTS_PATH}/`;
+}
+
+/** Send `server`'s event API upgrades to `target`; answer the other upgrade requests as HTTP. */
+export function handUpgradesOff(server: Server, target: HandoffTarget | MessagePort): void {
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    if (!isEventsPath(req.url)) return answerAsHttp(server, req, socket);
+    const fd = (socket as Socket & { _handle?: { fd?: number } })._handle?.fd;
+    let copy: number;
+    try {
+      if (fd === undefined || fd < 0) throw new Error('the connection has no descriptor');
+      copy = native.duplicateSocket(fd);
+    } catch {
+      // Not a plain TCP connection of this process (cannot happen with node's HTTP server).
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const message: Handoff = {
+      type: 'upgrade',
+      fd: copy,
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      head: new Uint8Array(head),
+      remote: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
+    };
+    // The copy keeps the connection open: closing this one sends nothing to the client.
+    socket.destroy();
+    target.postMessage(message);
+  });
+}
+
+/** Hand an upgrade request for another path to the app as a plain request (not upgraded). */
+function answerAsHttp(server: Server, req: IncomingMessage, socket: Duplex): void {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as Socket);
+  res.once('finish', () => {
+    res.detachSocket(socket as Socket);
+    socket.end();
+  });
+  // The parser let go of the connection at the upgrade: no body will arrive.
+  if (!req.complete) req.push(null);
+  server.emit('request', req, res);
+}
