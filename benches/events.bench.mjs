@@ -4,34 +4,35 @@
 // Two runs on fresh nodes (bin/ledger-node.js in a child process), the same load in both
 // (ledger-load.mjs: fan-out, one signed transfer per output in chains of pre-mined blocks,
 // submitted as bytes): first without subscribers, then with --clients WebSocket MQTT
-// clients subscribed to `blocks` and `milestone-info/latest`. The clients live in other
-// processes, so the load generator and the node each keep their own event loop.
+// clients subscribed to `blocks` and `milestone-info/latest`. The clients live in one
+// process of their own, so the load generator and the node each keep their own event loop.
 //
-// --probes of the clients are mqtt.js clients (the library wallets and explorers use), in
-// a process of their own: they decode every message and take the latency of each
-// benchmark block's `blocks` message, from the 201 the load generator received for it
-// (both follow the same store write) to the probe's receipt. The other clients do what any
-// client must — WebSocket handshake with subprotocol `mqtt`, CONNECT, SUBSCRIBE (packets
-// written by mqtt-packet) — and then only walk the MQTT framing of what arrives to count
-// PUBLISH packets, so that the figures are the node's and not a thousand copies of a
-// client library's decoder.
+// The clients are made cheap, because they share the machine's cores with the node
+// (mqtt-subscribers.mjs): each does what any client must — WebSocket handshake with
+// subprotocol `mqtt`, CONNECT, SUBSCRIBE (packets written by mqtt-packet) — and then only
+// walks the WebSocket and MQTT framing of what arrives to count PUBLISH packets, with no
+// decoding and no allocation per message. --probes of them also keep each `blocks`
+// message with its time of receipt: the latency is from the 201 the load generator
+// received for a benchmark block (both follow the same store write) to a probe's receipt
+// of its `blocks` message (the block id is computed after the run).
 //
 // Prints: submitted blocks/s without and with the subscribers and their ratio (target
 // ≥ 85 %), messages delivered per second to all clients, `blocks` messages delivered of
-// those expected, clients disconnected, latency p50/p99 (target p99 < 100 ms), and the CPU
-// time of the node, the load generator and the subscribers during the submissions (on a
-// two-core machine the subscribers compete with the node for the same cores). Asserts
+// those expected, clients disconnected, latency p50/p99 (target p99 < 100 ms), the load
+// average, and the CPU time of the node, the load generator and the clients, during the
+// submissions and until the last message arrived, also per message delivered (on a
+// two-core machine the clients compete with the node for the same cores). Asserts
 // nothing.
 
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { arg, fmt, table } from './measure.mjs';
 import { BenchNode, core, percentile, prepareLoad, sleep, submitLoad } from './ledger-load.mjs';
+import { loopback, Subscriber } from './mqtt-subscribers.mjs';
 
-const require = createRequire(import.meta.url);
 const CLIENTS = arg('clients', 1000);
 const PROBES = Math.min(arg('probes', 10), CLIENTS);
 const TRANSACTIONS = arg('transactions', 5120);
@@ -44,93 +45,29 @@ const now = () => performance.timeOrigin + performance.now();
 
 // ---- the subscribers' process ----------------------------------------------------------
 
-/** PUBLISH packets in a stream of MQTT bytes (framing only: type nibble, remaining length). */
-class PacketCounter {
-  carry = null;
-  publishes = 0;
-  subacks = 0;
-  push(chunk) {
-    const data = this.carry === null ? chunk : Buffer.concat([this.carry, chunk]);
-    let at = 0;
-    for (;;) {
-      if (at + 2 > data.length) break;
-      let length = 0;
-      let multiplier = 1;
-      let next = at + 1;
-      let byte;
-      do {
-        if (next >= data.length) break;
-        byte = data[next++];
-        length += (byte & 127) * multiplier;
-        multiplier *= 128;
-      } while (byte & 128);
-      if (byte & 128 || next + length > data.length) break;
-      const type = data[at] >> 4;
-      if (type === 3) this.publishes++;
-      else if (type === 9) this.subacks++;
-      at = next + length;
-    }
-    this.carry = at < data.length ? data.subarray(at) : null;
-  }
-}
-
 async function subscribers(url, clients, probes) {
-  const WebSocket = require('ws');
-  const mqtt = require('mqtt');
-  const { generate } = require('mqtt-packet');
-  const counters = [];
-  const receipts = [];
-  let probeMessages = 0;
-  let closed = 0;
-  const connectPacket = (i) => generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: `bench-${process.pid}-${i}`, keepalive: 0 });
-  const subscribePacket = generate({ cmd: 'subscribe', messageId: 1, subscriptions: TOPICS.map((topic) => ({ topic, qos: 0 })) });
-
-  const light = (i) =>
-    new Promise((resolve, reject) => {
-      const counter = new PacketCounter();
-      counters.push(counter);
-      const ws = new WebSocket(url, 'mqtt', { perMessageDeflate: false });
-      ws.on('open', () => {
-        ws.send(connectPacket(i));
-        ws.send(subscribePacket);
-      });
-      ws.on('message', (data) => {
-        counter.push(data);
-        if (counter.subacks > 0) resolve();
-      });
-      ws.on('close', () => {
-        closed++;
-        reject(new Error(`client ${i} closed`));
-      });
-      ws.on('error', reject);
-    });
-
-  const probe = (i) =>
-    new Promise((resolve, reject) => {
-      const client = mqtt.connect(url, { protocolVersion: 4, reconnectPeriod: 0, clientId: `bench-probe-${process.pid}-${i}` });
-      client.on('message', (topic, payload) => {
-        probeMessages++;
-        if (topic === 'blocks') receipts.push([core.blockId(payload), now()]);
-      });
-      client.on('close', () => closed++);
-      client.once('connect', () => client.subscribe(TOPICS, (err) => (err ? reject(err) : resolve())));
-      client.once('error', reject);
-    });
-
+  const all = [];
+  // Probes spread evenly over the connection order, which is the order of a flush's writes.
+  const every = Math.max(1, Math.floor(clients / Math.max(1, probes)));
+  const isProbe = (i) => i % every === every - 1 && Math.floor(i / every) < probes;
   for (let i = 0; i < clients; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, clients - i) }, (_, k) => (i + k < probes ? probe(i + k) : light(i + k))));
+    const batch = Array.from({ length: Math.min(50, clients - i) }, (_, k) => new Subscriber(url, `bench-${process.pid}-${i + k}`, TOPICS, { probe: isProbe(i + k), now }));
+    all.push(...batch);
+    await Promise.all(batch.map((s) => s.ready));
   }
+  const probing = all.filter((s) => s.probe);
   process.send({ ready: true });
   process.on('message', (message) => {
     if (message.reset) {
-      for (const c of counters) c.publishes = 0;
-      probeMessages = 0;
-      receipts.length = 0;
-      closed = 0;
+      for (const s of all) s.publishes = 0;
+      for (const s of probing) s.receipts.length = 0;
       process.send({ reset: true });
     } else if (message.report) {
-      const delivered = counters.reduce((s, c) => s + c.publishes, 0) + probeMessages;
-      process.send({ delivered, closed, receipts, at: now() });
+      const sum = (key) => all.reduce((total, s) => total + s[key], 0);
+      process.send({ delivered: sum('publishes'), frames: sum('frames'), bytes: sum('bytes'), closed: all.filter((s) => s.closed).length });
+    } else if (message.receipts) {
+      // Block ids only now, after the measured window.
+      process.send({ receipts: probing.flatMap((s) => s.receipts.map(([payload, at]) => [core.blockId(payload), at])) });
     }
   });
 }
@@ -147,42 +84,64 @@ function cpuSeconds(pid) {
   }
 }
 
-/** A process of `light` counting clients and `probes` mqtt.js clients. */
-function subscriberProcess(wsUrl, light, probes) {
-  const child = fork(fileURLToPath(import.meta.url), ['--subscribers', wsUrl, String(light + probes), String(probes)], { stdio: 'inherit' });
+/** A child process of this file in `mode`, and a way to wait for its next message with `key`. */
+function child(mode, args) {
+  const process_ = fork(fileURLToPath(import.meta.url), [mode, ...args.map(String)], { stdio: 'inherit' });
   const next = (key) =>
     new Promise((resolve, reject) => {
       const onMessage = (m) => {
         if (m[key] !== undefined) {
-          child.off('message', onMessage);
+          process_.off('message', onMessage);
           resolve(m);
         }
       };
-      child.on('message', onMessage);
-      child.once('exit', (code) => reject(new Error(`subscribers exited with ${code}`)));
+      process_.on('message', onMessage);
+      process_.once('exit', (code) => reject(new Error(`${mode} exited with ${code}`)));
     });
-  return { child, next, ready: next('ready') };
+  return { process: process_, next };
 }
 
 /**
- * The clients, in two processes: the counting clients in one, the probes in another, so
- * that a busy counting process does not delay the probes' clocks.
+ * The reference measured after the run with subscribers (mqtt-subscribers.mjs, `loopback`):
+ * `perClient` bytes to each of CLIENTS loopback connections in writes of `chunkBytes`, from
+ * one process to another, with nothing else. Returns the CPU seconds of each and the time.
  */
+async function loopbackReference(chunkBytes, perClient) {
+  const sender = child('--loopback-sender', [CLIENTS]);
+  const { port } = await sender.next('port');
+  const receivers = child('--loopback-receivers', [port, CLIENTS, perClient]);
+  try {
+    await receivers.next('connected');
+    const pids = [sender.process.pid, receivers.process.pid];
+    const before = pids.map(cpuSeconds);
+    const started = performance.now();
+    sender.process.send({ send: { chunkBytes, perClient } });
+    await receivers.next('received');
+    const [senderCpu, receiversCpu] = pids.map((pid, i) => cpuSeconds(pid) - before[i]);
+    return { senderCpu, receiversCpu, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    sender.process.kill();
+    receivers.process.kill();
+  }
+}
+
+/** Every client in one process of `Subscriber`s, `PROBES` of them probes. */
 function startSubscribers(httpUrl) {
   const wsUrl = `${httpUrl.replace(/^http/, 'ws')}/api/mqtt/v1`;
-  const processes = [subscriberProcess(wsUrl, CLIENTS - PROBES, 0), subscriberProcess(wsUrl, 0, PROBES)].filter((_, i) => (i === 0 ? CLIENTS > PROBES : PROBES > 0));
-  const all = (message, key) => Promise.all(processes.map((p) => (p.child.send(message), p.next(key))));
+  const { process: subscribers, next } = child('--subscribers', [wsUrl, CLIENTS, PROBES]);
+  const ask = (message, key) => (subscribers.send(message), next(key));
   return {
-    pids: processes.map((p) => p.child.pid),
-    ready: Promise.all(processes.map((p) => p.ready)),
-    reset: () => all({ reset: true }, 'reset'),
-    report: async () => {
-      const parts = await all({ report: true }, 'delivered');
-      return { delivered: parts.reduce((s, p) => s + p.delivered, 0), closed: parts.reduce((s, p) => s + p.closed, 0), receipts: parts.flatMap((p) => p.receipts) };
-    },
-    stop: () => processes.forEach((p) => p.child.kill()),
+    pid: subscribers.pid,
+    ready: next('ready'),
+    reset: () => ask({ reset: true }, 'reset'),
+    report: () => ask({ report: true }, 'delivered'),
+    receipts: async () => (await ask({ receipts: true }, 'receipts')).receipts,
+    stop: () => subscribers.kill(),
   };
 }
+
+/** The 1-minute load average, as the report gives it next to each figure. */
+const load = () => loadavg()[0].toFixed(2);
 
 async function run(withSubscribers) {
   const node = await BenchNode.start({ pow: POW });
@@ -197,31 +156,45 @@ async function run(withSubscribers) {
     const { chains } = await prepareLoad(node, { transactions: TRANSACTIONS, chains: CHAINS });
     const all = chains.flat();
     await subs?.reset();
-    const pids = [node.child.pid, process.pid, ...(subs?.pids ?? [])];
+    const pids = [node.child.pid, process.pid, subs?.pid];
     const cpuBefore = pids.map(cpuSeconds);
+    const loadBefore = load();
     const startedAt = now();
     const { submitStart, submitEnd } = await submitLoad(node, chains);
-    const [cpu, generatorCpu, ...subscriberCpu] = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
-    const result = { blocksPerSecond: all.length / ((submitEnd - submitStart) / 1000), seconds: (submitEnd - submitStart) / 1000, cpu, generatorCpu, subscriberCpu: subscriberCpu.reduce((a, b) => a + b, 0), blocks: all.length };
+    const [cpu, generatorCpu, subscriberCpu] = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
+    const seconds = (submitEnd - submitStart) / 1000;
+    const result = { blocksPerSecond: all.length / seconds, seconds, cpu, generatorCpu, subscriberCpu, blocks: all.length, load: `${loadBefore} → ${load()}` };
     if (subs) {
       // Wait until every client has every block, or nothing more arrives for 5 s.
       const expected = CLIENTS * all.length;
       let report = await subs.report();
       let lastChange = performance.now();
+      let lastAt = now();
+      const cpuAtChange = () => pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
+      let cpuToLast = cpuAtChange();
       for (;;) {
-        await sleep(200);
+        await sleep(100);
         const next = await subs.report();
-        if (next.delivered !== report.delivered) lastChange = performance.now();
+        if (next.delivered !== report.delivered) {
+          lastChange = performance.now();
+          lastAt = now();
+          cpuToLast = cpuAtChange();
+        }
         report = next;
         if (report.delivered >= expected || performance.now() - lastChange > 5_000) break;
       }
+      const receipts = await subs.receipts();
       const epochOf = (t) => performance.timeOrigin + t;
       const ackOf = new Map(all.map((t) => [t.blockId, epochOf(t.acknowledgedAt)]));
-      const latencies = report.receipts.filter(([id]) => ackOf.has(id)).map(([id, at]) => Math.max(0, at - ackOf.get(id))).sort((a, b) => a - b);
-      const lastReceipt = Math.max(...report.receipts.map(([, at]) => at), startedAt);
+      const latencies = receipts.filter(([id]) => ackOf.has(id)).map(([id, at]) => Math.max(0, at - ackOf.get(id))).sort((a, b) => a - b);
       Object.assign(result, {
         delivered: report.delivered,
-        deliveredPerSecond: report.delivered / ((lastReceipt - startedAt) / 1000),
+        bytes: report.bytes,
+        frames: report.frames,
+        deliveredPerSecond: report.delivered / ((lastAt - startedAt) / 1000),
+        deliverySeconds: (lastAt - startedAt) / 1000,
+        // CPU from the first submission to the last message received (about when delivery ended).
+        cpuToLast,
         blocksDelivered: latencies.length,
         blocksExpected: PROBES * all.length,
         closed: report.closed,
@@ -237,16 +210,20 @@ async function run(withSubscribers) {
 }
 
 async function main() {
-  console.log(`${CLIENTS} clients (${PROBES} mqtt.js probes), ${TRANSACTIONS} transfers in ${CHAINS} chains, minPowScore ${POW}, ${ROUNDS} round(s)`);
+  console.log(`${CLIENTS} clients (${PROBES} of them probes for latency), ${TRANSACTIONS} transfers in ${CHAINS} chains, minPowScore ${POW}, ${ROUNDS} round(s), ${cpus().length} cores`);
   const rows = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const without = await run(false);
-    console.log(`round ${round} without subscribers: ${Math.round(without.blocksPerSecond)} blocks/s`);
+    console.log(`round ${round} without subscribers: ${Math.round(without.blocksPerSecond)} blocks/s (load ${without.load})`);
     const withSubs = await run(true);
-    console.log(`round ${round} with ${CLIENTS} subscribers: ${Math.round(withSubs.blocksPerSecond)} blocks/s`);
+    console.log(`round ${round} with ${CLIENTS} subscribers: ${Math.round(withSubs.blocksPerSecond)} blocks/s (load ${withSubs.load})`);
+    withSubs.reference = await loopbackReference(Math.round(withSubs.bytes / withSubs.frames), Math.round(withSubs.bytes / CLIENTS));
     rows.push([without, withSubs]);
   }
+  const cores = cpus().length;
   for (const [round, [without, withSubs]] of rows.entries()) {
+    const [nodeToLast, , subscribersToLast] = withSubs.cpuToLast;
+    const perMessage = (cpuSeconds) => `${((cpuSeconds * 1e6) / withSubs.delivered).toFixed(2)} µs`;
     console.log(`\nround ${round + 1}\n`);
     table(
       ['measure', 'value'],
@@ -254,9 +231,17 @@ async function main() {
         ['submitted blocks/s without subscribers', Math.round(without.blocksPerSecond)],
         [`submitted blocks/s with ${CLIENTS} subscribers`, Math.round(withSubs.blocksPerSecond)],
         ['**with / without** (target ≥ 85 %)', `**${((withSubs.blocksPerSecond / without.blocksPerSecond) * 100).toFixed(0)} %**`],
+        ['1-minute load average during the run, without / with', `${without.load} / ${withSubs.load}`],
         ['submission time s, without / with', `${without.seconds.toFixed(1)} / ${withSubs.seconds.toFixed(1)}`],
-        ['CPU s during the submissions: node without / with', `${without.cpu.toFixed(1)} / ${withSubs.cpu.toFixed(1)}`],
-        ['CPU s during the submissions: load generator without / with, subscriber processes', `${without.generatorCpu.toFixed(1)} / ${withSubs.generatorCpu.toFixed(1)}, ${withSubs.subscriberCpu.toFixed(1)}`],
+        [`CPU s during the submissions (the machine has ${cores} × the time): node without / with`, `${without.cpu.toFixed(1)} / ${withSubs.cpu.toFixed(1)}`],
+        ['… load generator without / with', `${without.generatorCpu.toFixed(1)} / ${withSubs.generatorCpu.toFixed(1)}`],
+        ['… the subscribers\' process (all clients)', withSubs.subscriberCpu.toFixed(1)],
+        [`CPU s from the first submission to the last message (${withSubs.deliverySeconds.toFixed(1)} s): node / subscribers`, `${nodeToLast.toFixed(1)} / ${subscribersToLast.toFixed(1)}`],
+        ['… per message delivered: node beyond its run without subscribers / subscribers', `${perMessage(nodeToLast - without.cpu)} / ${perMessage(subscribersToLast)}`],
+        [
+          `reference: the same ${fmt(withSubs.bytes / 1e6, 0)} MB over loopback TCP to ${CLIENTS} connections in ${fmt(withSubs.bytes / withSubs.frames / 1e3, 1)} kB writes, nothing else: CPU s writer / readers, time s`,
+          `${withSubs.reference.senderCpu.toFixed(1)} / ${withSubs.reference.receiversCpu.toFixed(1)}, ${withSubs.reference.seconds.toFixed(1)}`,
+        ],
         ['messages delivered to all clients per s', fmt(withSubs.deliveredPerSecond)],
         ['messages delivered (all topics, all clients)', withSubs.delivered],
         ['`blocks` messages of benchmark blocks at the probes', `${withSubs.blocksDelivered} of ${withSubs.blocksExpected}`],
@@ -267,11 +252,22 @@ async function main() {
   }
 }
 
+const failed = (err) => {
+  console.error(err);
+  process.exit(1);
+};
 if (process.argv[2] === '--subscribers') {
-  subscribers(process.argv[3], Number(process.argv[4]), Number(process.argv[5])).catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  subscribers(process.argv[3], Number(process.argv[4]), Number(process.argv[5])).catch(failed);
+} else if (process.argv[2] === '--loopback-sender') {
+  loopback
+    .sender(Number(process.argv[3]), (m) => process.send(m))
+    .then((send) => process.on('message', (m) => m.send && send(m.send.chunkBytes, m.send.perClient).then(() => process.send({ sent: true }), failed)), failed);
+} else if (process.argv[2] === '--loopback-receivers') {
+  const [port, clients, perClient] = process.argv.slice(3).map(Number);
+  loopback.receivers(port, clients, perClient).then(({ finished }) => {
+    process.send({ connected: true });
+    return finished.then(() => process.send({ received: true }));
+  }, failed);
 } else {
   main().catch((err) => {
     console.error(err);

@@ -6,9 +6,14 @@
 import fc from 'fast-check';
 import { parser, type IPublishPacket } from 'mqtt-packet';
 import { describe, expect, it } from 'vitest';
+import * as ws from 'ws';
 import { Fanout, type Receiver } from '../src/events/fanout';
 import { blockMetadataEventJson, milestoneInfoJson } from '../src/events/publish';
+import { binaryFrame } from '../src/events/session';
 import { FilterIndex, isLiteralUnlockFilter, isValidFilter, topics } from '../src/events/topics';
+
+// ws's frame parser (exported by ws, not in its type definitions).
+const { Receiver } = ws as unknown as { Receiver: new (options: object) => NodeJS.WritableStream & NodeJS.EventEmitter };
 
 describe('topic filters', () => {
   it('follow MQTT 3.1.1 §4.7 syntax', () => {
@@ -196,6 +201,48 @@ describe('Fanout', () => {
     expect(a.frames.length).toBe(1 + 5);
     expect(a.messages().length).toBe(20);
     fanout.stop();
+  });
+});
+
+describe('the fanout over WebSocket frames', () => {
+  it('wraps a group\'s flush once and writes the same frame to every client of the group', () => {
+    let wrapped = 0;
+    const fanout = new Fanout<Recorder>({
+      frame: (packets) => {
+        wrapped++;
+        return binaryFrame(packets);
+      },
+    });
+    const [a, b, c] = [new Recorder(), new Recorder(), new Recorder()];
+    fanout.setFilters(a, ['blocks']);
+    fanout.setFilters(b, ['blocks']);
+    fanout.setFilters(c, ['blocks', 'milestones']);
+    for (let i = 0; i < 3; i++) fanout.publish('blocks', () => `m${i}`);
+    fanout.writeAllNow();
+    expect(wrapped).toBe(2);
+    expect(a.frames.length).toBe(1);
+    expect(b.frames[0]).toBe(a.frames[0]);
+    expect(c.frames[0]).not.toBe(a.frames[0]);
+    expect(c.frames[0].equals(a.frames[0])).toBe(true);
+    fanout.stop();
+  });
+
+  it('builds binary frames that ws reads back, in each of the three length encodings', async () => {
+    for (const size of [0, 125, 126, 65_535, 65_536, 300_000]) {
+      const payload = Buffer.alloc(size, size & 0xff);
+      const frame = binaryFrame(payload);
+      expect(frame.length).toBe(size + (size < 126 ? 2 : size < 65_536 ? 4 : 10));
+      // ws's own parser, as a client reads frames from a server.
+      const receiver = new Receiver({ isServer: false, maxPayload: 0 });
+      const got = new Promise<{ data: Buffer; isBinary: boolean }>((resolve, reject) => {
+        receiver.on('message', (data: Buffer, isBinary: boolean) => resolve({ data, isBinary }));
+        receiver.on('error', reject);
+      });
+      receiver.write(frame);
+      const { data, isBinary } = await got;
+      expect(isBinary).toBe(true);
+      expect(data.equals(payload)).toBe(true);
+    }
   });
 });
 

@@ -13,9 +13,10 @@
 // Writing to every client of a flush is cut into slices of at most SLICE_MS, with the
 // event loop free in between, so that the connections' own packets (PINGREQ, SUBSCRIBE)
 // and new connections are not held up by a long flush. After a flush whose slices took
-// d ms together, the next one waits pauseFactor·d, at most maxWaitMs: the longer a flush
-// takes, the more messages the next one gathers per write, and a message waits at most
-// about maxWaitMs plus a flush.
+// d ms together, the next one waits pauseFactor·d, at least minWaitMs and at most
+// maxWaitMs: the longer a flush takes, the more messages the next one gathers per write
+// (writes per client and second stay few), and a message waits at most about maxWaitMs
+// plus a flush.
 //
 // Order per connection (D37) holds because a group's queue keeps publication order, one
 // flush is delivered completely before the next starts, and a session's subscriptions only
@@ -36,6 +37,8 @@ export interface FanoutOptions {
   frame?: (packets: Buffer) => Buffer;
   /** The next flush waits this many times the duration of the last one (default 9: delivery ≤ ~10 % of the loop). */
   pauseFactor?: number;
+  /** …and at least this long, so that each write carries what this much time gathered (default 0). */
+  minWaitMs?: number;
   /** …but never longer than this, which bounds how long a message waits (events.md §6; default 60). */
   maxWaitMs?: number;
 }
@@ -72,11 +75,13 @@ export class Fanout<R extends Receiver> {
   private nextFlushAt = 0;
   private readonly frame: (packets: Buffer) => Buffer;
   private readonly pauseFactor: number;
+  private readonly minWaitMs: number;
   private readonly maxWaitMs: number;
 
   constructor(options: FanoutOptions = {}) {
     this.frame = options.frame ?? ((packets) => packets);
     this.pauseFactor = options.pauseFactor ?? 9;
+    this.minWaitMs = options.minWaitMs ?? 0;
     this.maxWaitMs = options.maxWaitMs ?? 60;
   }
 
@@ -210,7 +215,7 @@ export class Fanout<R extends Receiver> {
     const ended = performance.now();
     d.busyMs += ended - started;
     this.delivery = undefined;
-    this.nextFlushAt = ended + Math.min(this.maxWaitMs, d.busyMs * this.pauseFactor);
+    this.nextFlushAt = ended + Math.min(this.maxWaitMs, Math.max(this.minWaitMs, d.busyMs * this.pauseFactor));
     if (this.dirty.size > 0) this.schedule();
   }
 

@@ -28,10 +28,12 @@ const SWEEP_MS = 500;
 const MAX_FRAME_BYTES = 8 * MAX_PACKET_BYTES;
 /**
  * On its own thread, delivery may take a larger share of the loop than the main thread's
- * 10 %: the next flush waits as long as the last one took (and at most 40 ms), which keeps
- * the flushes large enough that the writes per client stay few, and a message's wait short.
+ * 10 %: the next flush waits as long as the last one took, at least 20 ms (so each client
+ * gets about 50 writes a second at most, each carrying all that time gathered) and at most
+ * 40 ms (a message waits at most that plus a flush).
  */
 const FLUSH_PAUSE_FACTOR = 1;
+const MIN_FLUSH_WAIT_MS = 20;
 const MAX_FLUSH_WAIT_MS = 40;
 
 export interface EventServerOptions {
@@ -51,7 +53,7 @@ function chooseProtocol(offered: Set<string>): string | false {
 export class EventServer {
   private readonly wss: WebSocketServer;
   private readonly sessions = new Set<Session>();
-  private readonly fanout = new Fanout<Session>({ frame: binaryFrame, pauseFactor: FLUSH_PAUSE_FACTOR, maxWaitMs: MAX_FLUSH_WAIT_MS });
+  private readonly fanout = new Fanout<Session>({ frame: binaryFrame, pauseFactor: FLUSH_PAUSE_FACTOR, minWaitMs: MIN_FLUSH_WAIT_MS, maxWaitMs: MAX_FLUSH_WAIT_MS });
   private readonly context: SessionContext;
   private readonly allowed: ReturnType<typeof routeAuthorizer>;
   private readonly sweep: NodeJS.Timeout;

@@ -1,13 +1,13 @@
 // HTTP on several event loops (docs/performance.md): worker threads serve the node's port
 // beside the main thread, over the same store; their requests add up in /metrics; event
-// API upgrades that reach a worker are relayed to the main thread; the hot reads answered
+// API upgrades that reach any thread are handed to the event API's thread; the hot reads answered
 // before Koa (server/fast-reads.ts) carry the same headers as Koa's answers and keep the
 // public-route rule; stopping releases the store for the next start.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RawClient } from './mqtt';
+import { RawClient, upgradeAnswer } from './mqtt';
 import { core, issueToken, startTestNode, tempDataDir, type TestNode } from './node-harness';
 
 /** Each request on a new connection, so the kernel deals them to every thread. */
@@ -73,10 +73,24 @@ describe('four HTTP event loops on one port', () => {
     expect(again.every((r) => Number(r.headers.get('Retry-After')) > 0)).toBe(true);
   });
 
-  it('takes event API connections on any thread (relayed to the main thread)', async () => {
+  it('takes event API connections on any thread into one broker (handed to the event API thread)', async () => {
     const clients = await Promise.all(Array.from({ length: 8 }, () => RawClient.open(node.url)));
     try {
       await Promise.all(clients.map((c, i) => c.connect(`client-${i}`)));
+      // Every connection, whichever loop accepted it, gets the same message.
+      await Promise.all(clients.map((c) => (c.send({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'blocks/tagged-data/0x7778', qos: 0 }] }), c.waitFor('SUBACK', (p) => p.cmd === 'suback'))));
+      const res = await fetch(`${node.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x7778', data: '0x02' } }) });
+      expect(res.status).toBe(201);
+      const published = await Promise.all(clients.map((c) => c.waitFor('the block', (p) => p.cmd === 'publish')));
+      expect(new Set(published.map((p) => (p.cmd === 'publish' ? core.blockId(p.payload as Buffer) : '')))).toEqual(new Set([(await res.json()).blockId]));
+      // One client-ID map for all of them: a new connection with a connected ID takes it over.
+      const late = await RawClient.open(node.url);
+      await late.connect('client-0');
+      await clients[0].expectClosed();
+      late.close();
+      // An upgrade request for another path is answered as a plain request on any thread.
+      const answers = await Promise.all(Array.from({ length: 8 }, () => upgradeAnswer(node.url, '/api/core/v2/info')));
+      expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     } finally {
       for (const c of clients) c.close();
     }
