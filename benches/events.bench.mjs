@@ -59,12 +59,12 @@ async function subscribers(url, clients, probes) {
   process.send({ ready: true });
   process.on('message', (message) => {
     if (message.reset) {
-      for (const s of all) s.publishes = 0;
+      for (const s of all) s.publishes = s.blocks = 0;
       for (const s of probing) s.receipts.length = 0;
       process.send({ reset: true });
     } else if (message.report) {
       const sum = (key) => all.reduce((total, s) => total + s[key], 0);
-      process.send({ delivered: sum('publishes'), frames: sum('frames'), bytes: sum('bytes'), closed: all.filter((s) => s.closed).length });
+      process.send({ delivered: sum('publishes'), blocks: sum('blocks'), frames: sum('frames'), bytes: sum('bytes'), closed: all.filter((s) => s.closed).length });
     } else if (message.receipts) {
       // Block ids only now, after the measured window.
       process.send({ receipts: probing.flatMap((s) => s.receipts.map(([payload, at]) => [core.blockId(payload), at])) });
@@ -181,7 +181,7 @@ async function run(withSubscribers) {
           cpuToLast = cpuAtChange();
         }
         report = next;
-        if (report.delivered >= expected || performance.now() - lastChange > 5_000) break;
+        if (report.blocks >= expected || performance.now() - lastChange > 5_000) break;
       }
       const receipts = await subs.receipts();
       const epochOf = (t) => performance.timeOrigin + t;
@@ -189,6 +189,8 @@ async function run(withSubscribers) {
       const latencies = receipts.filter(([id]) => ackOf.has(id)).map(([id, at]) => Math.max(0, at - ackOf.get(id))).sort((a, b) => a - b);
       Object.assign(result, {
         delivered: report.delivered,
+        blocksToAll: report.blocks,
+        blocksToAllExpected: expected,
         bytes: report.bytes,
         frames: report.frames,
         deliveredPerSecond: report.delivered / ((lastAt - startedAt) / 1000),
@@ -244,6 +246,7 @@ async function main() {
         ],
         ['messages delivered to all clients per s', fmt(withSubs.deliveredPerSecond)],
         ['messages delivered (all topics, all clients)', withSubs.delivered],
+        ['`blocks` messages received by all clients, of those expected', `${withSubs.blocksToAll} of ${withSubs.blocksToAllExpected}`],
         ['`blocks` messages of benchmark blocks at the probes', `${withSubs.blocksDelivered} of ${withSubs.blocksExpected}`],
         ['clients disconnected during the run', withSubs.closed],
         ['latency 201 → probe receipt p50 / p99 ms (target p99 < 100)', `${withSubs.p50.toFixed(1)} / ${withSubs.p99.toFixed(1)}`],

@@ -7,8 +7,9 @@
 // same topics — dashboards, explorers, the benchmark's thousand — cost one match, one
 // PUBLISH encoding and one buffer). Messages queue in their groups and are written
 // together, so that a busy node writes each client one frame per flush instead of one
-// per message: on loopback and LAN a socket write costs about the same for 300 bytes as
-// for 30 kB, so the number of writes is what a thousand clients cost.
+// per message: a socket write has a fixed cost (a system call, a TCP segment) beyond
+// copying its bytes, and with few writes what remains is the bytes themselves — the floor
+// that bench:events measures as its loopback reference.
 //
 // Writing to every client of a flush is cut into slices of at most SLICE_MS, with the
 // event loop free in between, so that the connections' own packets (PINGREQ, SUBSCRIBE)
