@@ -12,6 +12,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import native from '../native';
+import { unavailable as serviceUnavailable } from '../server/lib/http-error';
 import { EVENTS_PATH } from '../server/routes/mqtt';
 
 /** An upgrade request handed to the event API's thread. */
@@ -41,17 +42,21 @@ export function isEventsPath(url: string | undefined): boolean {
 
 /** Send `server`'s event API upgrades to `target`; answer the other upgrade requests as HTTP. */
 export function handUpgradesOff(server: Server, target: HandoffTarget | MessagePort): void {
+  // A port closes when the event API's thread ends (shutdown, or a failure it logged).
+  let open = true;
+  if ('once' in target) target.once('close', () => (open = false));
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     if (!isEventsPath(req.url)) return answerAsHttp(server, req, socket);
     const fd = (socket as Socket & { _handle?: { fd?: number } })._handle?.fd;
     let copy: number;
     try {
+      if (!open) throw new Error('the event API thread has ended');
       if (fd === undefined || fd < 0) throw new Error('the connection has no descriptor');
       copy = native.duplicateSocket(fd);
     } catch {
-      // Not a plain TCP connection of this process (cannot happen with node's HTTP server).
-      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      // No thread to take it, or not a plain TCP connection of this process.
+      unavailable(socket);
       return;
     }
     const message: Handoff = {
@@ -67,6 +72,12 @@ export function handUpgradesOff(server: Server, target: HandoffTarget | MessageP
     socket.destroy();
     target.postMessage(message);
   });
+}
+
+/** 503 with the error body of every other refusal (D6), and the connection closed. */
+function unavailable(socket: Duplex): void {
+  const body = serviceUnavailable('the event API is not running').body();
+  socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
 
 /** Hand an upgrade request for another path to the app as a plain request (not upgraded). */
