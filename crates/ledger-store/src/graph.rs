@@ -14,6 +14,7 @@
 //! such a block is itself below max depth and so is everything approving it, so no
 //! healthy tip, and no milestone, ever reaches it.
 
+use crate::tip_pool::TipPool;
 use ledger_core::model::Id32;
 use ledger_core::Result;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -68,6 +69,9 @@ pub struct Graph {
     /// The tip candidates by arrival: pending blocks that were healthy when attached and
     /// that no such block approves yet.
     tips: BTreeMap<u64, Id32>,
+    /// Those of `tips` healthy at the confirmed index, for tip selection (`tip_pool.rs`):
+    /// kept in step with `tips` between milestones, judged again after one.
+    pool: TipPool,
 }
 
 impl Graph {
@@ -85,6 +89,7 @@ impl Graph {
                 if healthy_at_attach {
                     if parent.healthy_children == 0 {
                         self.tips.remove(&parent.seq);
+                        self.pool.remove(p);
                     }
                     parent.healthy_children += 1;
                 }
@@ -93,7 +98,10 @@ impl Graph {
         }
         self.by_seq.insert(seq, id);
         if healthy_at_attach {
+            // Healthy at the confirmed index it was attached at, the one the pool is judged
+            // at: a milestone (which changes that index) invalidates the pool.
             self.tips.insert(seq, id);
+            self.pool.add(id);
         }
         let block = Pending { parents, seq, arrival_ms, milestone_index, children: Vec::new(), roots, healthy_at_attach, healthy_children: 0 };
         self.pending.insert(id, block);
@@ -149,6 +157,7 @@ impl Graph {
     /// Forget the blocks a milestone has just referenced and take the new roots of what
     /// stays pending (from `roots_after`).
     pub fn remove_referenced(&mut self, ids: &[Id32], updates: RootUpdates) {
+        self.pool.invalidate();
         for id in ids {
             if let Some(block) = self.pending.remove(id) {
                 self.by_seq.remove(&block.seq);
@@ -166,6 +175,7 @@ impl Graph {
     /// `ids` holds them as well; a parent that stays pending and loses its last healthy
     /// child becomes a tip candidate again.
     pub fn remove_below_max_depth(&mut self, ids: &[Id32]) {
+        self.pool.invalidate();
         for id in ids {
             let Some(block) = self.pending.remove(id) else { continue };
             self.by_seq.remove(&block.seq);
@@ -208,6 +218,7 @@ impl Graph {
             }
         }
         self.tips.clear();
+        self.pool.invalidate();
         for id in &order {
             let Some(block) = self.pending.get(id) else { continue };
             let (seq, healthy_block, parents) = (block.seq, block.healthy_at_attach, block.parents.clone());
@@ -223,6 +234,17 @@ impl Graph {
             }
         }
         Ok(())
+    }
+
+    /// The tip candidates healthy at the confirmed index `index` (`healthy` judges one),
+    /// judged once per index and then kept in step with the graph.
+    pub fn tip_pool(&mut self, index: u32, healthy: impl Fn(&Pending) -> bool) -> &mut TipPool {
+        if !self.pool.is_judged_at(index) {
+            let pending = &self.pending;
+            let members = self.tips.values().filter(|id| pending.get(*id).is_some_and(&healthy)).copied();
+            self.pool.refill(index, members);
+        }
+        &mut self.pool
     }
 
     /// Tip candidates, newest arrival first.

@@ -7,7 +7,8 @@
 //! Layout, one idea per file:
 //! * `columns`, `records`, `db`, `schema` — what is stored where, how it is opened and
 //!   written, and which layout version a data directory has;
-//! * `graph`, `tips` — the unreferenced part of the block graph kept in memory, tip scores;
+//! * `graph`, `tips`, `tip_pool` — the unreferenced part of the block graph kept in memory,
+//!   tip scores, the healthy tips that selection draws from;
 //! * `ledger`, `white_flag`, `milestone` — confirmation of a milestone's past cone;
 //! * `origin`, `genesis`, `snapshot`, `initial_state` — where the ledger began (built-in
 //!   genesis in a style, or a Hornet snapshot) and its first state; `entry_points` — the
@@ -32,6 +33,7 @@ mod records;
 mod schema;
 mod snapshot;
 mod store;
+mod tip_pool;
 mod tips;
 mod white_flag;
 

@@ -127,3 +127,43 @@ fn while_a_milestone_is_issued_at_most_the_one_after() {
         assert!(by <= *latest_then as u64 + 2, "attached after milestone {latest_then}: {meta}");
     }
 }
+
+/// Tip selection draws from a pool kept in step with the graph (`tip_pool.rs`): between
+/// milestones a tip that gets a child leaves it and the child enters; after a milestone
+/// only what is still a healthy tip is drawn.
+#[test]
+fn selection_follows_the_tips_between_and_across_milestones() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open_dev(dir.path(), 0);
+    store.issue_milestone(None).unwrap();
+    let first = store.select_tips().unwrap();
+    let tips: Vec<Id32> = (0..30).map(|i| store.submit_block(&block_on(first.clone(), &format!("tip {i}"))).unwrap().block_id).collect();
+    let drawn = |store: &Store, rounds: usize| -> std::collections::HashSet<Id32> {
+        (0..rounds)
+            .flat_map(|_| {
+                let selection = store.select_tips().unwrap();
+                assert_eq!(selection.len(), 8);
+                assert!(selection.windows(2).all(|w| w[0] < w[1]), "sorted, distinct");
+                selection
+            })
+            .collect()
+    };
+    assert_eq!(drawn(&store, 200), tips.iter().copied().collect(), "every tip is drawn, nothing else");
+    // A block approving the first 8 takes them out and comes in.
+    let mut approved = tips[..8].to_vec();
+    approved.sort();
+    let child = store.submit_block(&block_on(approved, "child")).unwrap().block_id;
+    let mut expected: std::collections::HashSet<Id32> = tips[8..].iter().copied().collect();
+    expected.insert(child);
+    assert_eq!(drawn(&store, 200), expected);
+    // The milestone references what it approves; the selection then draws from what is left.
+    let issued = store.issue_milestone(None).unwrap();
+    for id in drawn(&store, 100) {
+        assert!(metadata(&store, &id).get("referencedByMilestoneIndex").is_none(), "a referenced block was drawn after milestone {}", issued.index);
+    }
+    // The API's text form is the same selection.
+    let text: serde_json::Value = serde_json::from_str(&store.select_tips_json().unwrap()).unwrap();
+    let listed = text["tips"].as_array().unwrap();
+    assert!((2..=8).contains(&listed.len()));
+    assert!(listed.iter().all(|t| t.as_str().is_some_and(|s| s.len() == 66 && s.starts_with("0x"))));
+}

@@ -15,21 +15,34 @@ impl Store {
     /// milestones and entry points, sorted. With more than 8 healthy tips, 8 of them at
     /// random (as Hornet's tip selector does): clients that ask at the same moment then
     /// approve different tips, where "the newest 8" would give all of them the same ones
-    /// and leave the rest to go lazy.
+    /// and leave the rest to go lazy. The draw is from the tip pool (`tip_pool.rs`), so it
+    /// costs the same however many tips are waiting.
     pub fn select_tips(&self) -> Result<Vec<Id32>> {
-        let mut state = lock(&self.state);
+        let mut guard = lock(&self.state);
+        let state = &mut *guard;
         let Some(latest) = state.latest else { return Err(not_ready()) };
-        let mut healthy: Vec<Id32> = state.graph.newest_tips().filter(|(_, p)| self.is_healthy(p, latest.index)).map(|(id, _)| *id).collect();
-        if healthy.len() > MAX_PARENTS {
-            // A partial Fisher–Yates shuffle: the first 8 places get a uniform sample.
-            for i in 0..MAX_PARENTS {
-                let j = i + (state.tip_rng.next() % (healthy.len() - i) as u64) as usize;
-                healthy.swap(i, j);
-            }
-            healthy.truncate(MAX_PARENTS);
-        }
-        drop(state);
+        let rng = &mut state.tip_rng;
+        let healthy = state.graph.tip_pool(latest.index, |p| self.is_healthy(p, latest.index)).sample(MAX_PARENTS, || rng.next());
+        drop(guard);
         self.fill_and_sort(healthy, latest.index)
+    }
+
+    /// The tip selection of `select_tips` as the API answers it: `{"tips":[…]}`, written
+    /// here so that the caller gets one string rather than eight to serialize again.
+    pub fn select_tips_json(&self) -> Result<String> {
+        let tips = self.select_tips()?;
+        let mut text = String::with_capacity(10 + tips.len() * 69);
+        text.push_str("{\"tips\":[");
+        for (k, id) in tips.iter().enumerate() {
+            if k > 0 {
+                text.push(',');
+            }
+            text.push_str("\"0x");
+            text.push_str(&hex::encode(id));
+            text.push('"');
+        }
+        text.push_str("]}");
+        Ok(text)
     }
 
     /// The coordinator's parents (ledger.md §6 step 1): the previous milestone's block, the
