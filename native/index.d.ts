@@ -69,6 +69,13 @@ export declare class LedgerStore {
   protocolJson(): string
   isReady(): boolean
   selectTips(): Array<string>
+  /** The body of GET /tips, `{"tips":[…]}`: one string across the boundary. */
+  selectTipsJson(): string
+  /**
+   * The latest milestone's index (0 before milestone 1): a cheap way to see whether
+   * `status()`, which builds a whole object, has anything new.
+   */
+  latestMilestoneIndex(): number
   /**
    * Validate and store serialized blocks off the event loop: one outcome per block, in
    * order; all of them written in one batch (see `Store::submit_blocks`).

@@ -121,6 +121,8 @@ export interface LedgerStoreApi {
   protocol(): ProtocolJson;
   isReady(): boolean;
   selectTips(): string[];
+  /** The body of GET /tips, `{"tips":[…]}`, from the same selection. */
+  selectTipsJson(): string;
   /** Validates (every syntactic rule, parents known) and stores; LedgerError on rejection. */
   submitBlock(bytes: Buffer): Promise<{ blockId: string; stored: boolean }>;
   /** Every rule of submitBlock but the proof of work, nothing stored: run before mining. LedgerError on rejection. */
@@ -138,6 +140,8 @@ export interface LedgerStoreApi {
   getMilestoneById(milestoneId: string): MilestoneRecord | null;
   getUtxoChanges(index: number): { index: number; createdOutputs: string[]; consumedOutputs: string[] } | null;
   status(): StoreStatus;
+  /** `status().latestMilestone.index` without building the status object: to see cheaply whether it changed. */
+  latestMilestoneIndex(): number;
   issueMilestone(timestamp?: number): Promise<IssuedMilestone>;
   /** One page of unspent output IDs: the response body of indexer.md §3.1 as JSON text. */
   queryOutputs(query: IndexerQuery): Promise<string>;

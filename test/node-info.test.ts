@@ -47,6 +47,24 @@ describe('NodeInfo', () => {
     expect(JSON.parse(second).status.latestMilestone.index).toBe(2);
     expect(JSON.parse(second).metrics).toEqual({ blocksPerSecond: 0.25, referencedBlocksPerSecond: 0.25, referencedRate: 100 });
   });
+
+  it('reads the whole status object only when the latest milestone changed', async () => {
+    let reads = 0;
+    const counting = Object.create(store) as LedgerStore;
+    counting.status = () => {
+      reads++;
+      return store.status();
+    };
+    const info = new NodeInfo(counting, config, protocolOf(config), '0.0.0-test');
+    const before = info.jsonText();
+    info.jsonText();
+    info.jsonText();
+    expect(reads).toBe(1);
+    await store.issueMilestone();
+    const after = info.jsonText();
+    expect(reads).toBe(2);
+    expect(JSON.parse(after).status.confirmedMilestone.index).toBe(JSON.parse(before).status.confirmedMilestone.index + 1);
+  });
 });
 
 describe('rates', () => {

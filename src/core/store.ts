@@ -11,6 +11,8 @@ import { SubmitBatcher } from './submit-batcher';
 const BLOCK_CACHE_BYTES = 32 << 20;
 /** Transactions whose including block is known (final once included). */
 const INCLUDED_CACHE_ENTRIES = 100_000;
+/** Metadata of referenced blocks (final once referenced, D25: nothing is pruned): 16 MiB of text. */
+const METADATA_CACHE_BYTES = 16 << 20;
 import type { ProtocolJson } from './types';
 
 type NativeStore = InstanceType<typeof native.LedgerStore>;
@@ -31,6 +33,7 @@ export class LedgerStore implements LedgerStoreApi {
   private readonly submissions: SubmitBatcher<SubmitOutcome>;
   private readonly blocks = new LruCache<Buffer>(BLOCK_CACHE_BYTES, (b) => b.length + 64);
   private readonly includedBlocks = new LruCache<string>(INCLUDED_CACHE_ENTRIES);
+  private readonly referencedMetadata = new LruCache<string>(METADATA_CACHE_BYTES, (text) => 2 * text.length + 64);
 
   private constructor(
     private readonly inner: NativeStore,
@@ -99,6 +102,10 @@ export class LedgerStore implements LedgerStoreApi {
     return fromNative(() => this.inner.selectTips());
   }
 
+  selectTipsJson(): string {
+    return fromNative(() => this.inner.selectTipsJson());
+  }
+
   async submitBlock(bytes: Buffer): Promise<{ blockId: string; stored: boolean }> {
     const outcome = await this.submissions.submit(bytes);
     throwFailure(outcome.failure);
@@ -116,7 +123,13 @@ export class LedgerStore implements LedgerStoreApi {
   }
 
   getBlockMetadata(blockId: string): string | null {
-    return fromNative(() => this.inner.getBlockMetadata(blockId)) ?? null;
+    const cached = this.referencedMetadata.get(blockId);
+    if (cached !== undefined) return cached;
+    const text = fromNative(() => this.inner.getBlockMetadata(blockId)) ?? null;
+    // Only a referenced block's metadata is final (and kept): an unreferenced one's tip
+    // score and reference still change.
+    if (text !== null && text.includes('"referencedByMilestoneIndex"')) this.referencedMetadata.set(blockId, text);
+    return text;
   }
 
   getBlockChildren(blockId: string, max: number): string[] | null {
@@ -147,6 +160,10 @@ export class LedgerStore implements LedgerStoreApi {
 
   getUtxoChanges(index: number) {
     return fromNative(() => this.inner.getUtxoChanges(index)) ?? null;
+  }
+
+  latestMilestoneIndex(): number {
+    return fromNative(() => this.inner.latestMilestoneIndex());
   }
 
   status(): StoreStatus {

@@ -43,7 +43,7 @@ export function withFastReads(koa: RequestListener, services: ServerServices): R
 
   const answer = (path: string, accept: string): Answer | undefined => {
     if (path === '/api/core/v2/info') return { route: path, type: JSON_CONTENT_TYPE, body: info.jsonText() };
-    if (path === '/api/core/v2/tips') return { route: path, type: JSON_CONTENT_TYPE, body: JSON.stringify({ tips: store.selectTips() }) };
+    if (path === '/api/core/v2/tips') return { route: path, type: JSON_CONTENT_TYPE, body: store.selectTipsJson() };
     let m = BLOCK.exec(path);
     if (m !== null) {
       if (m[2] === undefined) return block('/api/core/v2/blocks/:blockId', m[1], accept);

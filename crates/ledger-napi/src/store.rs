@@ -387,6 +387,19 @@ impl LedgerStore {
         Ok(self.get()?.select_tips().map_err(to_napi)?.iter().map(|id| hex(id)).collect())
     }
 
+    /// The body of GET /tips, `{"tips":[…]}`: one string across the boundary.
+    #[napi]
+    pub fn select_tips_json(&self) -> Result<String> {
+        self.get()?.select_tips_json().map_err(to_napi)
+    }
+
+    /// The latest milestone's index (0 before milestone 1): a cheap way to see whether
+    /// `status()`, which builds a whole object, has anything new.
+    #[napi]
+    pub fn latest_milestone_index(&self) -> Result<u32> {
+        Ok(self.get()?.status().latest_milestone.map_or(0, |(index, _, _)| index))
+    }
+
     /// Validate and store serialized blocks off the event loop: one outcome per block, in
     /// order; all of them written in one batch (see `Store::submit_blocks`).
     #[napi(ts_return_type = "Promise<SubmitOutcome[]>")]

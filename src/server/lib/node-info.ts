@@ -11,6 +11,7 @@ import { nodeHealthyAt } from './node-health';
 export class NodeInfo {
   private builtFor = '';
   private text = '';
+  private status?: StoreStatus;
 
   constructor(
     private readonly store: LedgerStoreApi,
@@ -22,7 +23,10 @@ export class NodeInfo {
 
   /** The info object as JSON text; rebuilt when the latest milestone or the health changed. */
   jsonText(now = Date.now() / 1000): string {
-    const status = this.store.status();
+    // Everything the info object takes from the status changes with the latest milestone:
+    // one number tells whether to read the whole status object again.
+    if (this.status === undefined || this.store.latestMilestoneIndex() !== this.status.latestMilestone.index) this.status = this.store.status();
+    const status = this.status;
     const healthy = nodeHealthyAt(status.latestMilestone, this.config, this.gossip, now);
     // With gossip, the latest milestone is the highest verified one (D47): above the
     // confirmed one while the node syncs.
