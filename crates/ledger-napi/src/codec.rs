@@ -1,13 +1,16 @@
 //! Codec and identifiers: JSON text ↔ bytes, ids of blocks, transactions, milestones and
 //! outputs. JSON crosses the boundary as text: `JSON.stringify`/`JSON.parse` in JavaScript
-//! are faster than walking or building the object through napi calls. Encoded bytes are
+//! are faster than walking or building the object through napi calls. The text of a block
+//! to encode is read with one copy (`js_text.rs`). Encoded bytes are
 //! copied into a JS Buffer: for block-sized data that is cheaper than an external buffer,
 //! whose finalizer and handle cost more than the copy.
 
 use crate::errors::{invalid_argument, to_napi, Result};
+use crate::js_text::with_js_text;
 use ledger_core::model::{Address, Block, Payload};
 use ledger_core::{codec, ids, json};
 use napi::bindgen_prelude::{Buffer, BufferSlice, Either, Object};
+use napi::JsString;
 use napi::Env;
 use napi_derive::napi;
 
@@ -56,19 +59,21 @@ fn with_encoded<T>(json_text: &str, then: impl FnOnce(&[u8]) -> Result<T>) -> Re
 }
 
 #[napi(ts_return_type = "Buffer")]
-pub fn encode_block_json<'env>(env: &'env Env, json_text: String) -> Result<BufferSlice<'env>> {
-    with_encoded(&json_text, |bytes| js_buffer(env, bytes))
+pub fn encode_block_json<'env>(env: &'env Env, json_text: JsString) -> Result<BufferSlice<'env>> {
+    with_js_text(json_text, |text| with_encoded(text, |bytes| js_buffer(env, bytes)))
 }
 
 /// The wire bytes and the block id of a block given as JSON text, in one call: the id is
 /// hashed from the bytes just written.
 #[napi(ts_return_type = "{ bytes: Buffer; id: string }")]
-pub fn encode_block_json_with_id<'env>(env: &'env Env, json_text: String) -> Result<Object<'env>> {
-    with_encoded(&json_text, |bytes| {
-        let mut result = Object::new(env).map_err(binding_failure)?;
-        result.set("bytes", js_buffer(env, bytes)?).map_err(binding_failure)?;
-        result.set("id", hex(&ids::block_id(bytes))).map_err(binding_failure)?;
-        Ok(result)
+pub fn encode_block_json_with_id<'env>(env: &'env Env, json_text: JsString) -> Result<Object<'env>> {
+    with_js_text(json_text, |text| {
+        with_encoded(text, |bytes| {
+            let mut result = Object::new(env).map_err(binding_failure)?;
+            result.set("bytes", js_buffer(env, bytes)?).map_err(binding_failure)?;
+            result.set("id", hex(&ids::block_id(bytes))).map_err(binding_failure)?;
+            Ok(result)
+        })
     })
 }
 
@@ -96,8 +101,8 @@ pub fn block_id(bytes: Buffer) -> String {
 
 /// The block id of a block given as JSON text (no bytes cross back).
 #[napi]
-pub fn block_id_of_json(json_text: String) -> Result<String> {
-    with_encoded(&json_text, |bytes| Ok(hex(&ids::block_id(bytes))))
+pub fn block_id_of_json(json_text: JsString) -> Result<String> {
+    with_js_text(json_text, |text| with_encoded(text, |bytes| Ok(hex(&ids::block_id(bytes)))))
 }
 
 /// Bytes of a bare payload start with its u32 type code (`06000000`, `07000000`); a block

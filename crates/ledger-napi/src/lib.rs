@@ -5,6 +5,7 @@ mod codec;
 mod crypto;
 mod errors;
 mod events;
+mod js_text;
 mod gossip;
 mod gossip_store;
 mod handoff;
