@@ -1,7 +1,7 @@
 // What the store's JavaScript side keeps between reads (src/core/store.ts), over a real
-// store: only final answers. A block's metadata is kept once a milestone references it,
-// never before (its tip score and reference still change); GET /tips's text is the same
-// selection as the list.
+// store: a block's metadata, final once a milestone references it, and before that only
+// until the next milestone (its tip score and reference change then); GET /tips's text is
+// the same selection as the list.
 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,12 +32,13 @@ beforeAll(async () => {
 afterAll(() => store?.close());
 
 describe('LedgerStore reads', () => {
-  it('keeps a block metadata only once it is referenced', async () => {
+  it('keeps a block metadata until the next milestone, and for good once referenced', async () => {
     const bytes = encodeBlock({ protocolVersion: 2, parents: store.selectTips(), payload: { type: 5, tag: '0x72656164', data: '0x01' }, nonce: '0' });
     const { blockId } = await store.submitBlock(bytes);
     const pending = JSON.parse(store.getBlockMetadata(blockId)!);
     expect(pending.referencedByMilestoneIndex).toBeUndefined();
     expect(pending.shouldPromote).toBe(false);
+    expect(store.getBlockMetadata(blockId)).toBe(store.getBlockMetadata(blockId));
     const issued = await store.issueMilestone();
     const referenced = store.getBlockMetadata(blockId)!;
     expect(JSON.parse(referenced).referencedByMilestoneIndex).toBe(issued.index);

@@ -11,8 +11,14 @@ import { SubmitBatcher } from './submit-batcher';
 const BLOCK_CACHE_BYTES = 32 << 20;
 /** Transactions whose including block is known (final once included). */
 const INCLUDED_CACHE_ENTRIES = 100_000;
-/** Metadata of referenced blocks (final once referenced, D25: nothing is pruned): 16 MiB of text. */
+/** Block metadata texts read recently: 16 MiB of text. */
 const METADATA_CACHE_BYTES = 16 << 20;
+
+/** A block's metadata text and the latest milestone index it was read at (-1: final). */
+interface MetadataText {
+  text: string;
+  index: number;
+}
 import type { ProtocolJson } from './types';
 
 type NativeStore = InstanceType<typeof native.LedgerStore>;
@@ -33,7 +39,7 @@ export class LedgerStore implements LedgerStoreApi {
   private readonly submissions: SubmitBatcher<SubmitOutcome>;
   private readonly blocks = new LruCache<Buffer>(BLOCK_CACHE_BYTES, (b) => b.length + 64);
   private readonly includedBlocks = new LruCache<string>(INCLUDED_CACHE_ENTRIES);
-  private readonly referencedMetadata = new LruCache<string>(METADATA_CACHE_BYTES, (text) => 2 * text.length + 64);
+  private readonly metadataTexts = new LruCache<MetadataText>(METADATA_CACHE_BYTES, (m) => 2 * m.text.length + 96);
 
   private constructor(
     private readonly inner: NativeStore,
@@ -122,13 +128,20 @@ export class LedgerStore implements LedgerStoreApi {
     return this.blocks.getOrLoad(blockId, () => fromNative(() => this.inner.getBlock(blockId)) ?? null);
   }
 
+  /**
+   * A referenced block's metadata is final (D25: nothing is pruned). A solid unreferenced
+   * block's changes only with a milestone: its reference, and its tip score, which depends
+   * on its cone roots and the confirmed index alone. So texts are kept, the latter until
+   * the latest milestone index moves; a block that is not solid yet (gossip) is read anew.
+   */
   getBlockMetadata(blockId: string): string | null {
-    const cached = this.referencedMetadata.get(blockId);
-    if (cached !== undefined) return cached;
+    const index = this.latestMilestoneIndex();
+    const cached = this.metadataTexts.get(blockId);
+    if (cached !== undefined && (cached.index === -1 || cached.index === index)) return cached.text;
     const text = fromNative(() => this.inner.getBlockMetadata(blockId)) ?? null;
-    // Only a referenced block's metadata is final (and kept): an unreferenced one's tip
-    // score and reference still change.
-    if (text !== null && text.includes('"referencedByMilestoneIndex"')) this.referencedMetadata.set(blockId, text);
+    if (text === null) return null;
+    if (text.includes('"referencedByMilestoneIndex"')) this.metadataTexts.set(blockId, { text, index: -1 });
+    else if (text.includes('"isSolid":true')) this.metadataTexts.set(blockId, { text, index });
     return text;
   }
 
