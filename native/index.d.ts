@@ -78,7 +78,9 @@ export declare class LedgerStore {
   latestMilestoneIndex(): number
   /**
    * Validate and store serialized blocks off the event loop: one outcome per block, in
-   * order; all of them written in one batch (see `Store::submit_blocks`).
+   * order; all of them written in one batch (see `Store::submit_blocks`). The buffers are
+   * borrowed for the call and copied: a `Buffer` argument would create (and delete) a
+   * reference to each, which costs more than copying a block.
    */
   submitBlocks(blocks: Array<Buffer>): Promise<SubmitOutcome[]>
   /**
