@@ -333,19 +333,20 @@ impl GossipNode {
     pub fn metrics(&self) -> Result<GossipMetricsJs> {
         let (gossip, _) = self.gossip()?;
         let m = gossip.metrics();
+        let s = m.streams;
         Ok(GossipMetricsJs {
-            received_blocks: m.received_blocks as f64,
-            new_blocks: m.new_blocks as f64,
-            known_blocks: m.known_blocks as f64,
+            received_blocks: s.received_blocks as f64,
+            new_blocks: s.new_blocks as f64,
+            known_blocks: s.known_blocks as f64,
             invalid_blocks: m.invalid_blocks as f64,
-            received_block_requests: m.received_block_requests as f64,
-            received_milestone_requests: m.received_milestone_requests as f64,
-            received_heartbeats: m.received_heartbeats as f64,
-            sent_blocks: m.sent_blocks as f64,
-            sent_block_requests: m.sent_block_requests as f64,
-            sent_milestone_requests: m.sent_milestone_requests as f64,
-            sent_heartbeats: m.sent_heartbeats as f64,
-            dropped_packets: m.dropped_packets as f64,
+            received_block_requests: s.received_block_requests as f64,
+            received_milestone_requests: s.received_milestone_requests as f64,
+            received_heartbeats: s.received_heartbeats as f64,
+            sent_blocks: s.sent_blocks as f64,
+            sent_block_requests: s.sent_block_requests as f64,
+            sent_milestone_requests: s.sent_milestone_requests as f64,
+            sent_heartbeats: s.sent_heartbeats as f64,
+            dropped_packets: s.dropped_packets as f64,
         })
     }
 

@@ -105,14 +105,14 @@ impl Service {
             let senders = unit.senders.clone();
             let verdict = match intake {
                 Intake::Stored { missing_parents, milestone } => {
-                    node.new_blocks.fetch_add(1, Relaxed);
+                    node.streams.new_blocks.fetch_add(1, Relaxed);
                     for (i, sender) in senders.iter().enumerate() {
                         if let Some(stream) = self.peers.get(sender).and_then(|p| p.stream.as_ref()) {
                             let counter = if i == 0 { &stream.session.metrics.new_blocks } else { &stream.session.metrics.known_blocks };
                             counter.fetch_add(1, Relaxed);
                         }
                     }
-                    node.known_blocks.fetch_add(senders.len().saturating_sub(1) as u64, Relaxed);
+                    node.streams.known_blocks.fetch_add(senders.len().saturating_sub(1) as u64, Relaxed);
                     if milestone.and_then(|i| self.requests.processed(Wanted::Milestone(i))).is_some() {
                         unit.requested = true;
                     }
