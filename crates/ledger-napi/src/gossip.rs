@@ -3,9 +3,9 @@
 //! answers the REST peer routes, `/metrics`, `/info` and `/health`. Thin: every rule lives
 //! in `ledger-gossip` or in the store adapter.
 //!
-//! A small maintenance thread runs warp sync (gossip.md §7: milestones from the confirmed
-//! index up to the best peer's, a window at a time) and asks again for the parents of
-//! held blocks; gossip's own queue retries and routes the requests.
+//! A small maintenance thread asks again, once a second, for the parents of held blocks
+//! (gossip's own queue retries and routes the requests); warp sync (gossip.md §7) runs in
+//! `ledger-gossip` itself.
 
 use crate::errors::{invalid_argument, to_napi, Result, SEPARATOR};
 use crate::gossip_store::NodeStore;
@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// How often warp sync and parent requests are looked at.
+/// How often the parents of held blocks are asked for again.
 const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(1);
 
 fn failure(code: &'static str, detail: impl Into<String>) -> napi::Error<String> {
@@ -116,6 +116,10 @@ pub struct GossipStatusJs {
     pub latest_milestone_index: u32,
     pub held_blocks: u32,
     pub held_milestones: u32,
+    /// Warp sync runs (gossip.md §7): the node is behind its peers and not synced.
+    pub warp_syncing: bool,
+    /// The highest confirmed index a peer reported (warp sync's target).
+    pub warp_sync_target: u32,
     /// Set when a received milestone's roots differ from this node's white flag (a fork):
     /// the node no longer follows the network.
     pub halted: Option<String>,
@@ -256,6 +260,7 @@ impl GossipNode {
         config.connection_manager.low_watermark = options.low_watermark as usize;
         config.connection_manager.high_watermark = options.high_watermark as usize;
         config.agent_version = format!("ledger-node/{}", env!("CARGO_PKG_VERSION"));
+        config.warp_sync_range = options.warp_sync_range.max(1);
 
         let adapter = Arc::new(NodeStore::new(inner));
         let gossip = Arc::new(Gossip::start(config, &loaded.keypair, adapter.clone()).map_err(|e| failure("gossip-start", e.to_string()))?);
@@ -263,10 +268,9 @@ impl GossipNode {
         let stop = Arc::new(AtomicBool::new(false));
         let maintenance = {
             let (gossip, adapter, stop) = (gossip.clone(), adapter.clone(), stop.clone());
-            let range = options.warp_sync_range.max(1);
             std::thread::Builder::new()
-                .name("ledger-gossip-sync".into())
-                .spawn(move || maintain(&gossip, &adapter, &stop, range))
+                .name("ledger-gossip-parents".into())
+                .spawn(move || maintain(&gossip, &adapter, &stop))
                 .map_err(|e| failure("gossip-start", e.to_string()))?
         };
         let running = Arc::new(Mutex::new(Some(Running { gossip, adapter, stop, maintenance: Some(maintenance), local: store.gossip.clone() })));
@@ -352,14 +356,17 @@ impl GossipNode {
 
     #[napi]
     pub fn status(&self) -> Result<GossipStatusJs> {
-        let (_, adapter) = self.gossip()?;
+        let (gossip, adapter) = self.gossip()?;
         let sync = ledger_gossip::GossipStore::sync_state(&*adapter);
         let (held_blocks, held_milestones) = adapter.held_counts();
+        let warp = gossip.warp_sync();
         Ok(GossipStatusJs {
             confirmed_milestone_index: sync.confirmed,
             latest_milestone_index: sync.latest,
             held_blocks: held_blocks as u32,
             held_milestones: held_milestones as u32,
+            warp_syncing: warp.running,
+            warp_sync_target: warp.target,
             halted: adapter.halted(),
         })
     }
@@ -409,27 +416,10 @@ impl GossipNode {
     }
 }
 
-/// Warp sync and parent requests, once a second until `stop`.
-fn maintain(gossip: &Gossip, adapter: &NodeStore, stop: &AtomicBool, range: u32) {
+/// Parents of held blocks, asked for again once a second until `stop`.
+fn maintain(gossip: &Gossip, adapter: &NodeStore, stop: &AtomicBool) {
     while !stop.load(Relaxed) {
         std::thread::sleep(MAINTENANCE_INTERVAL);
-        let Ok(peers) = futures::executor::block_on(gossip.peers()) else { return };
-        let target = peers
-            .iter()
-            .filter_map(|p| p.gossip.as_ref()?.heartbeat.as_ref())
-            .map(|h| h.solid_milestone_index)
-            .max()
-            .unwrap_or(0);
-        if adapter.halted().is_none() {
-            let confirmed = adapter.confirmed_index();
-            if target > confirmed {
-                let end = target.min(confirmed.saturating_add(range));
-                let wanted: Vec<u32> = (confirmed + 1..=end).filter(|i| !adapter.has_milestone(*i)).collect();
-                if !wanted.is_empty() && gossip.request_milestones(wanted, false).is_err() {
-                    return;
-                }
-            }
-        }
         let missing = adapter.missing_parents();
         if !missing.is_empty() && gossip.request_blocks(missing, None, false).is_err() {
             return;

@@ -149,12 +149,6 @@ impl NodeStore {
         held.missing()
     }
 
-    /// Whether a milestone index is held here (stored soon, not worth requesting again).
-    pub fn has_milestone(&self, index: u32) -> bool {
-        let pending = lock(&self.pending);
-        pending.milestones.contains_key(&index) || pending.held_milestones.contains_key(&index)
-    }
-
     /// A block the API or the coordinator stored: broadcast it; a milestone also changes
     /// the indexes heartbeats report.
     pub fn local_block(&self, id: [u8; 32], bytes: Vec<u8>, milestone: bool) {
@@ -388,6 +382,16 @@ impl GossipStore for NodeStore {
     fn sync_state(&self) -> SyncState {
         let confirmed = self.confirmed_index();
         SyncState { confirmed, latest: self.highest_seen.load(Relaxed).max(confirmed), pruned: self.pruning_index() }
+    }
+
+    /// Applied, or held here (waiting for its predecessor, or for its cone while held blocks
+    /// last): stored soon, not worth requesting again.
+    fn has_milestone(&self, index: u32) -> bool {
+        if index <= self.confirmed_index() {
+            return true;
+        }
+        let pending = lock(&self.pending);
+        pending.milestones.contains_key(&index) || pending.held_milestones.get(&index).is_some_and(|id| pending.held.contains(id))
     }
 
     fn events(&self) -> BoxStream<'static, StoreEvent> {

@@ -7,7 +7,7 @@
 //! with the request's milestone index if the block was asked for, with the milestone's own
 //! index (kept) if it is a verified milestone, with the latest index if the node is synced,
 //! and not at all otherwise. Newly solid blocks go to every peer except their senders, if
-//! the node is synced and did not ask for them.
+//! the node is synced (and not warp-syncing) and did not ask for them.
 
 use super::Service;
 use crate::events::{DropReason, GossipEvent};
@@ -47,6 +47,7 @@ impl Service {
                 count!(stream.session.metrics, node, received_heartbeats);
                 stream.heartbeat = Some(heartbeat);
                 stream.heartbeat_received = Some(Instant::now());
+                self.warp_peer_solid(heartbeat.solid_milestone_index);
                 return;
             }
             Message::BlockRequest(request) => {
@@ -119,7 +120,7 @@ impl Service {
                     let parents_index = match (request, milestone) {
                         (Some(r), _) => Some((r.milestone_index, r.keep)),
                         (None, Some(index)) => Some((index, true)),
-                        (None, None) if self.sync.is_synced() => Some((self.sync.latest, false)),
+                        (None, None) if self.is_synced() => Some((self.sync.latest, false)),
                         (None, None) => None,
                     };
                     if let Some((index, keep)) = parents_index {
@@ -159,7 +160,7 @@ impl Service {
     pub(super) fn broadcast_solid(&mut self, id: BlockId, bytes: Vec<u8>) {
         // Whatever was still asked for this block has arrived by another way.
         self.requests.processed(Wanted::Block(id));
-        if !self.sync.is_synced() {
+        if !self.is_synced() {
             return;
         }
         let senders = match self.work_units.get(&id) {
