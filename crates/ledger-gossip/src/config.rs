@@ -20,6 +20,10 @@ pub struct Config {
     pub reconnect_jitter: Duration,
     /// Trimming of `unknown` peers' connections (`p2p.connectionManager`).
     pub connection_manager: ConnectionManager,
+    /// Catch up with peers ahead by warp sync (§7). Off on the network's coordinator: it
+    /// issues the milestones and has nobody to catch up with (D43), and a peer reporting a
+    /// higher index must not make it "not synced" (it would stop broadcasting).
+    pub warp_sync: bool,
     /// Milestones asked for per warp-sync window (`warpsync.advancementRange`, §7).
     pub warp_sync_range: u32,
     pub timers: Timers,
@@ -43,6 +47,7 @@ impl Config {
             reconnect_interval: Duration::from_secs(30),
             reconnect_jitter: Duration::from_secs(1),
             connection_manager: ConnectionManager::default(),
+            warp_sync: true,
             warp_sync_range: 150,
             timers: Timers::default(),
             agent_version: format!("ledger-node/{}", env!("CARGO_PKG_VERSION")),

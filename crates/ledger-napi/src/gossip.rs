@@ -262,6 +262,9 @@ impl GossipNode {
         config.agent_version = format!("ledger-node/{}", env!("CARGO_PKG_VERSION"));
         config.warp_sync_range = options.warp_sync_range.max(1);
 
+        // Only a follower catches up with peers; the coordinator issues the milestones and
+        // never warp-syncs (a peer claiming a higher index must not stop its broadcasts).
+        config.warp_sync = inner.follows_milestones();
         let adapter = Arc::new(NodeStore::new(inner));
         let gossip = Arc::new(Gossip::start(config, &loaded.keypair, adapter.clone()).map_err(|e| failure("gossip-start", e.to_string()))?);
         *store.gossip.write().unwrap_or_else(|p| p.into_inner()) = Some(adapter.clone());

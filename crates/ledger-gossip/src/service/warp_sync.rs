@@ -18,6 +18,9 @@ impl Service {
 
     /// A peer's heartbeat said it has confirmed up to `solid`.
     pub(super) fn warp_peer_solid(&mut self, solid: u32) {
+        if !self.config.warp_sync {
+            return;
+        }
         if let Some(window) = self.warp.on_peer_solid(solid, Instant::now()) {
             self.request_milestone_range(window);
         }

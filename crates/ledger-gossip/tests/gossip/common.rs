@@ -62,8 +62,9 @@ struct Inner {
     follows: bool,
     /// Blocks this store does not hand out (to block and milestone requests).
     withheld: HashSet<BlockId>,
-    /// Milestone indexes this store refuses to take (`Intake::Failed`) while this is set.
-    refused: Option<(u32, std::time::Instant)>,
+    /// A milestone this store takes (`Intake::Stored`) and then loses, until the instant
+    /// given: as if it had been held and expired before its cone arrived.
+    lost: Option<(u32, std::time::Instant)>,
     /// Every milestone index asked of `milestone_block`, in order.
     milestone_lookups: Vec<u32>,
 }
@@ -116,9 +117,9 @@ impl MemoryStore {
         }
     }
 
-    /// Refuse milestone `index` (as a storage failure) until `until`.
-    pub fn refuse_milestone(&self, index: u32, until: std::time::Instant) {
-        self.inner.lock().unwrap().refused = Some((index, until));
+    /// Take milestone `index` and lose it, until `until`.
+    pub fn lose_milestone(&self, index: u32, until: std::time::Instant) {
+        self.inner.lock().unwrap().lost = Some((index, until));
     }
 
     pub fn milestone_lookups(&self) -> Vec<u32> {
@@ -236,11 +237,11 @@ impl GossipStore for MemoryStore {
                     Err(e) => Intake::Invalid(e.to_string()),
                     Ok(b) if b.protocol_version != 2 => Intake::Invalid("protocol version".into()),
                     Ok(_) if inner.blocks.contains_key(&block.id) => Intake::AlreadyStored,
-                    Ok(b) if inner.refused.is_some_and(|(index, until)| {
+                    Ok(b) if inner.lost.is_some_and(|(index, until)| {
                         milestone_index_of(&b) == Some(index) && std::time::Instant::now() < until
                     }) =>
                     {
-                        Intake::Failed("refused by the test".into())
+                        Intake::Stored { missing_parents: Vec::new(), milestone: milestone_index_of(&b) }
                     }
                     Ok(b) => {
                         let milestone = milestone_index_of(&b);

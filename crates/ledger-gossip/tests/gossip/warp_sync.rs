@@ -96,16 +96,38 @@ async fn does_not_start_for_one_milestone() {
 async fn asks_again_when_a_milestone_could_not_be_solidified() {
     let (ahead, _) = node_ahead(10).await;
     let behind = follower().await;
-    // The follower's store fails to take milestone 5 for a while; the request is then done
-    // with, and only warp sync's stall rule asks for it again.
-    let refused_until = Instant::now() + Duration::from_secs(2);
-    behind.store.refuse_milestone(5, refused_until);
+    // The follower's store takes milestone 5 and loses it (as a held milestone whose cone
+    // did not come in time): every request for it is done with, and only warp sync's stall
+    // rule asks for it again.
+    let lost_until = Instant::now() + Duration::from_secs(2);
+    behind.store.lose_milestone(5, lost_until);
     peer_up(&behind, &ahead).await;
 
     eventually(WAIT, || async { behind.store.sync().confirmed == 4 }).await;
-    assert!(Instant::now() < refused_until, "reached 4 while 5 is refused");
+    assert!(Instant::now() < lost_until, "reached 4 while 5 is lost");
     eventually(WAIT, || async { behind.store.sync().confirmed == 10 }).await;
     assert!(!behind.gossip.warp_sync().running);
     let five = ahead.store.milestone_lookups().iter().filter(|i| **i == 5).count();
     assert!(five >= 2, "milestone 5 asked for {five} times");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_coordinator_does_not_warp_sync_and_keeps_broadcasting() {
+    // A peer claims to be far ahead. A node that warp-syncs would stop broadcasting; the
+    // coordinator (warp sync off) goes on.
+    let mut coordinator_config = quick_config();
+    coordinator_config.warp_sync = false;
+    let coordinator = memory_node(coordinator_config, synced(3)).await;
+    let follower = memory_node(quick_config(), synced(3)).await;
+    let ahead = memory_node(quick_config(), synced(50)).await;
+    peer_up(&coordinator, &ahead).await;
+    peer_up(&follower, &ahead).await;
+    assert!(!coordinator.gossip.warp_sync().running);
+    assert!(follower.gossip.warp_sync().running);
+
+    let from_coordinator = coordinator.store.add_local(&tagged_block(&[SEP], "coordinator"));
+    let from_follower = follower.store.add_local(&tagged_block(&[SEP], "follower"));
+    eventually(WAIT, || async { ahead.store.contains(&from_coordinator) }).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!ahead.store.contains(&from_follower), "a warp-syncing node does not broadcast");
 }
