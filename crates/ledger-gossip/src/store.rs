@@ -94,9 +94,12 @@ impl SyncState {
 #[derive(Clone, Debug)]
 pub enum StoreEvent {
     /// A block became solid (all parents solid or solid entry points) and may be broadcast
-    /// (gossip.md §6 step 7; the store emits only blocks within below-max-depth). Blocks
-    /// from the API and the coordinator come this way too.
+    /// (gossip.md §6 step 7; the store emits only blocks within below-max-depth).
     Solid { id: BlockId, bytes: Vec<u8> },
+    /// A block this node made (its API, its coordinator), stored: for every gossip peer.
+    /// While the node is not synced it is kept (up to the send-queue size) and sent once the
+    /// node is synced again, so that an acknowledged block still reaches the network.
+    Local { id: BlockId, bytes: Vec<u8> },
     /// Confirmed, latest or pruning index changed: every peer gets a heartbeat (§5).
     SyncChanged(SyncState),
 }

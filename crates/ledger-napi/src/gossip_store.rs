@@ -12,7 +12,7 @@
 //! flag are a fork: the node stops taking milestones and reports it (unhealthy).
 //!
 //! Blocks stored here, and the blocks the API and the coordinator store (`local_block`,
-//! fed by the binding's store tasks), become `Solid` events for gossip to broadcast.
+//! fed by the binding's store tasks), become `Local` events for gossip to broadcast.
 
 use futures::channel::mpsc::{unbounded, UnboundedSender};
 use futures::stream::{BoxStream, StreamExt};
@@ -152,7 +152,7 @@ impl NodeStore {
     /// A block the API or the coordinator stored: broadcast it; a milestone also changes
     /// the indexes heartbeats report.
     pub fn local_block(&self, id: [u8; 32], bytes: Vec<u8>, milestone: bool) {
-        self.emit(StoreEvent::Solid { id: BlockId(id), bytes });
+        self.emit(StoreEvent::Local { id: BlockId(id), bytes });
         if milestone {
             self.emit(StoreEvent::SyncChanged(self.sync_state()));
         }

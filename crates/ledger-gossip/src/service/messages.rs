@@ -7,7 +7,8 @@
 //! with the request's milestone index if the block was asked for, with the milestone's own
 //! index (kept) if it is a verified milestone, with the latest index if the node is synced,
 //! and not at all otherwise. Newly solid blocks go to every peer except their senders, if
-//! the node is synced (and not warp-syncing) and did not ask for them.
+//! the node is synced (and not warp-syncing) and did not ask for them. The node's own blocks
+//! go to every peer; while the node is not synced they wait (bounded) until it is.
 
 use super::Service;
 use crate::events::{DropReason, GossipEvent};
@@ -176,6 +177,36 @@ impl Service {
         let Ok(block) = BlockPacket::new(bytes) else { return };
         let frame = Bytes::from(to_frame(&block));
         for (_, stream) in recipients {
+            stream.session.send(frame.clone());
+        }
+    }
+
+    /// Send a block of the node's own (API, coordinator) to every peer (gossip.md §6: they
+    /// have no sender to exclude). Not while the node is not synced (§6 step 7, §7): then it
+    /// waits, so that a block the API acknowledged still reaches the network afterwards.
+    pub(super) fn broadcast_local(&mut self, id: BlockId, bytes: Vec<u8>) {
+        self.requests.processed(Wanted::Block(id));
+        if !self.is_synced() {
+            // At most what one send queue takes when the node is synced again.
+            if self.deferred_local.len() < self.config.timers.send_queue {
+                self.deferred_local.push((id, bytes));
+            }
+            return;
+        }
+        self.send_to_all(bytes);
+    }
+
+    /// The node is synced again: its own blocks kept meanwhile go out, oldest first.
+    pub(super) fn send_deferred_local(&mut self) {
+        for (_, bytes) in std::mem::take(&mut self.deferred_local) {
+            self.send_to_all(bytes);
+        }
+    }
+
+    fn send_to_all(&self, bytes: Vec<u8>) {
+        let Ok(block) = BlockPacket::new(bytes) else { return };
+        let frame = Bytes::from(to_frame(&block));
+        for (_, stream) in self.peers.streams() {
             stream.session.send(frame.clone());
         }
     }

@@ -20,6 +20,7 @@ use crate::config::{Config, PeerEntry};
 use crate::events::GossipEvent;
 use crate::intake::Verdicts;
 use crate::metrics::NodeMetrics;
+use crate::packets::BlockId;
 use crate::peers::{PeerInfo, Peers};
 use crate::requests::{RequestQueue, Wanted};
 use crate::responder;
@@ -87,6 +88,8 @@ pub struct Service {
     /// Rotates which peer is asked first.
     round_robin: usize,
     warp: WarpSync,
+    /// The node's own blocks stored while it was not synced, to send once it is.
+    deferred_local: Vec<(BlockId, Vec<u8>)>,
     /// What the `Gossip` handle reports of warp sync.
     warp_status: Arc<Mutex<WarpSyncStatus>>,
 }
@@ -139,6 +142,7 @@ impl Service {
             redials: FuturesUnordered::new(),
             round_robin: 0,
             warp,
+            deferred_local: Vec::new(),
             warp_status,
         };
         (service, Inputs { commands, sessions, verdicts, store_events })
@@ -307,6 +311,7 @@ impl Service {
     fn on_store_event(&mut self, event: StoreEvent) {
         match event {
             StoreEvent::Solid { id, bytes } => self.broadcast_solid(id, bytes),
+            StoreEvent::Local { id, bytes } => self.broadcast_local(id, bytes),
             StoreEvent::SyncChanged(sync) => {
                 let confirmed_moved = sync.confirmed != self.sync.confirmed;
                 self.sync = sync;
@@ -314,6 +319,9 @@ impl Service {
                     self.warp_confirmed(sync.confirmed);
                 }
                 self.send_heartbeats(|_| true);
+                if self.is_synced() {
+                    self.send_deferred_local();
+                }
             }
         }
     }

@@ -56,6 +56,8 @@ struct Inner {
     milestones: HashMap<u32, Vec<u8>>,
     sync: SyncState,
     subscribers: Vec<fmpsc::UnboundedSender<StoreEvent>>,
+    /// Blocks made on this node (`add_local`): announced as `Local`, not `Solid`.
+    local: HashSet<BlockId>,
     /// How often each block went through `submit_blocks`, and with which "requested" flag.
     submissions: HashMap<BlockId, Vec<bool>>,
     /// A follower: confirms milestone CMI+1 as soon as its block is stored and solid.
@@ -88,6 +90,7 @@ impl MemoryStore {
     pub fn add_local(&self, bytes: &[u8]) -> BlockId {
         let id = BlockId::of_block(bytes);
         let mut inner = self.inner.lock().unwrap();
+        inner.local.insert(id);
         Self::store(&mut inner, id, bytes.to_vec());
         id
     }
@@ -200,7 +203,8 @@ impl MemoryStore {
                 continue;
             }
             let bytes = inner.blocks[&id].clone();
-            inner.subscribers.retain(|s| s.unbounded_send(StoreEvent::Solid { id, bytes: bytes.clone() }).is_ok());
+            let event = if inner.local.contains(&id) { StoreEvent::Local { id, bytes } } else { StoreEvent::Solid { id, bytes } };
+            inner.subscribers.retain(|s| s.unbounded_send(event.clone()).is_ok());
             for child in inner.waiting.remove(&id).unwrap_or_default() {
                 let parents = Self::parents_of(&inner.blocks[&child]);
                 if parents.iter().all(|p| p.0 == SEP || inner.solid.contains(p)) {
