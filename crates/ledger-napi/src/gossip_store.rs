@@ -163,7 +163,7 @@ impl NodeStore {
         let mut events = lock(&self.events);
         let Some(tx) = events.as_ref() else { return };
         for (id, bytes) in blocks {
-            if tx.unbounded_send(StoreEvent::Solid { id: BlockId(id), bytes }).is_err() {
+            if tx.unbounded_send(StoreEvent::Local { id: BlockId(id), bytes }).is_err() {
                 *events = None;
                 return;
             }
