@@ -13,9 +13,9 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { freePort } from './node-process.mjs';
 
 function locate() {
   const bin = process.env.HORNET_BIN && existsSync(join(process.env.HORNET_BIN, 'hornet')) ? process.env.HORNET_BIN : undefined;
@@ -30,16 +30,6 @@ export function hornetUnavailable() {
   if (!existsSync(join(bin, 'inx-coordinator'))) return `no inx-coordinator in ${bin} (WITH_COORDINATOR=1 build.sh)`;
   if (!scripts) return 'no interop scripts (set HORNET_INTEROP to the folder of start-hornet-pair.sh)';
   return undefined;
-}
-
-function freePort() {
-  return new Promise((resolvePort) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 function run(file, args, env) {

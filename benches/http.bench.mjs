@@ -24,12 +24,12 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arg } from './measure.mjs';
 import { HORNET_WALLET_SEED, hornetUnavailable, startHornet } from './hornet.mjs';
+import { freePort } from './node-process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -60,14 +60,6 @@ function run(title, options) {
       resolve({ title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad });
     });
   });
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 /** Start a server process and wait until `probe` answers 200. */

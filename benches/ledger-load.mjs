@@ -14,12 +14,13 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { freePort } from './node-process.mjs';
 
 const require = createRequire(import.meta.url);
 export const core = require('../dist/index.js');
@@ -72,16 +73,6 @@ export async function pool(items, concurrency, fn) {
       }
     }),
   );
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 // ---- the node ----

@@ -20,13 +20,14 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { arg, table } from './measure.mjs';
+import { freePort } from './node-process.mjs';
 
 const require = createRequire(import.meta.url);
 const core = require('../dist/index.js');
@@ -76,16 +77,6 @@ async function post(body, contentType = 'application/json') {
   const { status, text } = await http('POST', '/api/core/v2/blocks', body, contentType);
   if (status !== 201) throw new Error(`submit: ${status} ${text}`);
   return JSON.parse(text).blockId;
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function startNode(dataDir) {

@@ -297,6 +297,10 @@ export interface GossipStatusJs {
   latestMilestoneIndex: number
   heldBlocks: number
   heldMilestones: number
+  /** Warp sync runs (gossip.md §7): the node is behind its peers and not synced. */
+  warpSyncing: boolean
+  /** The highest confirmed index a peer reported (warp sync's target). */
+  warpSyncTarget: number
   /**
    * Set when a received milestone's roots differ from this node's white flag (a fork):
    * the node no longer follows the network.

@@ -1,10 +1,9 @@
 // Gossip in the node (gossip.md, docs/gossip.md): starts the native GossipNode (its own
 // Tokio runtime, never this event loop) over the store, keeps the peer list that REST adds
-// to and deletes from (`<dataDir>/peering.json`, Hornet's shape), logs what happens to
+// to and deletes from (`<dataDir>/peering.json`, `peering.ts`), logs what happens to
 // peers, and answers the questions of /health, /info and /metrics from a snapshot taken
 // every second (so those routes never wait for the p2p service).
 
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { NodeConfig, PeerConfig } from '../config/schema';
@@ -13,6 +12,7 @@ import { LedgerError } from '../core/errors';
 import native from '../native';
 import type { LedgerStoreApi, StoreStatus } from '../store-contract';
 import { peerJson, type PeerJson } from './peer-json';
+import { peerIdOf, readPeering, startupPeers, withoutPeer, withPeer, writePeering } from './peering';
 
 type NativeGossip = InstanceType<typeof native.GossipNode>;
 type NativeStore = Parameters<typeof native.GossipNode.start>[0];
@@ -42,6 +42,8 @@ export class GossipService {
   private constructor(
     private readonly node: NativeGossip,
     private readonly peeringFile: string,
+    /** The peers of the configuration file and `--peer`. */
+    private readonly configuredPeers: PeerConfig[],
     private readonly logger: Logger,
     /** Whether this thread started gossip (the main thread); a worker's service only asks. */
     private readonly owner = true,
@@ -50,12 +52,12 @@ export class GossipService {
     this.timer.unref();
   }
 
-  /** Start gossip: identity, listen addresses, static peers of the config and of peering.json. */
+  /** Start gossip: identity, listen addresses, static peers of the config (less those deleted over REST) and of peering.json. */
   static async start(config: NodeConfig, store: LedgerStoreApi, logger: Logger): Promise<GossipService> {
     const nativeStore = (store as unknown as { native?: NativeStore }).native;
     if (!nativeStore) throw new Error('gossip needs the native ledger store');
     const peeringFile = join(config.dataDir, 'peering.json');
-    const peers = mergePeers(config.p2p.peers, readPeering(peeringFile));
+    const { peers, skipped } = startupPeers(config.p2p.peers, readPeering(peeringFile));
     let node: NativeGossip;
     try {
       node = native.GossipNode.start(nativeStore, {
@@ -74,8 +76,11 @@ export class GossipService {
       const { code, detail } = nativeDetail(err);
       throw new LedgerError(code || 'gossip-start', '', detail);
     }
-    const service = new GossipService(node, peeringFile, logger);
+    const service = new GossipService(node, peeringFile, config.p2p.peers, logger);
     node.onEvent((event) => service.logEvent(event));
+    for (const peer of skipped) {
+      logger.info({ peer: peer.multiAddress }, `gossip: configured peer not dialled: it was deleted over REST (${peeringFile}); POST it to add it again`);
+    }
     const addresses = await node.listenAddresses();
     logger.info({ peerId: node.peerId, addresses, peers: peers.length }, 'gossip started');
     await service.refresh();
@@ -88,7 +93,7 @@ export class GossipService {
    * stops nothing; the owner's events are logged by the owner.
    */
   static async attach(config: NodeConfig, logger: Logger): Promise<GossipService> {
-    const service = new GossipService(native.GossipNode.attach(config.dataDir), join(config.dataDir, 'peering.json'), logger, false);
+    const service = new GossipService(native.GossipNode.attach(config.dataDir), join(config.dataDir, 'peering.json'), config.p2p.peers, logger, false);
     await service.refresh();
     return service;
   }
@@ -124,21 +129,25 @@ export class GossipService {
       throw this.inputError(err);
     }
     const entry: PeerConfig = alias ? { multiAddress, alias } : { multiAddress };
-    const list = readPeering(this.peeringFile).filter((p) => peerIdOf(p.multiAddress) !== peer.id);
-    writePeering(this.peeringFile, [...list, entry]);
+    writePeering(this.peeringFile, withPeer(readPeering(this.peeringFile), entry));
     return peerJson(peer);
   }
 
-  /** Forget the peer, disconnect it and drop it from peering.json. */
+  /**
+   * Forget the peer and disconnect it; in peering.json it is dropped from the list and
+   * remembered as deleted, so that the configuration does not bring it back at the next start.
+   */
   async removePeer(peerId: string): Promise<void> {
+    let known: boolean;
     try {
-      await this.node.removePeer(peerId);
+      known = await this.node.removePeer(peerId);
     } catch (err) {
       throw this.inputError(err);
     }
-    const list = readPeering(this.peeringFile);
-    const kept = list.filter((p) => peerIdOf(p.multiAddress) !== peerId);
-    if (kept.length !== list.length) writePeering(this.peeringFile, kept);
+    const peering = readPeering(this.peeringFile);
+    const listed = (list: PeerConfig[]) => list.some((p) => peerIdOf(p.multiAddress) === peerId);
+    // An id nobody knew (DELETE answers 204 for it too) is not worth remembering.
+    if (known || listed(peering.peers) || listed(this.configuredPeers)) writePeering(this.peeringFile, withoutPeer(peering, peerId));
   }
 
   metrics(): GossipMetrics {
@@ -161,12 +170,12 @@ export class GossipService {
 
   /**
    * Health of a follower (D47, Hornet's rule): a milestone exists, CMI ≥ LMI − 2, the
-   * latest milestone is younger than 5 minutes, and a gossip stream is up. Never healthy
-   * after a fork.
+   * latest milestone is younger than 5 minutes, a gossip stream is up, and the node is not
+   * warp-syncing (gossip.md §7: behind its peers by 2 or more). Never healthy after a fork.
    */
   followerHealthy(latest: StoreStatus['latestMilestone'], now = Date.now() / 1000): boolean {
     const status = this.status();
-    if (status.halted) return false;
+    if (status.halted || status.warpSyncing) return false;
     if (latest.index === 0 || latest.timestamp === undefined) return false;
     if (latest.index + 2 < status.latestMilestoneIndex) return false;
     if (now - latest.timestamp >= 300) return false;
@@ -212,32 +221,4 @@ export class GossipService {
         this.logger.info(fields, `gossip: ${event.kind}`);
     }
   }
-}
-
-function peerIdOf(multiAddress: string): string {
-  const at = multiAddress.lastIndexOf('/p2p/');
-  return at >= 0 ? multiAddress.slice(at + 5) : '';
-}
-
-/** Config peers first; peering.json adds the peers REST added (same id: the config wins). */
-function mergePeers(configured: PeerConfig[], persisted: PeerConfig[]): PeerConfig[] {
-  const ids = new Set(configured.map((p) => peerIdOf(p.multiAddress)));
-  return [...configured, ...persisted.filter((p) => !ids.has(peerIdOf(p.multiAddress)))];
-}
-
-function readPeering(file: string): PeerConfig[] {
-  if (!existsSync(file)) return [];
-  try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { peers?: unknown };
-    if (!Array.isArray(parsed.peers)) return [];
-    return parsed.peers.filter((p): p is PeerConfig => typeof p === 'object' && p !== null && typeof (p as PeerConfig).multiAddress === 'string');
-  } catch {
-    return [];
-  }
-}
-
-function writePeering(file: string, peers: PeerConfig[]): void {
-  const temp = `${file}.tmp`;
-  writeFileSync(temp, JSON.stringify({ peers }, null, 2) + '\n');
-  renameSync(temp, file);
 }

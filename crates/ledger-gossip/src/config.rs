@@ -20,6 +20,12 @@ pub struct Config {
     pub reconnect_jitter: Duration,
     /// Trimming of `unknown` peers' connections (`p2p.connectionManager`).
     pub connection_manager: ConnectionManager,
+    /// Catch up with peers ahead by warp sync (§7). Off on the network's coordinator: it
+    /// issues the milestones and has nobody to catch up with (D43), and a peer reporting a
+    /// higher index must not make it "not synced" (it would stop broadcasting).
+    pub warp_sync: bool,
+    /// Milestones asked for per warp-sync window (`warpsync.advancementRange`, §7).
+    pub warp_sync_range: u32,
     pub timers: Timers,
     /// Sent in identify (gossip.md §2): `ledger-node/<version>`.
     pub agent_version: String,
@@ -41,6 +47,8 @@ impl Config {
             reconnect_interval: Duration::from_secs(30),
             reconnect_jitter: Duration::from_secs(1),
             connection_manager: ConnectionManager::default(),
+            warp_sync: true,
+            warp_sync_range: 150,
             timers: Timers::default(),
             agent_version: format!("ledger-node/{}", env!("CARGO_PKG_VERSION")),
             runtime_threads: 2,
@@ -102,6 +110,9 @@ pub struct Timers {
     pub request_discard: Duration,
     /// How long a received block's work unit (its senders, its verdict) is remembered.
     pub work_unit_ttl: Duration,
+    /// Warp sync asks for its windows again when the confirmed index has not moved for
+    /// this long (the solidification of a milestone above it failed).
+    pub warp_sync_stall: Duration,
 }
 
 impl Default for Timers {
@@ -119,6 +130,7 @@ impl Default for Timers {
             request_retry: Duration::from_secs(5),
             request_discard: Duration::from_secs(15),
             work_unit_ttl: Duration::from_secs(5),
+            warp_sync_stall: Duration::from_secs(10),
         }
     }
 }

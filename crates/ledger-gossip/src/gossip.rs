@@ -13,9 +13,10 @@ use crate::requests::Wanted;
 use crate::service::{AddPeerError, Command, Service};
 use crate::store::GossipStore;
 use crate::transport::build_swarm;
+use crate::warp_sync::WarpSyncStatus;
 use libp2p::identity::Keypair;
 use libp2p::{Multiaddr, PeerId, Swarm};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::runtime::Runtime;
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -45,6 +46,7 @@ pub struct Gossip {
     commands: mpsc::UnboundedSender<Command>,
     events: broadcast::Sender<GossipEvent>,
     metrics: Arc<NodeMetrics>,
+    warp_status: Arc<Mutex<WarpSyncStatus>>,
     local_peer_id: PeerId,
 }
 
@@ -80,13 +82,15 @@ impl Gossip {
         let (commands, commands_rx) = mpsc::unbounded_channel();
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let metrics = Arc::new(NodeMetrics::default());
+        let warp_status = Arc::new(Mutex::new(WarpSyncStatus::default()));
         // std channels: `start` and `stop` may be called from inside another runtime, where
         // waiting on a Tokio channel is not allowed.
         let (started_tx, started) = std::sync::mpsc::sync_channel(1);
         let service_events = events.clone();
         let service_metrics = metrics.clone();
+        let service_warp_status = warp_status.clone();
         runtime.spawn(async move {
-            let (mut service, inputs) = Service::new(swarm, store, config, commands_rx, service_events, service_metrics);
+            let (mut service, inputs) = Service::new(swarm, store, config, commands_rx, service_events, service_metrics, service_warp_status);
             match service.listen().await {
                 Ok(()) => {
                     let _ = started_tx.send(Ok(()));
@@ -98,7 +102,7 @@ impl Gossip {
             }
         });
         let failed = match started.recv() {
-            Ok(Ok(())) => return Ok(Gossip { runtime: Some(runtime), commands, events, metrics, local_peer_id }),
+            Ok(Ok(())) => return Ok(Gossip { runtime: Some(runtime), commands, events, metrics, warp_status, local_peer_id }),
             Ok(Err(failed)) => failed,
             Err(_) => Vec::new(),
         };
@@ -119,6 +123,12 @@ impl Gossip {
     /// The node's gossip counters since start.
     pub fn metrics(&self) -> NodeMetricsSnapshot {
         self.metrics.snapshot()
+    }
+
+    /// Whether warp sync runs, and how far it has asked (gossip.md §7). While it runs the
+    /// node is not synced.
+    pub fn warp_sync(&self) -> WarpSyncStatus {
+        *self.warp_status.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     async fn ask<T>(&self, command: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, Stopped> {
@@ -160,7 +170,7 @@ impl Gossip {
         self.commands.send(Command::Request { wanted, milestone_index, keep }).map_err(|_| Stopped)
     }
 
-    /// Ask peers for milestones by index (warp sync, gossip.md §7).
+    /// Ask peers for milestones by index (warp sync asks by itself, gossip.md §7).
     pub fn request_milestones(&self, indexes: Vec<u32>, keep: bool) -> Result<(), Stopped> {
         let wanted = indexes.into_iter().map(Wanted::Milestone).collect();
         self.commands.send(Command::Request { wanted, milestone_index: None, keep }).map_err(|_| Stopped)

@@ -27,6 +27,7 @@
 //! * `peers`, `requests`, `work_units` — peer registry, request queue, received-block dedup;
 //! * `held` — blocks kept until their parents arrive, for the store implementation (D46);
 //! * `intake`, `responder` — the store's side: batched submission, answering requests;
+//! * `warp_sync` — catching up with peers ahead, a window of milestones at a time;
 //! * `service/` — the event loop applying Hornet's rules; `gossip` — the handle;
 //! * `store` — the boundary trait; `events`, `metrics` — what is reported.
 
@@ -47,6 +48,7 @@ mod service;
 mod session;
 pub mod store;
 mod transport;
+pub mod warp_sync;
 mod work_units;
 
 pub use behaviour::Behaviour;
@@ -59,6 +61,7 @@ pub use service::AddPeerError;
 pub use session::CloseReason;
 pub use store::{GossipStore, Intake, ReceivedBlock, StoreEvent, SyncState};
 pub use transport::build_swarm;
+pub use warp_sync::WarpSyncStatus;
 
 /// libp2p types that appear in this crate's API.
 pub use libp2p::{identity::Keypair, Multiaddr, PeerId};

@@ -121,6 +121,12 @@ impl RequestQueue {
         n
     }
 
+    /// Give up milestone requests up to `index`: the node has confirmed them (gossip.md
+    /// §6.1: milestone indexes already stored are not requested).
+    pub fn forget_milestones_through(&mut self, index: u32) {
+        self.requests.retain(|wanted, _| !matches!(wanted, Wanted::Milestone(i) if *i <= index));
+    }
+
     /// Whether `wanted` is asked for and not yet answered.
     #[cfg(test)]
     pub fn contains(&self, wanted: &Wanted) -> bool {
@@ -198,5 +204,20 @@ mod tests {
         assert_eq!(q.retry_pending(t0 + Duration::from_secs(16), Duration::from_secs(15)), 2);
         let left: Vec<Wanted> = std::iter::from_fn(|| q.next()).map(|r| r.wanted).collect();
         assert_eq!(left, [block(3), block(2)]);
+    }
+
+    #[test]
+    fn confirmed_milestones_are_no_longer_asked_for() {
+        let now = Instant::now();
+        let mut q = RequestQueue::new();
+        for index in 1..=4 {
+            q.enqueue(Wanted::Milestone(index), index, true, now);
+        }
+        q.enqueue(block(1), 2, true, now);
+        assert_eq!(q.next().unwrap().wanted, Wanted::Milestone(1));
+        q.forget_milestones_through(2);
+        let left: Vec<Wanted> = std::iter::from_fn(|| q.next()).map(|r| r.wanted).collect();
+        assert_eq!(left, [block(1), Wanted::Milestone(3), Wanted::Milestone(4)]);
+        assert_eq!(q.retry_pending(now, Duration::from_secs(15)), 3, "milestone 1 is gone from the pending ones too");
     }
 }

@@ -3,8 +3,9 @@
 //! binding). Gossip never parses a block beyond its length and id; validation, parents,
 //! milestones and solidity are the store's.
 //!
-//! Threads: `sync_state` is called on the service's event loop and must answer from memory;
-//! every other method runs on the runtime's blocking pool and may do I/O.
+//! Threads: `sync_state` and `has_milestone` are called on the service's event loop and
+//! must answer from memory; every other method runs on the runtime's blocking pool and may
+//! do I/O.
 
 use crate::packets::BlockId;
 use futures::stream::BoxStream;
@@ -29,6 +30,11 @@ pub trait GossipStore: Send + Sync + 'static {
 
     /// The milestone indexes a heartbeat reports.
     fn sync_state(&self) -> SyncState;
+
+    /// Whether the node has the block of milestone `index` (applied, or kept until its
+    /// cone or its predecessor arrives): warp sync does not ask for it again, the store
+    /// asks for what its cone misses (gossip.md §7). Answers from memory, like `sync_state`.
+    fn has_milestone(&self, index: u32) -> bool;
 
     /// Changes gossip reacts to, from the moment of the call: newly solid blocks to
     /// broadcast and new milestone indexes to announce. Called once, at start. The store
@@ -88,9 +94,12 @@ impl SyncState {
 #[derive(Clone, Debug)]
 pub enum StoreEvent {
     /// A block became solid (all parents solid or solid entry points) and may be broadcast
-    /// (gossip.md §6 step 7; the store emits only blocks within below-max-depth). Blocks
-    /// from the API and the coordinator come this way too.
+    /// (gossip.md §6 step 7; the store emits only blocks within below-max-depth).
     Solid { id: BlockId, bytes: Vec<u8> },
+    /// A block this node made (its API, its coordinator), stored: for every gossip peer.
+    /// While the node is not synced it is kept (up to the send-queue size) and sent once the
+    /// node is synced again, so that an acknowledged block still reaches the network.
+    Local { id: BlockId, bytes: Vec<u8> },
     /// Confirmed, latest or pruning index changed: every peer gets a heartbeat (§5).
     SyncChanged(SyncState),
 }

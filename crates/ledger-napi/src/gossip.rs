@@ -3,9 +3,9 @@
 //! answers the REST peer routes, `/metrics`, `/info` and `/health`. Thin: every rule lives
 //! in `ledger-gossip` or in the store adapter.
 //!
-//! A small maintenance thread runs warp sync (gossip.md §7: milestones from the confirmed
-//! index up to the best peer's, a window at a time) and asks again for the parents of
-//! held blocks; gossip's own queue retries and routes the requests.
+//! A small maintenance thread asks again, once a second, for the parents of held blocks
+//! (gossip's own queue retries and routes the requests); warp sync (gossip.md §7) runs in
+//! `ledger-gossip` itself.
 
 use crate::errors::{invalid_argument, to_napi, Result, SEPARATOR};
 use crate::gossip_store::NodeStore;
@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// How often warp sync and parent requests are looked at.
+/// How often the parents of held blocks are asked for again.
 const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(1);
 
 fn failure(code: &'static str, detail: impl Into<String>) -> napi::Error<String> {
@@ -116,6 +116,10 @@ pub struct GossipStatusJs {
     pub latest_milestone_index: u32,
     pub held_blocks: u32,
     pub held_milestones: u32,
+    /// Warp sync runs (gossip.md §7): the node is behind its peers and not synced.
+    pub warp_syncing: bool,
+    /// The highest confirmed index a peer reported (warp sync's target).
+    pub warp_sync_target: u32,
     /// Set when a received milestone's roots differ from this node's white flag (a fork):
     /// the node no longer follows the network.
     pub halted: Option<String>,
@@ -256,17 +260,20 @@ impl GossipNode {
         config.connection_manager.low_watermark = options.low_watermark as usize;
         config.connection_manager.high_watermark = options.high_watermark as usize;
         config.agent_version = format!("ledger-node/{}", env!("CARGO_PKG_VERSION"));
+        config.warp_sync_range = options.warp_sync_range.max(1);
 
+        // Only a follower catches up with peers; the coordinator issues the milestones and
+        // never warp-syncs (a peer claiming a higher index must not stop its broadcasts).
+        config.warp_sync = inner.follows_milestones();
         let adapter = Arc::new(NodeStore::new(inner));
         let gossip = Arc::new(Gossip::start(config, &loaded.keypair, adapter.clone()).map_err(|e| failure("gossip-start", e.to_string()))?);
         *store.gossip.write().unwrap_or_else(|p| p.into_inner()) = Some(adapter.clone());
         let stop = Arc::new(AtomicBool::new(false));
         let maintenance = {
             let (gossip, adapter, stop) = (gossip.clone(), adapter.clone(), stop.clone());
-            let range = options.warp_sync_range.max(1);
             std::thread::Builder::new()
-                .name("ledger-gossip-sync".into())
-                .spawn(move || maintain(&gossip, &adapter, &stop, range))
+                .name("ledger-gossip-parents".into())
+                .spawn(move || maintain(&gossip, &adapter, &stop))
                 .map_err(|e| failure("gossip-start", e.to_string()))?
         };
         let running = Arc::new(Mutex::new(Some(Running { gossip, adapter, stop, maintenance: Some(maintenance), local: store.gossip.clone() })));
@@ -333,32 +340,36 @@ impl GossipNode {
     pub fn metrics(&self) -> Result<GossipMetricsJs> {
         let (gossip, _) = self.gossip()?;
         let m = gossip.metrics();
+        let s = m.streams;
         Ok(GossipMetricsJs {
-            received_blocks: m.received_blocks as f64,
-            new_blocks: m.new_blocks as f64,
-            known_blocks: m.known_blocks as f64,
+            received_blocks: s.received_blocks as f64,
+            new_blocks: s.new_blocks as f64,
+            known_blocks: s.known_blocks as f64,
             invalid_blocks: m.invalid_blocks as f64,
-            received_block_requests: m.received_block_requests as f64,
-            received_milestone_requests: m.received_milestone_requests as f64,
-            received_heartbeats: m.received_heartbeats as f64,
-            sent_blocks: m.sent_blocks as f64,
-            sent_block_requests: m.sent_block_requests as f64,
-            sent_milestone_requests: m.sent_milestone_requests as f64,
-            sent_heartbeats: m.sent_heartbeats as f64,
-            dropped_packets: m.dropped_packets as f64,
+            received_block_requests: s.received_block_requests as f64,
+            received_milestone_requests: s.received_milestone_requests as f64,
+            received_heartbeats: s.received_heartbeats as f64,
+            sent_blocks: s.sent_blocks as f64,
+            sent_block_requests: s.sent_block_requests as f64,
+            sent_milestone_requests: s.sent_milestone_requests as f64,
+            sent_heartbeats: s.sent_heartbeats as f64,
+            dropped_packets: s.dropped_packets as f64,
         })
     }
 
     #[napi]
     pub fn status(&self) -> Result<GossipStatusJs> {
-        let (_, adapter) = self.gossip()?;
+        let (gossip, adapter) = self.gossip()?;
         let sync = ledger_gossip::GossipStore::sync_state(&*adapter);
         let (held_blocks, held_milestones) = adapter.held_counts();
+        let warp = gossip.warp_sync();
         Ok(GossipStatusJs {
             confirmed_milestone_index: sync.confirmed,
             latest_milestone_index: sync.latest,
             held_blocks: held_blocks as u32,
             held_milestones: held_milestones as u32,
+            warp_syncing: warp.running,
+            warp_sync_target: warp.target,
             halted: adapter.halted(),
         })
     }
@@ -408,27 +419,10 @@ impl GossipNode {
     }
 }
 
-/// Warp sync and parent requests, once a second until `stop`.
-fn maintain(gossip: &Gossip, adapter: &NodeStore, stop: &AtomicBool, range: u32) {
+/// Parents of held blocks, asked for again once a second until `stop`.
+fn maintain(gossip: &Gossip, adapter: &NodeStore, stop: &AtomicBool) {
     while !stop.load(Relaxed) {
         std::thread::sleep(MAINTENANCE_INTERVAL);
-        let Ok(peers) = futures::executor::block_on(gossip.peers()) else { return };
-        let target = peers
-            .iter()
-            .filter_map(|p| p.gossip.as_ref()?.heartbeat.as_ref())
-            .map(|h| h.solid_milestone_index)
-            .max()
-            .unwrap_or(0);
-        if adapter.halted().is_none() {
-            let confirmed = adapter.confirmed_index();
-            if target > confirmed {
-                let end = target.min(confirmed.saturating_add(range));
-                let wanted: Vec<u32> = (confirmed + 1..=end).filter(|i| !adapter.has_milestone(*i)).collect();
-                if !wanted.is_empty() && gossip.request_milestones(wanted, false).is_err() {
-                    return;
-                }
-            }
-        }
         let missing = adapter.missing_parents();
         if !missing.is_empty() && gossip.request_blocks(missing, None, false).is_err() {
             return;

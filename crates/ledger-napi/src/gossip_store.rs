@@ -12,7 +12,7 @@
 //! flag are a fork: the node stops taking milestones and reports it (unhealthy).
 //!
 //! Blocks stored here, and the blocks the API and the coordinator store (`local_block`,
-//! fed by the binding's store tasks), become `Solid` events for gossip to broadcast.
+//! fed by the binding's store tasks), become `Local` events for gossip to broadcast.
 
 use futures::channel::mpsc::{unbounded, UnboundedSender};
 use futures::stream::{BoxStream, StreamExt};
@@ -149,16 +149,10 @@ impl NodeStore {
         held.missing()
     }
 
-    /// Whether a milestone index is held here (stored soon, not worth requesting again).
-    pub fn has_milestone(&self, index: u32) -> bool {
-        let pending = lock(&self.pending);
-        pending.milestones.contains_key(&index) || pending.held_milestones.contains_key(&index)
-    }
-
     /// A block the API or the coordinator stored: broadcast it; a milestone also changes
     /// the indexes heartbeats report.
     pub fn local_block(&self, id: [u8; 32], bytes: Vec<u8>, milestone: bool) {
-        self.emit(StoreEvent::Solid { id: BlockId(id), bytes });
+        self.emit(StoreEvent::Local { id: BlockId(id), bytes });
         if milestone {
             self.emit(StoreEvent::SyncChanged(self.sync_state()));
         }
@@ -169,7 +163,7 @@ impl NodeStore {
         let mut events = lock(&self.events);
         let Some(tx) = events.as_ref() else { return };
         for (id, bytes) in blocks {
-            if tx.unbounded_send(StoreEvent::Solid { id: BlockId(id), bytes }).is_err() {
+            if tx.unbounded_send(StoreEvent::Local { id: BlockId(id), bytes }).is_err() {
                 *events = None;
                 return;
             }
@@ -388,6 +382,16 @@ impl GossipStore for NodeStore {
     fn sync_state(&self) -> SyncState {
         let confirmed = self.confirmed_index();
         SyncState { confirmed, latest: self.highest_seen.load(Relaxed).max(confirmed), pruned: self.pruning_index() }
+    }
+
+    /// Applied, or held here (waiting for its predecessor, or for its cone while held blocks
+    /// last): stored soon, not worth requesting again.
+    fn has_milestone(&self, index: u32) -> bool {
+        if index <= self.confirmed_index() {
+            return true;
+        }
+        let pending = lock(&self.pending);
+        pending.milestones.contains_key(&index) || pending.held_milestones.get(&index).is_some_and(|id| pending.held.contains(id))
     }
 
     fn events(&self) -> BoxStream<'static, StoreEvent> {

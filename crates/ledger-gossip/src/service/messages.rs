@@ -7,7 +7,8 @@
 //! with the request's milestone index if the block was asked for, with the milestone's own
 //! index (kept) if it is a verified milestone, with the latest index if the node is synced,
 //! and not at all otherwise. Newly solid blocks go to every peer except their senders, if
-//! the node is synced and did not ask for them.
+//! the node is synced (and not warp-syncing) and did not ask for them. The node's own blocks
+//! go to every peer; while the node is not synced they wait (bounded) until it is.
 
 use super::Service;
 use crate::events::{DropReason, GossipEvent};
@@ -47,6 +48,7 @@ impl Service {
                 count!(stream.session.metrics, node, received_heartbeats);
                 stream.heartbeat = Some(heartbeat);
                 stream.heartbeat_received = Some(Instant::now());
+                self.warp_peer_solid(heartbeat.solid_milestone_index);
                 return;
             }
             Message::BlockRequest(request) => {
@@ -105,21 +107,21 @@ impl Service {
             let senders = unit.senders.clone();
             let verdict = match intake {
                 Intake::Stored { missing_parents, milestone } => {
-                    node.new_blocks.fetch_add(1, Relaxed);
+                    node.streams.new_blocks.fetch_add(1, Relaxed);
                     for (i, sender) in senders.iter().enumerate() {
                         if let Some(stream) = self.peers.get(sender).and_then(|p| p.stream.as_ref()) {
                             let counter = if i == 0 { &stream.session.metrics.new_blocks } else { &stream.session.metrics.known_blocks };
                             counter.fetch_add(1, Relaxed);
                         }
                     }
-                    node.known_blocks.fetch_add(senders.len().saturating_sub(1) as u64, Relaxed);
+                    node.streams.known_blocks.fetch_add(senders.len().saturating_sub(1) as u64, Relaxed);
                     if milestone.and_then(|i| self.requests.processed(Wanted::Milestone(i))).is_some() {
                         unit.requested = true;
                     }
                     let parents_index = match (request, milestone) {
                         (Some(r), _) => Some((r.milestone_index, r.keep)),
                         (None, Some(index)) => Some((index, true)),
-                        (None, None) if self.sync.is_synced() => Some((self.sync.latest, false)),
+                        (None, None) if self.is_synced() => Some((self.sync.latest, false)),
                         (None, None) => None,
                     };
                     if let Some((index, keep)) = parents_index {
@@ -159,7 +161,7 @@ impl Service {
     pub(super) fn broadcast_solid(&mut self, id: BlockId, bytes: Vec<u8>) {
         // Whatever was still asked for this block has arrived by another way.
         self.requests.processed(Wanted::Block(id));
-        if !self.sync.is_synced() {
+        if !self.is_synced() {
             return;
         }
         let senders = match self.work_units.get(&id) {
@@ -175,6 +177,36 @@ impl Service {
         let Ok(block) = BlockPacket::new(bytes) else { return };
         let frame = Bytes::from(to_frame(&block));
         for (_, stream) in recipients {
+            stream.session.send(frame.clone());
+        }
+    }
+
+    /// Send a block of the node's own (API, coordinator) to every peer (gossip.md §6: they
+    /// have no sender to exclude). Not while the node is not synced (§6 step 7, §7): then it
+    /// waits, so that a block the API acknowledged still reaches the network afterwards.
+    pub(super) fn broadcast_local(&mut self, id: BlockId, bytes: Vec<u8>) {
+        self.requests.processed(Wanted::Block(id));
+        if !self.is_synced() {
+            // At most what one send queue takes when the node is synced again.
+            if self.deferred_local.len() < self.config.timers.send_queue {
+                self.deferred_local.push((id, bytes));
+            }
+            return;
+        }
+        self.send_to_all(bytes);
+    }
+
+    /// The node is synced again: its own blocks kept meanwhile go out, oldest first.
+    pub(super) fn send_deferred_local(&mut self) {
+        for (_, bytes) in std::mem::take(&mut self.deferred_local) {
+            self.send_to_all(bytes);
+        }
+    }
+
+    fn send_to_all(&self, bytes: Vec<u8>) {
+        let Ok(block) = BlockPacket::new(bytes) else { return };
+        let frame = Bytes::from(to_frame(&block));
+        for (_, stream) in self.peers.streams() {
             stream.session.send(frame.clone());
         }
     }

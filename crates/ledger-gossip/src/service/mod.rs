@@ -6,24 +6,27 @@
 //! By concern: `connections` (dialling, redialling, trimming), `streams` (one stream per
 //! peer, who opens, duplicates, stream end), `messages` (what arrives on a stream, block
 //! intake and broadcast), `heartbeats` (sending and judging them), `requester` (routing
-//! requests to peers that have the data).
+//! requests to peers that have the data), `warp_sync` (catching up with peers ahead).
 
 mod connections;
 mod heartbeats;
 mod messages;
 mod requester;
 mod streams;
+mod warp_sync;
 
 use crate::behaviour::{Behaviour, BehaviourEvent};
 use crate::config::{Config, PeerEntry};
 use crate::events::GossipEvent;
 use crate::intake::Verdicts;
 use crate::metrics::NodeMetrics;
+use crate::packets::BlockId;
 use crate::peers::{PeerInfo, Peers};
 use crate::requests::{RequestQueue, Wanted};
 use crate::responder;
 use crate::session::SessionEvent;
 use crate::store::{GossipStore, ReceivedBlock, StoreEvent, SyncState};
+use crate::warp_sync::{WarpSync, WarpSyncStatus};
 use crate::work_units::WorkUnits;
 use futures::future::BoxFuture;
 use futures::stream::{BoxStream, FuturesUnordered};
@@ -32,7 +35,7 @@ use libp2p::core::transport::ListenerId;
 use libp2p::swarm::SwarmEvent;
 use libp2p::{identify, Multiaddr, PeerId, Swarm};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::MissedTickBehavior;
@@ -64,6 +67,9 @@ pub enum AddPeerError {
 
 pub struct Service {
     swarm: Swarm<Behaviour>,
+    /// For questions answered from memory on this loop (`sync_state`, `has_milestone`);
+    /// store work that may block runs in `intake` and `responder`.
+    store: Arc<dyn GossipStore>,
     local: PeerId,
     config: Config,
     peers: Peers,
@@ -81,6 +87,11 @@ pub struct Service {
     listen_addresses: Vec<Multiaddr>,
     /// Rotates which peer is asked first.
     round_robin: usize,
+    warp: WarpSync,
+    /// The node's own blocks stored while it was not synced, to send once it is.
+    deferred_local: Vec<(BlockId, Vec<u8>)>,
+    /// What the `Gossip` handle reports of warp sync.
+    warp_status: Arc<Mutex<WarpSyncStatus>>,
 }
 
 /// The receiving ends the service loop polls.
@@ -100,6 +111,7 @@ impl Service {
         commands: mpsc::UnboundedReceiver<Command>,
         events: broadcast::Sender<GossipEvent>,
         node_metrics: Arc<NodeMetrics>,
+        warp_status: Arc<Mutex<WarpSyncStatus>>,
     ) -> (Service, Inputs) {
         let (sessions_tx, sessions) = mpsc::channel(SESSION_CHANNEL);
         let (intake_tx, intake_rx) = mpsc::unbounded_channel();
@@ -109,7 +121,9 @@ impl Service {
         tokio::spawn(responder::run(store.clone(), responder_rx));
         let store_events = store.events();
         let sync = store.sync_state();
+        let warp = WarpSync::new(config.warp_sync_range, config.timers.warp_sync_stall, sync.confirmed, Instant::now());
         let service = Service {
+            store,
             local: *swarm.local_peer_id(),
             listen_addresses: swarm.listeners().cloned().collect(),
             swarm,
@@ -127,6 +141,9 @@ impl Service {
             responder_tx,
             redials: FuturesUnordered::new(),
             round_robin: 0,
+            warp,
+            deferred_local: Vec::new(),
+            warp_status,
         };
         (service, Inputs { commands, sessions, verdicts, store_events })
     }
@@ -222,6 +239,7 @@ impl Service {
                 _ = heartbeat_tick.tick() => self.on_heartbeat_tick(),
                 _ = retry_tick.tick() => {
                     self.requests.retry_pending(Instant::now(), timers.request_discard);
+                    self.warp_tick();
                 }
             }
             self.send_requests();
@@ -293,9 +311,17 @@ impl Service {
     fn on_store_event(&mut self, event: StoreEvent) {
         match event {
             StoreEvent::Solid { id, bytes } => self.broadcast_solid(id, bytes),
+            StoreEvent::Local { id, bytes } => self.broadcast_local(id, bytes),
             StoreEvent::SyncChanged(sync) => {
+                let confirmed_moved = sync.confirmed != self.sync.confirmed;
                 self.sync = sync;
+                if confirmed_moved {
+                    self.warp_confirmed(sync.confirmed);
+                }
                 self.send_heartbeats(|_| true);
+                if self.is_synced() {
+                    self.send_deferred_local();
+                }
             }
         }
     }

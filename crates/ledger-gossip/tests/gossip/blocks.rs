@@ -31,7 +31,7 @@ async fn solid_blocks_travel_along_a_line_but_not_back() {
     assert_eq!((c_at_b.sent_blocks, c_at_b.received_blocks), (20, 0));
     let a_at_b = b.peer(a.peer_id()).await.unwrap().gossip.unwrap().metrics;
     assert_eq!((a_at_b.received_blocks, a_at_b.new_blocks, a_at_b.known_blocks), (20, 20, 0));
-    assert_eq!(b.gossip.metrics().new_blocks, 20);
+    assert_eq!(b.gossip.metrics().streams.new_blocks, 20);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -52,10 +52,10 @@ async fn a_block_from_two_peers_is_validated_once() {
     stream_2.flush().await.unwrap();
 
     eventually(WAIT, || async { d.store.contains(&id) }).await;
-    eventually(WAIT, || async { c.gossip.metrics().received_blocks == 2 }).await;
+    eventually(WAIT, || async { c.gossip.metrics().streams.received_blocks == 2 }).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(c.store.submissions(&id).len(), 1, "the second copy never reached the store");
-    let metrics = c.gossip.metrics();
+    let metrics = c.gossip.metrics().streams;
     assert_eq!((metrics.received_blocks, metrics.new_blocks, metrics.known_blocks), (2, 1, 1));
     let m1 = c.peer(first).await.unwrap().gossip.unwrap().metrics;
     let m2 = c.peer(second).await.unwrap().gossip.unwrap().metrics;
@@ -95,7 +95,8 @@ async fn milestone_requests_are_answered_and_latest_means_zero() {
     for (i, bytes) in milestones.iter().enumerate() {
         a.store.add_milestone(i as u32 + 1, bytes);
     }
-    let b = memory_node(memory_config(), synced(0)).await;
+    // One behind: b does not warp-sync (that would send milestone requests of its own).
+    let b = memory_node(memory_config(), synced(4)).await;
     peer_up(&b, &a).await;
     // b asked for a's latest milestone (index 0 on the wire) when the stream started.
     let latest = ledger_gossip::BlockId::of_block(&milestones[4]);
@@ -116,9 +117,11 @@ async fn milestone_requests_are_answered_and_latest_means_zero() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_syncing_node_does_not_broadcast() {
-    let a = memory_node(memory_config(), synced(3)).await;
+    // a and c are at 9: when b reports 9 after syncing, they are not behind it (a node two
+    // behind a peer warp-syncs, and does not broadcast either).
+    let a = memory_node(memory_config(), synced(9)).await;
     let b = memory_node(memory_config(), SyncState { confirmed: 1, latest: 9, pruned: 0 }).await;
-    let c = memory_node(memory_config(), synced(3)).await;
+    let c = memory_node(memory_config(), synced(9)).await;
     peer_up(&a, &b).await;
     peer_up(&b, &c).await;
     let id = a.store.add_local(&tagged_block(&[SEP], "while b syncs"));

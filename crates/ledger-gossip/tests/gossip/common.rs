@@ -56,8 +56,19 @@ struct Inner {
     milestones: HashMap<u32, Vec<u8>>,
     sync: SyncState,
     subscribers: Vec<fmpsc::UnboundedSender<StoreEvent>>,
+    /// Blocks made on this node (`add_local`): announced as `Local`, not `Solid`.
+    local: HashSet<BlockId>,
     /// How often each block went through `submit_blocks`, and with which "requested" flag.
     submissions: HashMap<BlockId, Vec<bool>>,
+    /// A follower: confirms milestone CMI+1 as soon as its block is stored and solid.
+    follows: bool,
+    /// Blocks this store does not hand out (to block and milestone requests).
+    withheld: HashSet<BlockId>,
+    /// A milestone this store takes (`Intake::Stored`) and then loses, until the instant
+    /// given: as if it had been held and expired before its cone arrived.
+    lost: Option<(u32, std::time::Instant)>,
+    /// Every milestone index asked of `milestone_block`, in order.
+    milestone_lookups: Vec<u32>,
 }
 
 /// The store boundary in memory: decodes blocks (syntax and protocol version are its
@@ -79,6 +90,7 @@ impl MemoryStore {
     pub fn add_local(&self, bytes: &[u8]) -> BlockId {
         let id = BlockId::of_block(bytes);
         let mut inner = self.inner.lock().unwrap();
+        inner.local.insert(id);
         Self::store(&mut inner, id, bytes.to_vec());
         id
     }
@@ -90,6 +102,35 @@ impl MemoryStore {
         inner.blocks.insert(id, bytes.to_vec());
         inner.solid.insert(id);
         id
+    }
+
+    /// A follower store: milestones confirm themselves in order once solid.
+    pub fn follower() -> Arc<MemoryStore> {
+        let store = MemoryStore::new(SyncState::default());
+        store.inner.lock().unwrap().follows = true;
+        store
+    }
+
+    pub fn withhold(&self, id: BlockId, withheld: bool) {
+        let mut inner = self.inner.lock().unwrap();
+        if withheld {
+            inner.withheld.insert(id);
+        } else {
+            inner.withheld.remove(&id);
+        }
+    }
+
+    /// Take milestone `index` and lose it, until `until`.
+    pub fn lose_milestone(&self, index: u32, until: std::time::Instant) {
+        self.inner.lock().unwrap().lost = Some((index, until));
+    }
+
+    pub fn milestone_lookups(&self) -> Vec<u32> {
+        self.inner.lock().unwrap().milestone_lookups.clone()
+    }
+
+    pub fn sync(&self) -> SyncState {
+        self.inner.lock().unwrap().sync
     }
 
     pub fn add_milestone(&self, index: u32, bytes: &[u8]) {
@@ -139,6 +180,22 @@ impl MemoryStore {
         missing
     }
 
+    /// A follower confirms the milestones after its confirmed one that are solid, in order.
+    fn confirm(inner: &mut Inner) {
+        let before = inner.sync;
+        while let Some(bytes) = inner.milestones.get(&(inner.sync.confirmed + 1)) {
+            if !inner.solid.contains(&BlockId::of_block(bytes)) {
+                break;
+            }
+            inner.sync.confirmed += 1;
+            inner.sync.latest = inner.sync.latest.max(inner.sync.confirmed);
+        }
+        if inner.sync != before {
+            let sync = inner.sync;
+            inner.subscribers.retain(|s| s.unbounded_send(StoreEvent::SyncChanged(sync)).is_ok());
+        }
+    }
+
     fn mark_solid(inner: &mut Inner, id: BlockId) {
         let mut todo = vec![id];
         while let Some(id) = todo.pop() {
@@ -146,7 +203,8 @@ impl MemoryStore {
                 continue;
             }
             let bytes = inner.blocks[&id].clone();
-            inner.subscribers.retain(|s| s.unbounded_send(StoreEvent::Solid { id, bytes: bytes.clone() }).is_ok());
+            let event = if inner.local.contains(&id) { StoreEvent::Local { id, bytes } } else { StoreEvent::Solid { id, bytes } };
+            inner.subscribers.retain(|s| s.unbounded_send(event.clone()).is_ok());
             for child in inner.waiting.remove(&id).unwrap_or_default() {
                 let parents = Self::parents_of(&inner.blocks[&child]);
                 if parents.iter().all(|p| p.0 == SEP || inner.solid.contains(p)) {
@@ -163,16 +221,19 @@ impl GossipStore for MemoryStore {
     }
 
     fn block_bytes(&self, id: &BlockId) -> Option<Vec<u8>> {
-        self.inner.lock().unwrap().blocks.get(id).cloned()
+        let inner = self.inner.lock().unwrap();
+        inner.blocks.get(id).filter(|_| !inner.withheld.contains(id)).cloned()
     }
 
     fn milestone_block(&self, index: u32) -> Option<Vec<u8>> {
-        self.inner.lock().unwrap().milestones.get(&index).cloned()
+        let mut inner = self.inner.lock().unwrap();
+        inner.milestone_lookups.push(index);
+        inner.milestones.get(&index).filter(|b| !inner.withheld.contains(&BlockId::of_block(b))).cloned()
     }
 
     fn submit_blocks(&self, blocks: &[ReceivedBlock]) -> Vec<Intake> {
         let mut inner = self.inner.lock().unwrap();
-        blocks
+        let verdicts = blocks
             .iter()
             .map(|block| {
                 inner.submissions.entry(block.id).or_default().push(block.requested);
@@ -180,6 +241,12 @@ impl GossipStore for MemoryStore {
                     Err(e) => Intake::Invalid(e.to_string()),
                     Ok(b) if b.protocol_version != 2 => Intake::Invalid("protocol version".into()),
                     Ok(_) if inner.blocks.contains_key(&block.id) => Intake::AlreadyStored,
+                    Ok(b) if inner.lost.is_some_and(|(index, until)| {
+                        milestone_index_of(&b) == Some(index) && std::time::Instant::now() < until
+                    }) =>
+                    {
+                        Intake::Stored { missing_parents: Vec::new(), milestone: milestone_index_of(&b) }
+                    }
                     Ok(b) => {
                         let milestone = milestone_index_of(&b);
                         if let Some(index) = milestone {
@@ -189,11 +256,19 @@ impl GossipStore for MemoryStore {
                     }
                 }
             })
-            .collect()
+            .collect();
+        if inner.follows {
+            Self::confirm(&mut inner);
+        }
+        verdicts
     }
 
     fn sync_state(&self) -> SyncState {
         self.inner.lock().unwrap().sync
+    }
+
+    fn has_milestone(&self, index: u32) -> bool {
+        self.inner.lock().unwrap().milestones.contains_key(&index)
     }
 
     fn events(&self) -> BoxStream<'static, StoreEvent> {
@@ -290,7 +365,11 @@ pub fn memory_swarm(config: &Config) -> Swarm<Behaviour> {
 
 /// A node on the in-memory transport running the real service.
 pub async fn memory_node(config: Config, sync: SyncState) -> Node {
-    let store = MemoryStore::new(sync);
+    node_with_store(config, MemoryStore::new(sync)).await
+}
+
+/// A node on the in-memory transport over `store`.
+pub async fn node_with_store(config: Config, store: Arc<MemoryStore>) -> Node {
     let swarm = memory_swarm(&config);
     let gossip = Gossip::start_with_swarm(config, swarm, store.clone()).unwrap();
     let events = gossip.subscribe();

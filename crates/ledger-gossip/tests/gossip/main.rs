@@ -5,6 +5,7 @@
 //! * `blocks` — broadcast, deduplication, requests for parents and milestones, answers;
 //! * `misbehaviour` — D49: garbage, bad lengths, invalid blocks, silent peers;
 //! * `tcp` — the real transport on loopback with Noise and Yamux;
+//! * `warp_sync` — catching up a window of milestones at a time (gossip.md §7);
 //! * `hornet_interop` — against a running Hornet 2.0.1 (ignored by default).
 
 mod common;
@@ -14,3 +15,4 @@ mod hornet_interop;
 mod misbehaviour;
 mod streams;
 mod tcp;
+mod warp_sync;

@@ -39,7 +39,7 @@ async fn an_unknown_message_type_closes_stream_and_connection() {
     stream.flush().await.unwrap();
     assert_eq!(expect_closed(&mut node, raw).await, CloseReason::Protocol(PacketError::UnknownType(9)));
     assert!(node.has_heartbeat_from(good.peer_id()).await, "the good peer keeps its stream");
-    assert!(node.gossip.metrics().received_heartbeats >= 2);
+    assert!(node.gossip.metrics().streams.received_heartbeats >= 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
