@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
-import { exited, freePort, tempDataDir } from './node-harness';
+import { exited, freePortRange, tempDataDir } from './node-harness';
 import { getJson, poll } from './transactions';
 
 const root = resolve(__dirname, '../..');
@@ -37,8 +37,8 @@ async function runDevnet(dataDir: string, port: number, p2pPort: number) {
 
 it('starts a coordinator and a follower, prints them, and stops on SIGTERM; a second run reuses the data', async () => {
   const dataDir = tempDataDir();
-  const port = await freePort();
-  const p2pPort = await freePort();
+  const port = await freePortRange(2);
+  const p2pPort = await freePortRange(2);
   const first = await runDevnet(dataDir, port, p2pPort);
   const [coordinator, follower] = first.lines.map((l) => l.split(/\s+/));
   expect(coordinator.slice(0, 3)).toEqual(['node1', 'coordinator', `http://127.0.0.1:${port}`]);

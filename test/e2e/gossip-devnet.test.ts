@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
-import { core, freePort, issueToken, tempDataDir } from './node-harness';
+import { core, freePort, freePortRange, issueToken, tempDataDir } from './node-harness';
 import {
   SERIALIZER,
   buildTransfer,
@@ -79,7 +79,7 @@ function reach(url: string, index: number, timeoutMs = 30_000): Promise<number> 
 
 beforeAll(async () => {
   baseDir = tempDataDir();
-  p2pPort = await freePort();
+  p2pPort = await freePortRange(3);
   const options = { nodes: 3, p2pPort, config: loadConfig(devnetFlags(baseDir), {}) };
   devnet = await startDevnet(options, silent);
   urls = devnet.nodes.map((n) => n.node.url);

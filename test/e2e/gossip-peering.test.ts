@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { freePort, issueToken, startTestNode, tempDataDir, type TestNode } from './node-harness';
+import { freePortRange, issueToken, startTestNode, tempDataDir, type TestNode } from './node-harness';
 
 const CONFIGURED = '12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY';
 const ADDED = '12D3KooWCKwcTWevoRKa2kEBputeGASvEBuDfRDSbe8t1DWugUmL';
@@ -32,7 +32,7 @@ async function peerIds(url: string, headers: Record<string, string>): Promise<st
 
 it('a peer deleted over REST stays deleted after a restart, though --peer names it; POST brings it back', async () => {
   const dataDir = tempDataDir();
-  const p2pPort = await freePort();
+  const p2pPort = await freePortRange(1); // kept across restarts: outside the ephemeral range
   const peering = () => JSON.parse(readFileSync(join(dataDir, 'peering.json'), 'utf8'));
 
   let { url, headers } = await start(dataDir, p2pPort);

@@ -7,7 +7,7 @@
 
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exited, freePort, spawnNode, tempDataDir, type ChildNode } from './node-harness';
+import { exited, freePortRange, spawnNode, tempDataDir, type ChildNode } from './node-harness';
 import {
   SERIALIZER,
   buildTransfer,
@@ -53,7 +53,8 @@ beforeAll(async () => {
   followerDir = tempDataDir();
   // Identities made up front (persisted where each node reads its own) to peer the two.
   const [coordinatorId, followerId] = [coordinatorDir, followerDir].map((dir) => native.identityPeerId(join(dir, 'p2p-identity.key'), undefined) as string);
-  const [coordinatorP2p, followerP2p] = [`/ip4/127.0.0.1/tcp/${await freePort()}`, `/ip4/127.0.0.1/tcp/${await freePort()}`];
+  // Kept across the follower's restart: outside the ephemeral range (freePortRange).
+  const [coordinatorP2p, followerP2p] = [`/ip4/127.0.0.1/tcp/${await freePortRange(1)}`, `/ip4/127.0.0.1/tcp/${await freePortRange(1)}`];
   coordinator = await spawnNode(
     ['--no-dashboard', '--gossip', '--p2p-bind', coordinatorP2p, '--peer', `${followerP2p}/p2p/${followerId}`, '--milestone-interval', '1', '--coordinator-key', K.seed],
     coordinatorDir,

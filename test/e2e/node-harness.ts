@@ -48,6 +48,30 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Whether `port` can be listened on at 127.0.0.1 right now. */
+function canListen(port: number): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The first of `count` consecutive free ports, for commands that take one port and use the
+ * next ones too (devnet). They are drawn below the kernel's ephemeral range (32768 and up on
+ * Linux): a port taken from that range is free when checked, but the one after it can be
+ * handed to any outgoing connection or `freePort()` of a test running beside this one.
+ */
+export async function freePortRange(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const first = 20_000 + Math.floor(Math.random() * (12_000 - count));
+    const ports = Array.from({ length: count }, (_, i) => first + i);
+    if ((await Promise.all(ports.map(canListen))).every(Boolean)) return first;
+  }
+  throw new Error(`no ${count} consecutive free ports found between 20000 and 32000`);
+}
+
 /**
  * Run bin/ledger-node.js and wait until it answers HTTP (any log level works: readiness is
  * probed, not read from the log). Rejects if the process exits first or after 30 s.
