@@ -25,11 +25,10 @@
 // nothing.
 
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { arg, fmt, table } from './measure.mjs';
+import { arg, cpuSeconds, fmt, table } from './measure.mjs';
 import { BenchNode, core, percentile, prepareLoad, sleep, submitLoad } from './ledger-load.mjs';
 import { loopback, Subscriber } from './mqtt-subscribers.mjs';
 
@@ -73,16 +72,6 @@ async function subscribers(url, clients, probes) {
 }
 
 // ---- the benchmark ---------------------------------------------------------------------
-
-/** CPU seconds (user + system) of a process so far, from /proc (Linux); NaN elsewhere. */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
 
 /** A child process of this file in `mode`, and a way to wait for its next message with `key`. */
 function child(mode, args) {

@@ -36,7 +36,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { arg, fmt, table } from './measure.mjs';
+import { arg, cpuSeconds, fmt, table } from './measure.mjs';
 import { BenchNode, SERIALIZER, core, percentile, pool, sleep } from './ledger-load.mjs';
 import { freePort } from './node-process.mjs';
 
@@ -141,15 +141,6 @@ async function gossipCounters(node) {
   const peers = res.status === 200 ? await res.json() : [];
   const sum = (k) => peers.reduce((s, p) => s + (p.gossip?.metrics?.[k] ?? 0), 0);
   return { sent: sum('sentBlocks'), received: sum('receivedBlocks'), fresh: sum('newBlocks'), dropped: sum('droppedPackets'), asked: sum('sentBlockRequests') };
-}
-
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 /** CPU seconds of a process's gossip threads (named `ledger-gossip*`: the runtime, its blocking pool). */

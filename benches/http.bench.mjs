@@ -27,7 +27,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg } from './measure.mjs';
+import { arg, cpuSeconds } from './measure.mjs';
 import { HORNET_WALLET_SEED, hornetUnavailable, startHornet } from './hornet.mjs';
 import { freePort } from './node-process.mjs';
 
@@ -135,16 +135,6 @@ async function submitBodies(parents, count, targetScore = 1, salt = 0) {
     bodies.push(...(await Promise.all(batch)));
   }
   return bodies;
-}
-
-/** CPU seconds a process has used so far (user + system, from /proc), or NaN off Linux. */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
-  } catch {
-    return NaN;
-  }
 }
 
 async function main() {

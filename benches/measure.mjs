@@ -1,5 +1,7 @@
 // Tiny measurement helpers shared by the benchmarks: repeat a function for a time window
-// and report operations per second; format tables.
+// and report operations per second; CPU time of a process; format tables.
+
+import { readFileSync } from 'node:fs';
 
 export function rate(fn, { ms = 1000, batch = 1 } = {}) {
   for (let i = 0; i < 50; i++) fn(); // warm up
@@ -35,4 +37,14 @@ export const fmt = (n, digits = 0) =>
 export function arg(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+export function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
+  } catch {
+    return NaN;
+  }
 }
