@@ -14,6 +14,7 @@ import { coordinatorKeys } from '../coordinator-keys';
 import native from '../native';
 import { startNode, type RunningNode } from '../node';
 import { createLogger } from '../terminal/logger';
+import { runUntilSignal } from './stop-on-signal';
 
 /** The first p2p port; node I listens on P2P_BASE_PORT + I − 1. */
 export const P2P_BASE_PORT = 15600;
@@ -110,33 +111,9 @@ export async function startDevnet(options: DevnetOptions, logger: Logger): Promi
 export async function devnetCommand(args: string[]): Promise<void> {
   const options = parseDevnetArgs(args);
   const logger = createLogger(options.config.logLevel);
-  // As `start` does: a signal while the nodes start stops them once they are up.
-  let devnet: RunningDevnet | undefined;
-  let pending: NodeJS.Signals | undefined;
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (++signals > 1) process.exit(130);
-    if (devnet === undefined) pending = signal;
-    else stopOn(devnet, signal, logger);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  devnet = await startDevnet(options, logger);
+  const { started: devnet } = await runUntilSignal(() => startDevnet(options, logger), () => logger, 'the devnet');
   for (const { name, node, peerId, p2p } of devnet.nodes) {
     const role = node.gossip && name === 'node1' ? 'coordinator' : 'follower';
     process.stdout.write(`${name}  ${role.padEnd(11)}  ${node.url}  ${p2p}/p2p/${peerId}\n`);
   }
-  if (pending !== undefined) stopOn(devnet, pending, logger);
-}
-
-function stopOn(devnet: RunningDevnet, signal: NodeJS.Signals, logger: Logger): void {
-  logger.info({ signal }, 'signal received: stopping the devnet');
-  devnet.stop().then(
-    () => logger.flush(() => process.exit(0)),
-    (err) => {
-      logger.error({ err }, 'devnet shutdown failed');
-      logger.flush();
-      process.exit(1);
-    },
-  );
 }
