@@ -239,3 +239,66 @@ fn a_follower_applies_the_coordinators_milestones_in_any_arrival_order() {
     let states: Vec<String> = [&blocks[0], &blocks[2]].iter().map(|b| json(&b_meta(&b, ids::block_id(b)))["ledgerInclusionState"].as_str().unwrap().to_string()).collect();
     assert!(states.contains(&"included".to_string()) && states.contains(&"conflicting".to_string()), "{states:?}");
 }
+
+/// Enough transactions in one milestone for the white flag to prepare them on several
+/// threads (signatures, ledger reads): the verdicts are still those of the sequential
+/// order, whichever thread prepared a block.
+#[test]
+fn a_large_milestone_is_judged_in_white_flag_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = started(dir.path());
+    let owner = [1u8; 32];
+    let genesis = [([0u8; 34], genesis_output())];
+    let share = SUPPLY / 100;
+    let mut outputs: Vec<Output> = (0..99).map(|_| basic_output(share, recipient(1))).collect();
+    outputs.push(basic_output(SUPPLY - 99 * share, recipient(1)));
+    let fan_out = transfer(&genesis_seed(), &genesis, outputs.clone());
+    store.submit_block(&tx_block(&store, &fan_out)).unwrap();
+    store.issue_milestone(None).unwrap();
+    let fanned = |i: usize| (ids::output_id(&ids::transaction_id(&fan_out), i as u16), outputs[i].clone());
+
+    // One chain of blocks, each on the one before, so that the white-flag order is the
+    // order of submission.
+    let latest = store.status().latest_milestone.unwrap().0;
+    let mut previous = store.milestone_by_index(latest).unwrap().unwrap().block_id;
+    let mut chain = Vec::new();
+    let mut attach = |tx: &TransactionPayload| {
+        let mut parents = vec![previous, store.milestone_by_index(latest).unwrap().unwrap().block_id];
+        parents.sort();
+        parents.dedup();
+        if parents.len() < 2 {
+            parents.push(store.milestone_by_index(latest - 1).unwrap().unwrap().block_id);
+            parents.sort();
+        }
+        let block = Block { protocol_version: 2, parents, payload: Some(Payload::Transaction(Box::new(tx.clone()))), nonce: 0 };
+        previous = store.submit_block(&ledger_core::codec::encode_block(&block)).unwrap().block_id;
+        chain.push(previous);
+    };
+    let first = transfer(&owner, &[fanned(0)], vec![basic_output(share, recipient(2))]);
+    attach(&first);
+    for i in 1..96 {
+        attach(&transfer(&owner, &[fanned(i)], vec![basic_output(share, recipient(2))]));
+    }
+    // 96: output 0 again; 97: a bad signature; 98: spends what block 0 created; 99: nothing.
+    attach(&transfer(&owner, &[fanned(0)], vec![basic_output(share, recipient(3))]));
+    let mut forged = transfer(&owner, &[fanned(96)], vec![basic_output(share, recipient(2))]);
+    let Unlock::Signature(s) = &mut forged.unlocks[0] else { unreachable!() };
+    s.signature[10] ^= 1;
+    attach(&forged);
+    let created = (ids::output_id(&ids::transaction_id(&first), 0), basic_output(share, recipient(2)));
+    attach(&transfer(&[2u8; 32], &[created], vec![basic_output(share, recipient(4))]));
+    attach(&transfer(&owner, &[(ids::output_id(&[7u8; 32], 0), basic_output(share, recipient(1)))], vec![basic_output(share, recipient(2))]));
+
+    let m = store.issue_milestone(None).unwrap();
+    assert_eq!(m.included_transactions, 97);
+    for (position, block) in chain.iter().enumerate() {
+        let expected = match position {
+            96 => ("conflicting".to_string(), ledger_core::validate::ConflictReason::InputSpentInThisMilestone.code() as i64),
+            97 => ("conflicting".to_string(), ledger_core::validate::ConflictReason::InvalidSignature.code() as i64),
+            99 => ("conflicting".to_string(), ledger_core::validate::ConflictReason::InputNotFound.code() as i64),
+            _ => ("included".to_string(), 0),
+        };
+        assert_eq!(state_of(&store, block), expected, "block {position}");
+    }
+    assert_eq!(store.unspent_total().unwrap(), SUPPLY as u128);
+}

@@ -22,6 +22,6 @@ mod unlocks;
 pub use block::{check_pow_zeros, validate_block, validate_block_from, validate_parents, BlockOrigin, MAX_PARENTS, MIN_PARENTS, MIN_PARENTS_RECEIVED};
 pub use milestone::{validate_milestone, validate_milestone_block};
 pub use output::{validate_output, MAX_METADATA_LENGTH, MAX_NATIVE_TOKENS};
-pub use semantic::{check_transaction, ConflictReason};
+pub use semantic::{check_prechecked_transaction, check_transaction, ConflictReason, Prechecked};
 pub use tagged_data::MAX_TAG_LENGTH;
 pub use transaction::{validate_transaction, MAX_INPUTS, MAX_OUTPUTS};

@@ -12,6 +12,7 @@ mod context;
 mod deposit_return;
 mod native_tokens;
 mod owner;
+mod precheck;
 mod token_scheme;
 mod unlocks;
 
@@ -19,6 +20,7 @@ mod unlocks;
 mod tests;
 
 pub use conflict::ConflictReason;
+pub use precheck::Prechecked;
 
 use crate::ids;
 use crate::model::*;
@@ -32,10 +34,22 @@ pub fn check_transaction(
     consumed: &[(OutputId, Output)],
     milestone_timestamp: u32,
 ) -> Result<(), ConflictReason> {
+    check_prechecked_transaction(tx, consumed, milestone_timestamp, &Prechecked::unverified(tx))
+}
+
+/// `check_transaction` for a transaction whose ledger-free part was done beforehand
+/// (`Prechecked::of`, typically on other threads for a whole milestone at once). Same
+/// verdict and same reason as `check_transaction` for every input.
+pub fn check_prechecked_transaction(
+    tx: &TransactionPayload,
+    consumed: &[(OutputId, Output)],
+    milestone_timestamp: u32,
+    pre: &Prechecked,
+) -> Result<(), ConflictReason> {
     let ctx = Context::new(tx, consumed, milestone_timestamp)?;
     timelocks_expired(&ctx)?;
     inputs_commitment_matches(&ctx)?;
-    let unlocked = unlocks::unlock_inputs(&ctx, &ids::essence_hash(&tx.essence))?;
+    let unlocked = unlocks::unlock_inputs(&ctx, pre)?;
     senders_unlocked(&ctx, &unlocked)?;
     amounts_balance(&ctx)?;
     deposit_return::returns_fulfilled(&ctx, &unlocked)?;

@@ -455,3 +455,32 @@ fn inconsistent_arguments_are_other_failures() {
     let elsewhere = [(oid(9, 0), basic(1000, g))];
     assert_eq!(check_transaction(&tx, &elsewhere, T), Err(SemanticValidationFailed));
 }
+
+#[test]
+fn signatures_checked_ahead_give_the_same_verdicts() {
+    let g = ed(&genesis());
+    let r = ed(&recipient());
+    let both = [(oid(1, 0), basic(1000, g)), (oid(1, 1), basic(1000, r))];
+    let bad = |mut tx: TransactionPayload, unlock: usize| {
+        let Unlock::Signature(s) = &mut tx.unlocks[unlock] else { unreachable!() };
+        s.signature[7] ^= 1;
+        tx
+    };
+    let cases = [
+        (transaction(&both[..1], vec![basic(1000, g)], vec![U::Sig(genesis())]), &both[..1]),
+        (bad(transaction(&both[..1], vec![basic(1000, g)], vec![U::Sig(genesis())]), 0), &both[..1]),
+        (transaction(&both[..1], vec![basic(999, g)], vec![U::Sig(genesis())]), &both[..1]),
+        (transaction(&both, vec![basic(2000, g)], vec![U::Sig(genesis()), U::Ref(0)]), &both[..]),
+        (bad(transaction(&both, vec![basic(2000, g)], vec![U::Sig(genesis()), U::Ref(0)]), 0), &both[..]),
+        (transaction(&both, vec![basic(2000, g)], vec![U::Sig(genesis()), U::Sig(recipient())]), &both[..]),
+        (bad(transaction(&both, vec![basic(2001, g)], vec![U::Sig(genesis()), U::Sig(recipient())]), 1), &both[..]),
+    ];
+    for (i, (tx, consumed)) in cases.iter().enumerate() {
+        let pre = Prechecked::of(tx);
+        assert_eq!(pre.essence_hash, ids::essence_hash(&tx.essence), "case {i}");
+        assert_eq!(check_prechecked_transaction(tx, consumed, T, &pre), check_transaction(tx, consumed, T), "case {i}");
+    }
+    assert!(Prechecked::of(&cases[0].0).signatures_verified);
+    assert!(!Prechecked::of(&cases[1].0).signatures_verified);
+    assert_eq!(check_prechecked_transaction(&cases[1].0, cases[1].1, T, &Prechecked::of(&cases[1].0)), Err(InvalidSignature));
+}

@@ -3,10 +3,12 @@
 //! Signatures are collected during the walk and verified together (batch verification
 //! pays from a few signatures on). The first failure still decides the reason: before a
 //! later input is reported as 9 or 12, the signatures of the inputs before it are verified,
-//! because a bad one among them is the earlier failure (5).
+//! because a bad one among them is the earlier failure (5). Signatures verified ahead
+//! (`Prechecked`) are not verified again.
 
 use super::context::Context;
 use super::owner::owner_of;
+use super::precheck::Prechecked;
 use super::ConflictReason;
 use crate::crypto;
 use crate::model::*;
@@ -35,12 +37,14 @@ impl Unlocked {
 struct PendingSignatures<'m> {
     message: &'m [u8],
     items: Vec<([u8; 32], &'m [u8], [u8; 64])>,
+    /// Every signature of the transaction is known to verify.
+    verified_ahead: bool,
 }
 
 impl PendingSignatures<'_> {
     /// Ok if every collected signature verifies, else reason 5.
     fn verify(&mut self) -> Result<(), ConflictReason> {
-        let ok = crypto::verify_batch(&self.items);
+        let ok = self.verified_ahead || crypto::verify_batch(&self.items);
         self.items.clear();
         if ok {
             Ok(())
@@ -58,10 +62,10 @@ impl PendingSignatures<'_> {
     }
 }
 
-pub(super) fn unlock_inputs(ctx: &Context, essence_hash: &Id32) -> Result<Unlocked, ConflictReason> {
+pub(super) fn unlock_inputs(ctx: &Context, pre: &Prechecked) -> Result<Unlocked, ConflictReason> {
     let count = ctx.consumed.len();
     let mut unlocked = Unlocked { ed25519: HashMap::with_capacity(count), owners: Vec::with_capacity(count) };
-    let mut pending = PendingSignatures { message: essence_hash, items: Vec::with_capacity(count) };
+    let mut pending = PendingSignatures { message: &pre.essence_hash, items: Vec::with_capacity(count), verified_ahead: pre.signatures_verified };
     for (i, unlock) in ctx.tx.unlocks.iter().enumerate() {
         let owner = owner_of(ctx, i).map_err(|reason| pending.fail(reason))?;
         match (&owner, unlock) {

@@ -3,16 +3,17 @@
 //! transaction in that order. Nothing here writes: the caller commits the result in one
 //! batch together with the milestone.
 
+mod prepare;
+
 use crate::db::Db;
 use crate::graph::Graph;
-use crate::ledger;
 use crate::records::{InclusionState, OutputRecord, SpentRecord};
-use crate::storage_error;
-use ledger_core::codec::{decode_block, decode_output, encode_output};
+use ledger_core::codec::encode_output;
 use ledger_core::ids;
 use ledger_core::merkle::merkle_root;
 use ledger_core::model::*;
-use ledger_core::validate::{check_transaction, ConflictReason};
+use ledger_core::validate::{check_prechecked_transaction, ConflictReason};
+use prepare::{PreparedBlock, PreparedTransaction, StoredInput};
 use ledger_core::Result;
 use std::collections::{HashMap, HashSet};
 
@@ -70,25 +71,24 @@ pub struct Confirmation {
 }
 
 /// Apply every block of `order` to a working copy of the ledger, as milestone `index`
-/// with timestamp `timestamp` (ledger.md §7.2).
+/// with timestamp `timestamp` (ledger.md §7.2). What does not depend on the order is done
+/// first for all blocks, in parallel (`prepare`); the pass in order only decides.
 pub fn confirm(db: &Db, order: Vec<Id32>, index: u32, timestamp: u32) -> Result<Confirmation> {
-    let mut walk = Walk { db, index, timestamp, created: HashMap::new(), spent_here: HashSet::new(), c: Confirmation::default() };
+    let prepared = prepare::prepare(db, &order)?;
+    let mut walk = Walk { index, timestamp, created: HashMap::new(), spent_here: HashSet::new(), c: Confirmation::default() };
     let mut applied = Vec::new();
-    for (position, block_id) in order.iter().enumerate() {
-        let bytes = db.get(crate::columns::BLOCKS, block_id)?.ok_or_else(|| storage_error(format!("block 0x{} is pending but not stored", hex::encode(block_id))))?;
-        let block = decode_block(&bytes).map_err(|e| storage_error(format!("stored block 0x{} does not decode: {e}", hex::encode(block_id))))?;
-        let state = match &block.payload {
-            Some(Payload::Transaction(tx)) => match walk.apply(block_id, tx)? {
+    for (block_id, block) in order.iter().zip(prepared) {
+        let state = match block {
+            PreparedBlock::Transaction(tx) => match walk.apply(block_id, tx)? {
                 Ok(()) => {
                     applied.push(*block_id);
                     (InclusionState::Included, 0)
                 }
                 Err(reason) => (InclusionState::Conflicting, reason.code()),
             },
-            _ => (InclusionState::NoTransaction, 0),
+            PreparedBlock::NoTransaction => (InclusionState::NoTransaction, 0),
         };
         walk.c.states.push(state);
-        debug_assert_eq!(walk.c.states.len(), position + 1);
     }
     let mut c = walk.c;
     c.inclusion_root = merkle_root(&order);
@@ -98,8 +98,7 @@ pub fn confirm(db: &Db, order: Vec<Id32>, index: u32, timestamp: u32) -> Result<
     Ok(c)
 }
 
-struct Walk<'a> {
-    db: &'a Db,
+struct Walk {
     index: u32,
     timestamp: u32,
     /// Outputs created earlier in this walk (spendable by later blocks of it).
@@ -109,11 +108,12 @@ struct Walk<'a> {
     c: Confirmation,
 }
 
-impl Walk<'_> {
+impl Walk {
     /// Ok(Ok) when the transaction was applied, Ok(Err(reason)) when it conflicts.
-    fn apply(&mut self, block_id: &Id32, tx: &TransactionPayload) -> Result<std::result::Result<(), ConflictReason>> {
+    fn apply(&mut self, block_id: &Id32, prepared: PreparedTransaction) -> Result<std::result::Result<(), ConflictReason>> {
+        let PreparedTransaction { tx, transaction_id, pre, stored } = prepared;
         let mut consumed = Vec::with_capacity(tx.essence.inputs.len());
-        for input in &tx.essence.inputs {
+        for (input, stored) in tx.essence.inputs.iter().zip(stored) {
             let Input::Utxo { transaction_id, output_index } = input else {
                 return Ok(Err(ConflictReason::SemanticValidationFailed));
             };
@@ -125,19 +125,15 @@ impl Walk<'_> {
                 consumed.push((id, output.clone()));
                 continue;
             }
-            let Some(record) = ledger::output(self.db, &id)? else {
-                return Ok(Err(ConflictReason::InputNotFound));
-            };
-            if !ledger::is_unspent(self.db, &id)? {
-                return Ok(Err(ConflictReason::InputAlreadySpent));
+            match stored {
+                StoredInput::NotUtxo | StoredInput::Missing => return Ok(Err(ConflictReason::InputNotFound)),
+                StoredInput::Found { unspent: false, .. } => return Ok(Err(ConflictReason::InputAlreadySpent)),
+                StoredInput::Found { output, unspent: true } => consumed.push((id, output?)),
             }
-            let output = decode_output(&record.output).map_err(|e| storage_error(format!("stored output 0x{} does not decode: {e}", hex::encode(id))))?;
-            consumed.push((id, output));
         }
-        if let Err(reason) = check_transaction(tx, &consumed, self.timestamp) {
+        if let Err(reason) = check_prechecked_transaction(&tx, &consumed, self.timestamp, &pre) {
             return Ok(Err(reason));
         }
-        let transaction_id = ids::transaction_id(tx);
         for (_, output) in &consumed {
             self.c.supply_change -= output.amount() as i128;
         }
