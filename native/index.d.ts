@@ -89,6 +89,12 @@ export declare class LedgerStore {
    * parent lookup may read RocksDB and wait for the lock a batch write holds.
    */
   precheckBlock(block: Buffer): Promise<PrecheckOutcome>
+  /**
+   * Before a milestone: the checkpoint blocks it needs when more tips wait than it can
+   * approve (ledger-store `checkpoints.rs`), mined and stored off the event loop and
+   * announced to peers.
+   */
+  issueCheckpoints(): Promise<CheckpointOutcome>
   /** Issue the next milestone with the embedded coordinator, off the event loop. */
   issueMilestone(timestamp?: number | undefined | null): Promise<MilestoneOutcome>
   /**
@@ -187,6 +193,12 @@ export declare function blockId(bytes: Buffer): string
 
 /** The block id of a block given as JSON text (no bytes cross back). */
 export declare function blockIdOfJson(jsonText: string): string
+
+export interface CheckpointOutcome {
+  /** Checkpoint blocks stored. */
+  count: number
+  failure?: NativeFailure
+}
 
 export interface ColumnSize {
   /** The column family's name (ledger-store `columns.rs`). */

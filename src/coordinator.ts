@@ -1,6 +1,8 @@
 // The embedded coordinator's clock (D12, D22): milestone 1 is issued before the node accepts
-// submissions, then one milestone every `interval` seconds. The milestone itself (parents,
-// white flag, signatures, atomic commit) is built by the store; this loop only paces it.
+// submissions, then one milestone every `interval` seconds, preceded by checkpoint blocks when
+// more tips wait than one milestone can approve. Checkpoints and the milestone itself
+// (parents, white flag, signatures, atomic commit) are built by the store; this loop only
+// paces them.
 
 import type { Logger } from 'pino';
 import type { IssuedMilestone, LedgerStoreApi } from './store-contract';
@@ -38,10 +40,16 @@ export class Coordinator {
   }
 
   private async tick(): Promise<void> {
+    // A checkpoint that fails (it cannot, short of a store error) must not cost the
+    // milestone: the tips it would have approved wait for the next one.
+    const checkpoints = await this.store.issueCheckpoints().catch((err: unknown) => {
+      this.logger.warn({ err }, 'issuing checkpoints failed');
+      return 0;
+    });
     try {
       const issued = await this.store.issueMilestone();
       this.onIssued(issued);
-      this.logger.debug({ index: issued.index, referenced: issued.referencedBlocks, included: issued.includedTransactions }, 'milestone issued');
+      this.logger.debug({ index: issued.index, referenced: issued.referencedBlocks, included: issued.includedTransactions, checkpoints }, 'milestone issued');
     } catch (err) {
       this.logger.error({ err }, 'issuing a milestone failed');
     }

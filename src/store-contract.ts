@@ -142,6 +142,12 @@ export interface LedgerStoreApi {
   status(): StoreStatus;
   /** `status().latestMilestone.index` without building the status object: to see cheaply whether it changed. */
   latestMilestoneIndex(): number;
+  /**
+   * The coordinator's checkpoint blocks before a milestone: none while at most 7 healthy tips
+   * wait; else blocks without payload that approve the oldest tips, so that the milestone
+   * confirms all of them (ledger-store `checkpoints.rs`). Resolves to how many were stored.
+   */
+  issueCheckpoints(): Promise<number>;
   issueMilestone(timestamp?: number): Promise<IssuedMilestone>;
   /** One page of unspent output IDs: the response body of indexer.md §3.1 as JSON text. */
   queryOutputs(query: IndexerQuery): Promise<string>;

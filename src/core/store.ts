@@ -193,6 +193,12 @@ export class LedgerStore implements LedgerStoreApi {
     };
   }
 
+  async issueCheckpoints(): Promise<number> {
+    const outcome = await fromNative(() => this.inner.issueCheckpoints());
+    throwFailure(outcome.failure);
+    return outcome.count;
+  }
+
   async issueMilestone(timestamp?: number): Promise<IssuedMilestone> {
     const outcome = await fromNative(() => this.inner.issueMilestone(timestamp));
     throwFailure(outcome.failure);

@@ -25,6 +25,7 @@ use napi::{Env, Task};
 use napi_derive::napi;
 use crate::shared::Shared;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 
 #[napi(object)]
@@ -98,6 +99,13 @@ pub struct MilestoneOutcome {
     /// Microseconds in white flag and in the atomic commit.
     pub confirm_micros: f64,
     pub commit_micros: f64,
+    pub failure: Option<NativeFailure>,
+}
+
+#[napi(object)]
+pub struct CheckpointOutcome {
+    /// Checkpoint blocks stored.
+    pub count: u32,
     pub failure: Option<NativeFailure>,
 }
 
@@ -417,6 +425,14 @@ impl LedgerStore {
         Ok(AsyncTask::new(PrecheckTask { store: self.get()?, block: block.to_vec() }))
     }
 
+    /// Before a milestone: the checkpoint blocks it needs when more tips wait than it can
+    /// approve (ledger-store `checkpoints.rs`), mined and stored off the event loop and
+    /// announced to peers.
+    #[napi(ts_return_type = "Promise<CheckpointOutcome>")]
+    pub fn issue_checkpoints(&self) -> Result<AsyncTask<CheckpointTask>> {
+        Ok(AsyncTask::new(CheckpointTask { store: self.get()?, gossip: self.gossip.clone() }))
+    }
+
     /// Issue the next milestone with the embedded coordinator, off the event loop.
     #[napi(ts_return_type = "Promise<MilestoneOutcome>")]
     pub fn issue_milestone(&self, timestamp: Option<u32>) -> Result<AsyncTask<IssueTask>> {
@@ -633,6 +649,34 @@ impl Task for PrecheckTask {
     }
     fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<PrecheckOutcome> {
         Ok(PrecheckOutcome { failure: output.err().map(Into::into) })
+    }
+}
+
+pub struct CheckpointTask {
+    store: Arc<Store>,
+    gossip: LocalBlocks,
+}
+
+impl Task for CheckpointTask {
+    type Output = ledger_core::Result<usize>;
+    type JsValue = CheckpointOutcome;
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        // Nothing cancels it: at most MAX_CHECKPOINTS proofs of work, and the coordinator's
+        // stop waits for the milestone in progress anyway.
+        let checkpoints = self.store.issue_checkpoints(&AtomicBool::new(false));
+        Ok(checkpoints.map(|list| {
+            let count = list.len();
+            for c in list {
+                announce(&self.gossip, c.block_id, c.bytes, false);
+            }
+            count
+        }))
+    }
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<CheckpointOutcome> {
+        Ok(match output {
+            Ok(count) => CheckpointOutcome { count: count as u32, failure: None },
+            Err(e) => CheckpointOutcome { count: 0, failure: Some(e.into()) },
+        })
     }
 }
 

@@ -44,7 +44,7 @@ pub use milestone::{KeyRange, MilestoneKeys};
 pub use origin::{GenesisStyle, Origin};
 pub use records::{InclusionState, MilestoneRecord};
 pub use snapshot::export::{write_genesis_snapshot, WrittenSnapshot};
-pub use store::{IssuedMilestone, MilestoneInterval, Status, Store, StoreOptions, Submitted, UtxoChanges};
+pub use store::{Checkpoint, IssuedMilestone, MAX_CHECKPOINTS, MilestoneInterval, Status, Store, StoreOptions, Submitted, UtxoChanges};
 #[cfg(feature = "synthetic-ledger")]
 pub use store::SyntheticChanges;
 

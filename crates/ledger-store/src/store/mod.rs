@@ -11,9 +11,11 @@
 //!
 //! This file holds the `Store` itself, its options and `open`; each concern is an
 //! `impl Store` block of its own: `intake` (blocks in), `tip_selection`, `milestones`
-//! (issue, accept, commit), `reads` (lookups and status), `load` (start-up) and `events`
+//! (issue, accept, commit), `checkpoints` (the coordinator's blocks before a milestone when
+//! more tips wait than it can approve), `reads` (lookups and status), `load` (start-up) and `events`
 //! (the event feed filled at the two commit points).
 
+mod checkpoints;
 mod events;
 mod intake;
 mod load;
@@ -23,6 +25,7 @@ mod reads;
 mod synthetic;
 mod tip_selection;
 
+pub use checkpoints::{Checkpoint, MAX_CHECKPOINTS};
 #[cfg(feature = "synthetic-ledger")]
 pub use synthetic::SyntheticChanges;
 

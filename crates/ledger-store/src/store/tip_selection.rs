@@ -65,7 +65,7 @@ impl Store {
         self.fill_and_sort(chosen, latest.index)
     }
 
-    fn is_healthy(&self, block: &Pending, confirmed_index: u32) -> bool {
+    pub(super) fn is_healthy(&self, block: &Pending, confirmed_index: u32) -> bool {
         tips::score(block.roots, confirmed_index, &self.thresholds) == TipScore::Healthy
     }
 
