@@ -90,3 +90,49 @@ fn beyond_the_checkpoints_of_one_milestone_the_oldest_tips_go_first() {
     assert!(tips.iter().all(|t| referenced_by(&store, t).is_some()), "tips left after the second milestone");
     assert!(second.referenced_blocks >= 100 - 63);
 }
+
+/// Clients that each extend their own chain (every block on the two before it in its
+/// chain): one milestone confirms every chain, however long.
+#[test]
+fn sixty_four_chains_are_confirmed_by_one_milestone() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = started(dir.path(), 0);
+    let mut heads: Vec<Vec<Id32>> = independent_tips(&store, 0, 64, "chains").into_iter().map(|t| vec![t]).collect();
+    let latest = store.status().latest_milestone.unwrap().0;
+    let milestone_block = store.milestone_by_index(latest).unwrap().unwrap().block_id;
+    for round in 0..20u32 {
+        for (c, chain) in heads.iter_mut().enumerate() {
+            let mut parents = vec![*chain.last().unwrap(), if chain.len() > 1 { chain[chain.len() - 2] } else { milestone_block }];
+            parents.sort();
+            let payload = Payload::TaggedData(TaggedData { tag: b"chain".to_vec(), data: [c as u32, round].iter().flat_map(|x| x.to_le_bytes()).collect() });
+            let bytes = ledger_core::codec::encode_block(&Block { protocol_version: 2, parents, payload: Some(payload), nonce: 0 });
+            chain.push(store.submit_block(&bytes).unwrap().block_id);
+        }
+    }
+    let checkpoints = store.issue_checkpoints(&AtomicBool::new(false)).unwrap();
+    let m = store.issue_milestone(None).unwrap();
+    let left: Vec<usize> = (0..64).filter(|c| referenced_by(&store, heads[*c].last().unwrap()).is_none()).collect();
+    // 8 checkpoints approve 57 chains, the milestone 6 more and the last checkpoint.
+    assert_eq!(checkpoints.len(), MAX_CHECKPOINTS);
+    assert!(left.len() <= 1, "chains left: {left:?}");
+    assert!(m.referenced_blocks as usize >= 63 * 21, "{}", m.referenced_blocks);
+}
+
+/// Blocks that arrive between the checkpoints and the milestone make newer tips than the
+/// last checkpoint: the milestone still approves it.
+#[test]
+fn the_milestone_approves_the_last_checkpoint_whatever_arrived_since() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = started(dir.path(), 0);
+    let tips = independent_tips(&store, 0, 30, "before");
+    let checkpoints = store.issue_checkpoints(&AtomicBool::new(false)).unwrap();
+    assert!(!checkpoints.is_empty());
+    let later = independent_tips(&store, 0, 10, "after");
+    let m = store.issue_milestone(None).unwrap();
+    let parents = ledger_core::codec::decode_block(&store.block(&store.milestone_by_index(m.index).unwrap().unwrap().block_id).unwrap().unwrap()).unwrap().parents;
+    assert!(parents.contains(&checkpoints.last().unwrap().block_id));
+    assert!(tips.iter().all(|t| referenced_by(&store, t) == Some(m.index as u64)));
+    // 30 tips: 4 checkpoints take 29, so the milestone has the previous milestone, the
+    // checkpoint, the newest tip, the 30th and the 4 oldest of the later ones.
+    assert_eq!(later.iter().filter(|t| referenced_by(&store, t) == Some(m.index as u64)).count(), 1 + 4);
+}

@@ -6,8 +6,8 @@
 //! fall further behind until they go lazy. So before a milestone the coordinator first
 //! issues checkpoint blocks, as Hornet's coordinator does: ordinary blocks without
 //! payload, the first approving the 8 oldest healthy tips, each further one the previous
-//! checkpoint and the next 7. The milestone then finds the last checkpoint among its tips
-//! and confirms everything behind it. Checkpoints carry a proof of work like any block
+//! checkpoint and the next 7. The milestone then approves the last checkpoint (right
+//! after the previous milestone, `coordinator_parents`) and confirms everything behind it. Checkpoints carry a proof of work like any block
 //! (peers check it), go through the regular intake and reach peers like any block.
 
 use super::Store;
@@ -68,6 +68,9 @@ impl Store {
         for result in self.submit_blocks(&blocks) {
             result.map_err(|e| Error::new("checkpoint-refused", e.path.clone(), format!("the store refused the coordinator's checkpoint: {}", e.detail)))?;
         }
+        // Under load, blocks keep arriving until the milestone is built, and the last
+        // checkpoint is then neither the newest tip nor among the oldest: it is named.
+        super::lock(&self.state).checkpoint = checkpoints.last().map(|c| c.block_id);
         Ok(checkpoints)
     }
 

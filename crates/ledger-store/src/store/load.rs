@@ -67,6 +67,7 @@ pub(super) fn load_state(db: &Db, thresholds: &TipThresholds, origin: &Origin, e
         interval_start: None,
         last_interval: None,
         tip_rng: TipRng::seeded(now_ms()),
+        checkpoint: None,
     })
 }
 

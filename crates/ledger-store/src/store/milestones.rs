@@ -237,6 +237,7 @@ impl Store {
         self.write_blocks(&mut state, batch, vec![own], index)?;
 
         state.graph.remove_referenced(&c.order, updates);
+        state.checkpoint = None;
         state.graph.remove_below_max_depth(&below);
         state.blocks_below_max_depth += below.len() as u64;
         let previous_timestamp = state.latest.map_or(0, |l| l.timestamp);

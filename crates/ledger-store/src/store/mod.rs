@@ -188,6 +188,9 @@ struct State {
     interval_start: Option<IntervalStart>,
     last_interval: Option<MilestoneInterval>,
     tip_rng: tip_selection::TipRng,
+    /// The coordinator's last checkpoint since its last milestone: the next milestone
+    /// approves it first (`checkpoints.rs`).
+    checkpoint: Option<Id32>,
 }
 
 pub struct Store {

@@ -45,15 +45,26 @@ impl Store {
         Ok(text)
     }
 
-    /// The coordinator's parents (ledger.md §6 step 1): the previous milestone's block, the
-    /// newest healthy tip, and the oldest healthy tips up to 8 parents. The oldest, so that
+    /// The coordinator's parents (ledger.md §6 step 1): the previous milestone's block, its
+    /// last checkpoint if it issued any since, the newest healthy tip, and the oldest
+    /// healthy tips up to 8 parents. The oldest, so that
     /// nothing is left behind to go lazy; the newest, so that a block attached after a
     /// burst (when more than 7 tips are waiting) is still referenced by the next milestone:
     /// it is that tip, or in the cone of a newer block that selected it.
     pub(super) fn coordinator_parents(&self, state: &State, latest: &Latest) -> Result<Vec<Id32>> {
         let healthy = |(id, p): &(&Id32, &Pending)| **id != latest.block_id && self.is_healthy(p, latest.index);
         let mut chosen = vec![latest.block_id];
-        chosen.extend(state.graph.newest_tips().find(healthy).map(|(id, _)| *id));
+        // The coordinator's last checkpoint, which approves the tips beyond these 7.
+        if let Some(checkpoint) = state.checkpoint {
+            if state.graph.get(&checkpoint).is_some_and(|p| self.is_healthy(p, latest.index)) {
+                chosen.push(checkpoint);
+            }
+        }
+        if let Some((newest, _)) = state.graph.newest_tips().find(healthy) {
+            if !chosen.contains(newest) {
+                chosen.push(*newest);
+            }
+        }
         for (id, _) in state.graph.oldest_tips().filter(healthy) {
             if chosen.len() == MAX_PARENTS {
                 break;
