@@ -4,6 +4,7 @@
 // (parents, white flag, signatures, atomic commit) are built by the store; this loop only
 // paces them.
 
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { IssuedMilestone, LedgerStoreApi } from './store-contract';
 
@@ -29,14 +30,22 @@ export class Coordinator {
     this.schedule();
   }
 
-  private schedule(): void {
+  /**
+   * The next tick `interval` after the start of the previous one, not after its end: a
+   * milestone that took 300 ms under load must not stretch every interval by as much (and
+   * the milestones' timestamps with it). One that took longer than the interval is followed
+   * at once.
+   */
+  private schedule(previousStart = performance.now()): void {
     if (this.stopped) return;
+    const wait = Math.max(0, previousStart + this.intervalSeconds * 1000 - performance.now());
     this.timer = setTimeout(() => {
+      const start = performance.now();
       this.running = this.tick().finally(() => {
         this.running = undefined;
-        this.schedule();
+        this.schedule(start);
       });
-    }, this.intervalSeconds * 1000);
+    }, wait);
   }
 
   private async tick(): Promise<void> {
