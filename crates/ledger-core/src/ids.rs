@@ -22,6 +22,13 @@ pub fn transaction_id_of_payload_bytes(payload_bytes: &[u8]) -> Id32 {
     blake2b256(payload_bytes)
 }
 
+/// Transaction id of the transaction payload of a block that decoded (with `parent_count`
+/// parents), hashed where it sits: after version, parents and the slot's length, before the
+/// nonce. Spares encoding the payload again.
+pub fn transaction_id_in_block(block_bytes: &[u8], parent_count: usize) -> Id32 {
+    transaction_id_of_payload_bytes(&block_bytes[2 + 32 * parent_count + 4..block_bytes.len() - 8])
+}
+
 pub fn output_id(transaction_id: &Id32, index: u16) -> OutputId {
     let mut id = [0u8; 34];
     id[..32].copy_from_slice(transaction_id);

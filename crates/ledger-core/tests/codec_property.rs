@@ -38,6 +38,7 @@ fn check_ids(block: &Block, bytes: &[u8], case: u64) {
     match &block.payload {
         Some(Payload::Transaction(tx)) => {
             assert_eq!(ids::transaction_id(tx), ids::transaction_id_of_payload_bytes(payload_bytes), "case {case}");
+            assert_eq!(ids::transaction_id(tx), ids::transaction_id_in_block(bytes, block.parents.len()), "case {case}");
             let essence = codec::encode_essence(&tx.essence);
             assert_eq!(&payload_bytes[4..4 + essence.len()], essence.as_slice(), "case {case}");
             assert_eq!(ids::essence_hash(&tx.essence), blake2b256(&essence), "case {case}");

@@ -55,7 +55,8 @@ impl Store {
         let mut accepted = Vec::with_capacity(candidates.len());
         for ((i, block), verdict) in candidates.into_iter().zip(pow) {
             match verdict {
-                Ok(()) => accepted.push((i, block)),
+                // The ids are hashed here, before the lock that `store_blocks` holds.
+                Ok(()) => accepted.push(Accepted { ids: BlockIds::of(blocks[i], &block), index: i, block }),
                 Err(e) => results[i] = Some(Err(e)),
             }
         }
@@ -112,22 +113,21 @@ impl Store {
 
     /// Store blocks that passed every rule: under the lock, drop the ones already stored,
     /// check parents, and write the rest in one batch.
-    fn store_blocks(&self, blocks: &[&[u8]], accepted: Vec<(usize, Block)>) -> Vec<(usize, Result<Submitted>)> {
+    fn store_blocks(&self, blocks: &[&[u8]], accepted: Vec<Accepted>) -> Vec<(usize, Result<Submitted>)> {
         let mut out = Vec::with_capacity(accepted.len());
         if accepted.is_empty() {
             return out;
         }
         let mut state = lock(&self.state);
         if state.latest.is_none() {
-            return accepted.into_iter().map(|(i, _)| (i, Err(not_ready()))).collect();
+            return accepted.into_iter().map(|a| (a.index, Err(not_ready()))).collect();
         }
         let mut staged: Vec<NewBlock<'_>> = Vec::with_capacity(accepted.len());
         let mut for_events: Option<Vec<IntakeBlock<'_>>> = self.events_active().then(Vec::new);
         let mut staged_ids: HashSet<Id32> = HashSet::new();
         let mut written: Vec<(usize, Id32, bool)> = Vec::new();
         let mut batch = self.db.batch();
-        for (i, block) in accepted {
-            let block_id = ids::block_id(blocks[i]);
+        for Accepted { index: i, block, ids: BlockIds { block_id, transaction_id } } in accepted {
             let known = match staged_ids.contains(&block_id) {
                 true => Ok(true),
                 false => self.db.exists(BLOCKS, &block_id),
@@ -138,8 +138,8 @@ impl Store {
                 Ok(false) => match self.check_parents_known(&state, &block.parents, &staged_ids) {
                     Err(e) => out.push((i, Err(e))),
                     Ok(()) => {
-                        if let Some(Payload::Transaction(tx)) = &block.payload {
-                            batch.put(TX_BLOCKS, &columns::pair_key(&ids::transaction_id(tx), &block_id), &[]);
+                        if let Some(transaction_id) = transaction_id {
+                            batch.put(TX_BLOCKS, &columns::pair_key(&transaction_id, &block_id), &[]);
                         }
                         if let Some(list) = for_events.as_mut() {
                             let (payload_type, tag) = events::payload_facts(&block);
@@ -223,5 +223,26 @@ impl Store {
         }
         self.publish_status(state);
         Ok(())
+    }
+}
+
+/// A block that passed every rule and its proof of work, on its way into the store.
+struct Accepted {
+    /// Its position in the caller's list.
+    index: usize,
+    block: Block,
+    ids: BlockIds,
+}
+
+struct BlockIds {
+    block_id: Id32,
+    /// Of its transaction payload, if it carries one.
+    transaction_id: Option<Id32>,
+}
+
+impl BlockIds {
+    fn of(bytes: &[u8], block: &Block) -> BlockIds {
+        let transaction_id = matches!(block.payload, Some(Payload::Transaction(_))).then(|| ids::transaction_id_in_block(bytes, block.parents.len()));
+        BlockIds { block_id: ids::block_id(bytes), transaction_id }
     }
 }

@@ -85,9 +85,7 @@ fn prepare_block(db: &Db, block_id: &Id32) -> Result<PreparedBlock> {
     let Some(Payload::Transaction(tx)) = block.payload else {
         return Ok(PreparedBlock::NoTransaction);
     };
-    // The transaction id hashes the payload exactly as it sits in the block: after the
-    // version, the parents and the slot's length, before the nonce.
-    let transaction_id = ids::transaction_id_of_payload_bytes(&bytes[2 + 32 * parents + 4..bytes.len() - 8]);
+    let transaction_id = ids::transaction_id_in_block(&bytes, parents);
     debug_assert_eq!(transaction_id, ids::transaction_id(&tx));
     let pre = Prechecked::of(&tx);
     let mut stored = Vec::with_capacity(tx.essence.inputs.len());
