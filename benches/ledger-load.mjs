@@ -1,13 +1,13 @@
 // The ledger benchmark's load, shared by `bench:ledger` and `bench:events`: a child node
 // (bin/ledger-node.js, minPowScore --pow, a milestone every second, temporary data
-// directory), the genesis output fanned out into 128 and then into ≥ `transactions`
-// outputs, one pre-signed transfer per output in `chains` chains of blocks whose parents
-// and nonces are set here (each block's parents are the previous two blocks of its chain,
-// the first ones start from the node's tips, so every submission's parents are known), and
-// their submission as bytes.
+// directory), the genesis output fanned out into 128, 128 × 128, … and at last into
+// ≥ `transactions` outputs, one pre-signed transfer per output in `chains` chains of
+// blocks whose parents and nonces are set here (each block's parents are the previous two
+// blocks of its chain, the first ones start from the node's tips, so every submission's
+// parents are known), and their submission as bytes.
 //
-// The coordinator references up to 7 tips per milestone (D21), so 7 chains are all
-// confirmed by every milestone. The nonces are mined from fresh tips just before the run:
+// A milestone approves 7 tips (D21); more chains than that are approved by the
+// coordinator's checkpoints (docs/coordinator.md), up to 63 a milestone. The nonces are mined from fresh tips just before the run:
 // a chain whose roots are more than 8 milestones old when it arrives is lazy and never
 // confirmed (ledger.md §5).
 
@@ -25,7 +25,7 @@ import { freePort } from './node-process.mjs';
 const require = createRequire(import.meta.url);
 export const core = require('../dist/index.js');
 
-const FIRST_FAN_OUT = 128;
+const FAN_OUT = 128;
 const GENESIS_SEED = '0xffbf22719c9ea8d3d31bcf5d5eaa03ffb3a2a2e71abfd2b2ef0e56b692897f71';
 export const GENESIS_OUTPUT_ID = '0x' + '00'.repeat(34);
 export const SERIALIZER = 'application/vnd.ledger.serializer-v1';
@@ -82,10 +82,12 @@ export class BenchNode {
   /** `args`: more command-line flags for the node; `dataDir`: a fresh one unless given (removed on stop). */
   static async start({ pow, args: extra = [], dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-')) }) {
     const port = await freePort();
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', String(pow), '--milestone-interval', '1', '--log-level', 'warn', ...extra];
-    // BENCH_NODE_FLAGS: extra Node flags for the node's process (e.g. --cpu-prof to profile it).
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', String(pow), '--milestone-interval', '1', '--log-level', 'warn', ...extra, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+    // BENCH_NODE_FLAGS: extra Node flags for the node's process (e.g. --cpu-prof to profile it);
+    // BENCH_NODE_ARGS: more ledger-node flags (e.g. --log-level debug), BENCH_NODE_STDOUT=1
+    // to see its log.
     const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...flags, fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url)), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...flags, fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url)), ...args], { stdio: ['ignore', process.env.BENCH_NODE_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
     const node = new BenchNode(child, dataDir, `http://127.0.0.1:${port}`, pow);
     for (let i = 0; i < 200; i++) {
       if (child.exitCode !== null) throw new Error(`node exited with ${child.exitCode}`);
@@ -171,15 +173,24 @@ async function mineInto(bytes, pow) {
 export async function prepareLoad(node, { transactions, chains: chainCount }, log = () => {}) {
   const info = await node.getJson('/api/core/v2/info');
   const networkId = core.networkId(info.protocol.networkName);
-  const secondFanOut = Math.ceil(transactions / FIRST_FAN_OUT);
-
-  // 1. genesis → 128 outputs → 128 × secondFanOut outputs.
+  // 1. genesis → 128 outputs → 128 × 128 → … until the last level gives ≥ `transactions`
+  // (a transaction has at most 128 outputs).
+  const widths = [];
+  for (let total = 1; ; total *= FAN_OUT) {
+    if (total * FAN_OUT >= transactions) {
+      widths.push(Math.ceil(transactions / total));
+      break;
+    }
+    widths.push(FAN_OUT);
+  }
   const genesis = { outputId: GENESIS_OUTPUT_ID, output: (await node.getJson(`/api/core/v2/outputs/${GENESIS_OUTPUT_ID}`)).output };
-  const first = transfer(networkId, genesis, genesisKey, split(BigInt(info.protocol.tokenSupply), FIRST_FAN_OUT));
-  await node.fanOut([first], 'first fan-out');
-  const second = first.outputs.map((o) => transfer(networkId, o, benchKey, split(BigInt(o.output.amount), secondFanOut)));
-  await node.fanOut(second, 'second fan-out');
-  const spendable = second.flatMap((t) => t.outputs).slice(0, transactions);
+  let level = [transfer(networkId, genesis, genesisKey, split(BigInt(info.protocol.tokenSupply), widths[0]))];
+  await node.fanOut(level, 'fan-out 1');
+  for (const [i, width] of widths.slice(1).entries()) {
+    level = level.flatMap((t) => t.outputs).map((o) => transfer(networkId, o, benchKey, split(BigInt(o.output.amount), width)));
+    await node.fanOut(level, `fan-out ${i + 2}`);
+  }
+  const spendable = level.flatMap((t) => t.outputs).slice(0, transactions);
   log(`${spendable.length} spendable outputs`);
 
   // 2. One signed transfer per output, dealt to the chains; then, from fresh tips, the

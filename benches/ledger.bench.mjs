@@ -1,24 +1,28 @@
 // Confirmed value transfers per second through one node: `npm run bench:ledger
-// [-- --transactions 5120 --chains 7 --pow 1]`.
+// [-- --transactions 5120 --chains 7 --pow 1]`; the large run of docs/performance.md:
+// `npm run bench:ledger -- --transactions 49152 --chains 64 --pow 0`.
 //
 // Starts bin/ledger-node.js as a child process (minPowScore 1, a milestone every second,
-// temporary data directory), fans the genesis output out into 128 and then into
+// temporary data directory), fans the genesis output out (128, 128 × 128, …) into
 // ≥ --transactions outputs, and pre-signs one transfer per output. Each transfer goes in a
 // block whose parents and nonce are set here: the blocks form --chains independent chains
 // (each block's parents are the previous two blocks of its chain, the first ones start
-// from the node's tips), so every submission's parents are already known. The coordinator
-// references up to 7 tips per milestone (D21), so 7 chains are all confirmed by every
-// milestone. The nonces are mined from fresh tips just before the run: a chain whose roots
-// are more than 8 milestones old when it arrives is lazy and never confirmed (ledger.md §5).
+// from the node's tips), so every submission's parents are already known. A milestone
+// approves 7 tips; beyond 7 chains the coordinator's checkpoints approve the rest (up to
+// 63 chains a milestone, docs/coordinator.md). The nonces are mined from fresh tips just
+// before the run: a chain whose roots are more than 8 milestones old when it arrives is
+// lazy and never confirmed (ledger.md §5); with --pow 1 that mining (about 1 ms a block
+// through the miner) limits a run to about 7,000 transactions, --pow 0 has none.
 // Measured from the first submission: submitted blocks per second, confirmed transactions
 // per second until the last one is included (seen in the milestones' utxo-changes, polled
-// every 25 ms), and the submit → included latency; and, from the node's metrics, the time
-// milestones spent in white flag and in their atomic commit during the run, per milestone
-// that carried bench transactions. `--indexer 0` runs the node with --no-indexer.
+// every 25 ms) and from milestone to milestone while the load lasts, and the submit →
+// included latency; and, from the node's metrics, the time milestones spent in white flag
+// and in their atomic commit during the run, per milestone that carried bench
+// transactions. `--indexer 0` runs the node with --no-indexer.
 // Then a profile of the run (issue 14 item 3): the time of each stage — HTTP intake, store
 // intake, white flag (with the signature checks estimated from a verify timing taken
 // here), milestone commit, the coordinator's cadence — from the node's histograms, beside
-// the CPU the node used.
+// the CPU the node and this load generator used.
 // Prints figures, asserts nothing.
 // The node and the load (fan-out, signing, mining, submission) live in ledger-load.mjs,
 // which bench:events shares.
@@ -115,7 +119,7 @@ async function main() {
               lastIncludedAt = now;
             }
           }
-          milestonesSeen.push({ index, transactions: count });
+          milestonesSeen.push({ index, transactions: count, seenAt: now });
         }
         seenIndex = latest;
         if (included === all.length) return;
@@ -123,7 +127,9 @@ async function main() {
       }
     })();
     const before = await stageTimes(node);
+    const loadCpuBefore = process.cpuUsage();
     const { submitStart, submitEnd } = await submitLoad(node, chains);
+    const loadCpu = process.cpuUsage(loadCpuBefore);
     const deadline = Date.now() + Math.max(5_000, RUN_LIMIT_MS - (performance.now() - started) - 5_000);
     // Stop early when nothing more is confirmed for 10 s (lazy chains are never picked).
     while (included < all.length && Date.now() < deadline && performance.now() - Math.max(submitEnd, lastIncludedAt) < 10_000) await sleep(50);
@@ -154,6 +160,13 @@ async function main() {
     console.log(`| submit response p50 / p99 ms | ${percentile(acks, 50).toFixed(1)} / ${percentile(acks, 99).toFixed(1)} |`);
     console.log(`| included transactions | ${included} of ${all.length} |`);
     console.log(`| confirmed tx/s (first submit → last included) | ${included === all.length ? Math.round(included / confirmSeconds) : 'incomplete'} |`);
+    // The rate while the load lasts, from milestone to milestone: the transactions of every
+    // milestone after the first one seen during the submission, over the time between the
+    // first and the last of those (it leaves out the start, and the wait for the milestone
+    // after the last submission that the figure above includes).
+    const during = used.filter((m) => m.seenAt <= submitEnd);
+    const sustained = during.length >= 2 ? during.slice(1).reduce((n, m) => n + m.transactions, 0) / ((during[during.length - 1].seenAt - during[0].seenAt) / 1000) : NaN;
+    console.log(`| confirmed tx/s while submitting (milestone to milestone, ${Math.max(0, during.length - 1)} intervals) | ${Number.isNaN(sustained) ? 'too short a run' : Math.round(sustained)} |`);
     console.log(`| latency submit → included p50 / p99 ms | ${Math.round(percentile(latencies, 50))} / ${Math.round(percentile(latencies, 99))} |`);
     // Time of every milestone of the run over the milestones that carried bench transactions
     // (the empty ones in between take well under a millisecond).
@@ -178,7 +191,8 @@ async function main() {
     const milestonesInRun = Math.max(1, Math.round(T)); // one a second
     const cadence = Math.max(0, T - confirm.sum - commit.sum);
     const pct = (x) => `${((100 * x) / T).toFixed(1)} %`;
-    console.log('\nWhere the time goes (T = first submission → last inclusion = ' + T.toFixed(2) + ' s; node CPU ' + (after.cpu - before.cpu).toFixed(1) + ' s = ' + ((after.cpu - before.cpu) / T).toFixed(2) + ' cores)\n');
+    const loadSeconds = (loadCpu.user + loadCpu.system) / 1e6;
+    console.log('\nWhere the time goes (T = first submission → last inclusion = ' + T.toFixed(2) + ' s; node CPU ' + (after.cpu - before.cpu).toFixed(1) + ' s = ' + ((after.cpu - before.cpu) / T).toFixed(2) + ' cores; this load generator ' + loadSeconds.toFixed(1) + ' s = ' + (loadSeconds / submitSeconds).toFixed(2) + ' cores while submitting)\n');
     console.log('| stage | seconds | share of T | per unit |');
     console.log('|---|---|---|---|');
     console.log(`| HTTP intake: POST /blocks requests, end to end (concurrent) | ${post.sum.toFixed(2)} request-s | ${(post.sum / T).toFixed(1)} in flight | ${((1000 * post.sum) / Math.max(1, post.count)).toFixed(2)} ms a request |`);
