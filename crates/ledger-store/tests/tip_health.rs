@@ -103,14 +103,15 @@ fn while_a_milestone_is_issued_at_most_the_one_after() {
         store.issue_milestone(None).unwrap();
     }
     // Blocks attached from another thread while milestones are being issued; each notes
-    // the latest milestone right after it was stored.
+    // the latest milestone before its tip selection and right after it was stored.
     let submitter = {
         let store = store.clone();
         std::thread::spawn(move || {
             (0..300)
                 .map(|i| {
+                    let selected_at = store.status().latest_milestone.unwrap().0;
                     let id = store.submit_block(&block_on(store.select_tips().unwrap(), &format!("racing {i}"))).unwrap().block_id;
-                    (id, store.status().latest_milestone.unwrap().0)
+                    (id, selected_at, store.status().latest_milestone.unwrap().0)
                 })
                 .collect::<Vec<_>>()
         })
@@ -121,11 +122,23 @@ fn while_a_milestone_is_issued_at_most_the_one_after() {
     let blocks = submitter.join().unwrap();
     store.issue_milestone(None).unwrap();
     store.issue_milestone(None).unwrap();
-    for (id, latest_then) in &blocks {
+    // Milestones follow each other here as fast as they can be issued: a client thread
+    // that the machine starves between its tip selection and its submission can see
+    // several pass, and its block then approves tips that have become too old (it is below
+    // max depth and told to reattach, as it should be). The invariant is for the clients
+    // that attach within a milestone of their selection.
+    let mut checked = 0;
+    for (id, selected_at, latest_then) in &blocks {
         let meta = metadata(&store, id);
-        let by = meta["referencedByMilestoneIndex"].as_u64().unwrap_or(u64::MAX);
-        assert!(by <= *latest_then as u64 + 2, "attached after milestone {latest_then}: {meta}");
+        if latest_then - selected_at <= 1 {
+            let by = meta["referencedByMilestoneIndex"].as_u64().unwrap_or(u64::MAX);
+            assert!(by <= *latest_then as u64 + 2, "selected at milestone {selected_at}, attached after {latest_then}: {meta}");
+            checked += 1;
+        } else {
+            assert!(meta.get("referencedByMilestoneIndex").is_some() || meta["shouldReattach"] == true, "{meta}");
+        }
     }
+    assert!(checked >= 100, "only {checked} of {} blocks were attached within a milestone of their selection", blocks.len());
 }
 
 /// Tip selection draws from a pool kept in step with the graph (`tip_pool.rs`): between
