@@ -55,11 +55,7 @@ impl Store {
         let healthy = |(id, p): &(&Id32, &Pending)| **id != latest.block_id && self.is_healthy(p, latest.index);
         let mut chosen = vec![latest.block_id];
         // The coordinator's last checkpoint, which approves the tips beyond these 7.
-        if let Some(checkpoint) = state.checkpoint {
-            if state.graph.get(&checkpoint).is_some_and(|p| self.is_healthy(p, latest.index)) {
-                chosen.push(checkpoint);
-            }
-        }
+        chosen.extend(state.checkpoint.iter().filter_map(|c| state.graph.get(c).map(|p| (c, p))).filter(healthy).map(|(id, _)| *id));
         if let Some((newest, _)) = state.graph.newest_tips().find(healthy) {
             if !chosen.contains(newest) {
                 chosen.push(*newest);

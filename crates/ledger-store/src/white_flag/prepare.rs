@@ -18,7 +18,6 @@ use ledger_core::model::*;
 use ledger_core::validate::Prechecked;
 use ledger_core::Result;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 pub enum PreparedBlock {
     NoTransaction,
@@ -56,26 +55,24 @@ pub fn prepare(db: &Db, order: &[Id32]) -> Result<Vec<PreparedBlock>> {
     if order.len() < PARALLEL_FROM || workers < 2 {
         return order.iter().map(|id| prepare_block(db, id)).collect();
     }
+    // Each worker claims CHUNK blocks at a time and keeps what it prepared with the
+    // blocks' positions; the results are put back in order at the end.
     let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Result<PreparedBlock>>>> = order.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                if start >= order.len() {
-                    break;
-                }
-                for i in start..(start + CHUNK).min(order.len()) {
-                    let prepared = prepare_block(db, &order[i]);
-                    *slots[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(prepared);
-                }
-            });
-        }
+    let mut prepared: Vec<(usize, Result<PreparedBlock>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers).map(|_| scope.spawn(|| claims(&next, order.len()).map(|i| (i, prepare_block(db, &order[i]))).collect::<Vec<_>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
-    slots
-        .into_iter()
-        .map(|slot| slot.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()).unwrap_or_else(|| Err(storage_error("a white-flag worker did not prepare its block"))))
-        .collect()
+    prepared.sort_unstable_by_key(|(i, _)| *i);
+    prepared.into_iter().map(|(_, p)| p).collect()
+}
+
+/// The positions a worker prepares: chunks of CHUNK claimed from `next` until none is left.
+fn claims(next: &AtomicUsize, len: usize) -> impl Iterator<Item = usize> + '_ {
+    std::iter::from_fn(move || {
+        let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+        (start < len).then(|| start..(start + CHUNK).min(len))
+    })
+    .flatten()
 }
 
 fn prepare_block(db: &Db, block_id: &Id32) -> Result<PreparedBlock> {
