@@ -232,10 +232,13 @@ export declare function ed25519VerifyBatch(publicKeys: Array<Buffer>, messages: 
 export declare function encodeBlockJson(jsonText: string): Buffer
 
 /**
- * The wire bytes and the block id of a block given as JSON text, in one call: the id is
- * hashed from the bytes just written.
+ * Encode a block given as JSON text into `out`: its wire bytes, then its 32-byte block id
+ * hashed from the bytes just written. Answers the bytes' length, or `-needed` when `out`
+ * is too small (nothing written then). The caller copies out of `out` into a pooled
+ * Buffer: cheaper than a Buffer of its own per call, whose backing store V8 allocates and
+ * tracks one by one (src/core/codec.ts keeps `out`).
  */
-export declare function encodeBlockJsonWithId(jsonText: string): { bytes: Buffer; id: string }
+export declare function encodeBlockJsonInto(jsonText: string, out: Buffer): number
 
 export declare function encodeOutputJson(jsonText: string): Buffer
 

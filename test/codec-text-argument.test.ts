@@ -36,6 +36,17 @@ describe('JSON text arguments', () => {
     expect(encodeBlock(block)).toEqual(encodeBlock(JSON.stringify(block)));
   });
 
+  it('give bytes and id of their own, also beyond the largest valid block', () => {
+    // encodeBlockWithId writes into a buffer it keeps, sized for a block of 32,768 bytes.
+    const first = encodeBlockWithId(block);
+    const huge = { ...block, payload: { ...block.payload, data: '0x' + 'cd'.repeat(40_000) } };
+    const big = encodeBlockWithId(huge);
+    expect(big).toEqual({ bytes: encodeBlock(huge), id: blockId(encodeBlock(huge)) });
+    expect(encodeBlockWithId(block)).toEqual(first);
+    // What the caller got before is not overwritten by later calls.
+    expect(first).toEqual({ bytes: encodeBlock(block), id: blockId(encodeBlock(block)) });
+  });
+
   it('refuse what is not a string', () => {
     for (const value of [42, null, {}, Buffer.from('{}')]) {
       expect(() => native.encodeBlockJson(value as unknown as string)).toThrow(/string/i);
