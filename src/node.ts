@@ -27,6 +27,7 @@ import { withProgress } from './progress';
 import { issueToken, jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
 import { withFastReads } from './server/fast-reads';
+import { withFastSubmit } from './server/fast-submit';
 import { drainAndClose, HttpWorkers, listenOn, sharedListenAddress, sharedSocket, trackConnections } from './server/http-workers';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
@@ -100,7 +101,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     faucet = createFaucet(config, protocol, store, logger);
     const services = { config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal, faucet, gossip };
     const app = createApp(services, secret);
-    server = createServer(withFastReads(app.callback(), services));
+    server = createServer(withFastSubmit(withFastReads(app.callback(), services), services));
     trackConnections(server);
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {

@@ -17,6 +17,7 @@ import native from '../native';
 import { createLogger } from '../terminal/logger';
 import { createApp } from './app';
 import { withFastReads } from './fast-reads';
+import { withFastSubmit } from './fast-submit';
 import { NodeMetrics, type ThreadMetrics } from './lib/node-metrics';
 import { drainAndClose, trackConnections, type WorkerData, type ToMain, type ToWorker } from './http-workers';
 
@@ -44,7 +45,7 @@ async function start(): Promise<void> {
   const gossip = config.gossip.enabled ? await GossipService.attach(config, logger) : undefined;
   const services = { config, protocol: data.protocol, store, coordinator: undefined, metrics, logger, version: data.version, miner, startedAt: data.startedAt, shutdown: shutdown.signal, faucet, gossip };
   const app = createApp(services, data.jwtSecret);
-  const server = createServer(withFastReads(app.callback(), services));
+  const server = createServer(withFastSubmit(withFastReads(app.callback(), services), services));
   trackConnections(server);
   server.keepAliveTimeout = 65_000;
   if (data.eventsPort !== undefined) handUpgradesOff(server, data.eventsPort);

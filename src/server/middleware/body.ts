@@ -2,10 +2,29 @@
 // the limit is refused before reading, and a streamed body is cut off as soon as it grows
 // past it (never buffered unbounded). Oversize is 400 (api.md §1.1).
 
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
-import { badRequest } from '../lib/http-error';
+import { badRequest, type HttpError } from '../lib/http-error';
+
+/**
+ * Bodies read before Koa (fast-submit.ts), or the error reading them ended with, for the
+ * requests it then hands to Koa: the stream is consumed, so `readBody` answers from here.
+ */
+const readBefore = new WeakMap<IncomingMessage, Buffer | HttpError>();
+
+/** Hand a request whose body was already read (or failed to read) over to `readBody`. */
+export function keepReadBody(req: IncomingMessage, body: Buffer | HttpError): void {
+  readBefore.set(req, body);
+}
 
 export function readBody(ctx: Context, limit: number): Promise<Buffer> {
+  const before = readBefore.get(ctx.req);
+  if (before !== undefined) {
+    readBefore.delete(ctx.req);
+    if (before instanceof Error) return Promise.reject(before);
+    if (before.length > limit) return Promise.reject(badRequest(`body larger than ${limit} bytes`));
+    return Promise.resolve(before);
+  }
   const declared = ctx.get('Content-Length');
   if (declared !== '' && Number(declared) > limit) {
     return Promise.reject(badRequest(`body larger than ${limit} bytes`));

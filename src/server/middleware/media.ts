@@ -32,12 +32,18 @@ export function binaryTypeOf(accept: string): string | undefined {
 
 /** 'json' or 'binary' for a submit body; 415 for anything else. */
 export function requestBodyKind(ctx: Context): 'json' | 'binary' {
-  const type = ctx.get('Content-Type');
+  const kind = bodyKindOf(ctx.get('Content-Type'));
+  if (kind === undefined) throw new HttpError(415);
+  return kind;
+}
+
+/** What a Content-Type header value (empty when absent) makes of a submit body: undefined is neither. */
+export function bodyKindOf(type: string): 'json' | 'binary' | undefined {
   if (type === '') return 'json';
   const value = essence(type, false);
   if (value === JSON_TYPE) return 'json';
   if (SERIALIZER_TYPES.includes(value)) return 'binary';
-  throw new HttpError(415);
+  return undefined;
 }
 
 /** Answer with JSON text (already serialized) or the raw bytes, as Accept asks. */

@@ -33,9 +33,23 @@ export class BlockSubmitter {
   async submit(ctx: Context): Promise<string> {
     const kind = requestBodyKind(ctx);
     const body = await readBody(ctx, this.services.config.restApi.maxBodyBytes);
-    const { bytes, nonceMissing } = kind === 'json' ? this.fromJson(body) : this.fromBinary(body);
+    const { bytes, nonceMissing } = this.prepare(kind, body);
     if (nonceMissing) await this.ensurePow(ctx, bytes);
     return this.store(bytes);
+  }
+
+  /**
+   * The block's bytes from the body, its parents filled in when missing; whether its nonce
+   * is missing. Throws the 400 of a body that is not a block.
+   */
+  prepare(kind: 'json' | 'binary', body: Buffer): { bytes: Buffer; nonceMissing: boolean } {
+    return kind === 'json' ? this.fromJson(body) : this.fromBinary(body);
+  }
+
+  /** Whether a block whose nonce is missing needs mining: nonce 0 misses minPowScore. */
+  needsMining(bytes: Buffer): boolean {
+    const target = this.services.protocol.minPowScore;
+    return target > 0 && powScore(bytes) < target;
   }
 
   /** Milestones come only from this node's coordinator while it runs (D16). */
@@ -116,7 +130,8 @@ export class BlockSubmitter {
     await mineNonce(ctx, this.services, bytes, target);
   }
 
-  private async store(bytes: Buffer): Promise<string> {
+  /** Into the store (every rule, parents known, one atomic write); the block ID. */
+  async store(bytes: Buffer): Promise<string> {
     const started = performance.now();
     const { blockId, stored } = await this.storeCall(() => this.services.store.submitBlock(bytes));
     this.services.metrics.intakeSeconds.observe((performance.now() - started) / 1000);

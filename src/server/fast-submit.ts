@@ -1,0 +1,111 @@
+// POST /api/core/v2/blocks answered before Koa (docs/performance.md), for the submissions
+// that go all the way: a public route, a declared body within the limit, a block whose nonce
+// is set or needs no mining, stored. Those run the same pipeline as the route
+// (pipeline/submit.ts: JSON shape, parents, encode, the store) and get what Koa would
+// answer: 201, Location, the JSON body, CORS's allow-origin header, the request counters
+// and timers under the route's pattern, and the request log line.
+// Everything else goes to the Koa app with the body already read (middleware/body.ts keeps
+// it): an error, a block to mine (its job watches the client through Koa's context), a
+// chunked or oversize body, a protected route. Koa then runs the pipeline again from the
+// start and answers as always; nothing before the store's write has a side effect, and a
+// store that refused a block refuses it again.
+
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { HttpError } from './lib/http-error';
+import { badRequest } from './lib/http-error';
+import { publicRouteMatcher } from './middleware/auth';
+import { keepReadBody } from './middleware/body';
+import { bodyKindOf } from './middleware/media';
+import { RequestCounter } from './middleware/request-metrics';
+import { BlockSubmitter } from './pipeline/submit';
+import type { ServerServices } from './services';
+
+const ROUTE = '/api/core/v2/blocks';
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** `next` (Koa's listener, or one in front of it) with block submissions answered first. */
+export function withFastSubmit(next: RequestListener, services: ServerServices): RequestListener {
+  const { logger } = services;
+  const limit = services.config.restApi.maxBodyBytes;
+  const routeIsPublic = publicRouteMatcher(services.config.restApi.publicRoutes)(ROUTE);
+  const submitter = new BlockSubmitter(services);
+  const counter = new RequestCounter(services.metrics);
+
+  const answer = (res: ServerResponse, path: string, blockId: string, started: number) => {
+    const body = `{"blockId":"${blockId}"}`;
+    res.statusCode = 201;
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Location', blockId);
+    res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+    const seconds = (performance.now() - started) / 1000;
+    counter.count('POST', ROUTE, 201, seconds);
+    if (logger.isLevelEnabled('info')) logger.info({ method: 'POST', path, status: 201, ms: Math.round(seconds * 1e6) / 1000 }, 'request');
+  };
+
+  /** Past the body: Koa answers what is not a stored block, from the body read here. */
+  const submit = async (req: IncomingMessage, res: ServerResponse, path: string, kind: 'json' | 'binary', body: Buffer, started: number) => {
+    let blockId: string | undefined;
+    try {
+      const { bytes, nonceMissing } = submitter.prepare(kind, body);
+      if (!nonceMissing || !submitter.needsMining(bytes)) blockId = await submitter.store(bytes);
+    } catch {
+      // Koa answers it, with its error body.
+    }
+    if (blockId === undefined) {
+      keepReadBody(req, body);
+      next(req, res);
+      return;
+    }
+    answer(res, path, blockId, started);
+  };
+
+  const fast = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'POST' || !routeIsPublic) return false;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
+    if (path !== ROUTE) return false;
+    const kind = bodyKindOf(req.headers['content-type'] ?? '');
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (kind === undefined || !(declared >= 0 && declared <= limit)) return false;
+    const started = performance.now();
+    readDeclared(req, declared, (body) => {
+      if (body instanceof Error) {
+        keepReadBody(req, body);
+        next(req, res);
+      } else void submit(req, res, path, kind, body, started);
+    });
+    return true;
+  };
+
+  return (req, res) => {
+    if (!fast(req, res)) next(req, res);
+  };
+}
+
+/** The body of a request that declared its length (the HTTP parser holds it to that), or why not. */
+function readDeclared(req: IncomingMessage, declared: number, done: (body: Buffer | HttpError) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const finish = (outcome: Buffer | HttpError) => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onError);
+    req.off('aborted', onAborted);
+    done(outcome);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    chunks.push(chunk);
+  };
+  const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+  // The same answers as middleware/body.ts gives.
+  const onError = (err: Error) => finish(badRequest(`cannot read body: ${err.message}`));
+  const onAborted = () => finish(badRequest('request aborted'));
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onError);
+  req.on('aborted', onAborted);
+}
