@@ -115,7 +115,7 @@ async function storeBlocks(url, count) {
 }
 
 function ledgerBench(indexer) {
-  const result = spawnSync(process.execPath, [join(here, 'ledger.bench.mjs'), '--transactions', String(TRANSACTIONS), '--indexer', indexer ? '1' : '0'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const result = spawnSync(process.execPath, [join(here, 'ledger.bench.mjs'), '--transactions', String(TRANSACTIONS), '--chains', '7', '--pow', '1', '--indexer', indexer ? '1' : '0'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const out = result.stdout;
   const row = (label) => Number(new RegExp(`^\\| ${label}[^|]*\\| ([\\d.]+) \\|$`, 'm').exec(out)?.[1] ?? NaN);
   return { txs: row('confirmed tx/s'), commitMs: row('milestone commit ms'), confirmMs: row('milestone white flag ms'), out };
