@@ -12,9 +12,8 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { HttpError } from './lib/http-error';
-import { badRequest } from './lib/http-error';
 import { publicRouteMatcher } from './middleware/auth';
-import { keepReadBody } from './middleware/body';
+import { collectBody, keepReadBody } from './middleware/body';
 import { bodyKindOf } from './middleware/media';
 import { RequestCounter } from './middleware/request-metrics';
 import { BlockSubmitter } from './pipeline/submit';
@@ -71,41 +70,18 @@ export function withFastSubmit(next: RequestListener, services: ServerServices):
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (kind === undefined || !(declared >= 0 && declared <= limit)) return false;
     const started = performance.now();
-    readDeclared(req, declared, (body) => {
-      if (body instanceof Error) {
-        keepReadBody(req, body);
+    // The HTTP parser holds the body to its declared length, which is within the limit.
+    collectBody(req, limit).then(
+      (body) => submit(req, res, path, kind, body, started),
+      (err: HttpError) => {
+        keepReadBody(req, err);
         next(req, res);
-      } else void submit(req, res, path, kind, body, started);
-    });
+      },
+    );
     return true;
   };
 
   return (req, res) => {
     if (!fast(req, res)) next(req, res);
   };
-}
-
-/** The body of a request that declared its length (the HTTP parser holds it to that), or why not. */
-function readDeclared(req: IncomingMessage, declared: number, done: (body: Buffer | HttpError) => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const finish = (outcome: Buffer | HttpError) => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onError);
-    req.off('aborted', onAborted);
-    done(outcome);
-  };
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    chunks.push(chunk);
-  };
-  const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-  // The same answers as middleware/body.ts gives.
-  const onError = (err: Error) => finish(badRequest(`cannot read body: ${err.message}`));
-  const onAborted = () => finish(badRequest('request aborted'));
-  req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('error', onError);
-  req.on('aborted', onAborted);
 }

@@ -29,12 +29,20 @@ export function readBody(ctx: Context, limit: number): Promise<Buffer> {
   if (declared !== '' && Number(declared) > limit) {
     return Promise.reject(badRequest(`body larger than ${limit} bytes`));
   }
-  const req = ctx.req;
+  // Stop reading past the limit; the connection closes after the error response.
+  return collectBody(ctx.req, limit, () => ctx.set('Connection', 'close'));
+}
+
+/**
+ * The body of `req`, or the HttpError a client gets for it: cut off (and `onOversize`
+ * called) as soon as it grows past `limit`, a read error, or the client going away.
+ */
+export function collectBody(req: IncomingMessage, limit: number, onOversize: () => void = () => {}): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const finish = (err?: Error) => {
+    const finish = (err?: HttpError) => {
       if (done) return;
       done = true;
       req.off('data', onData);
@@ -47,9 +55,8 @@ export function readBody(ctx: Context, limit: number): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        // Stop reading; the connection closes after the error response.
         req.pause();
-        ctx.set('Connection', 'close');
+        onOversize();
         finish(badRequest(`body larger than ${limit} bytes`));
       } else {
         chunks.push(chunk);

@@ -113,21 +113,18 @@ export class BlockSubmitter {
    * mine (pow.md §6) or answer 503.
    */
   private async ensurePow(ctx: Context, bytes: Buffer): Promise<void> {
-    const { protocol, config } = this.services;
-    const target = protocol.minPowScore;
-    if (target === 0) return;
-    let score: number;
+    let mining: boolean;
     try {
-      score = powScore(bytes);
+      mining = this.needsMining(bytes);
     } catch (err) {
       throw asBadRequest(err);
     }
-    if (score >= target) return;
+    if (!mining) return;
     // Everything but the nonce is final now: a block the store would refuse is refused
     // before any mining, whatever the score.
     await this.storeCall(() => this.services.store.precheckBlock(bytes));
-    if (!config.restApi.pow.enabled) throw unavailable('proof of work is not available on this node');
-    await mineNonce(ctx, this.services, bytes, target);
+    if (!this.services.config.restApi.pow.enabled) throw unavailable('proof of work is not available on this node');
+    await mineNonce(ctx, this.services, bytes, this.services.protocol.minPowScore);
   }
 
   /** Into the store (every rule, parents known, one atomic write); the block ID. */
