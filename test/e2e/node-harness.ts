@@ -37,6 +37,8 @@ export async function startTestNode(flags: string[] = [], dataDir = tempDataDir(
 export interface ChildNode {
   child: ChildProcess;
   url: string;
+  /** Everything the process wrote to stderr so far. */
+  stderr(): string;
 }
 
 /** A port that was free a moment ago (the child binds it right after). */
@@ -75,18 +77,19 @@ export async function freePortRange(count: number): Promise<number> {
 /**
  * Run bin/ledger-node.js and wait until it answers HTTP (any log level works: readiness is
  * probed, not read from the log). Rejects if the process exits first or after 30 s.
+ * `nodeOptions` go to Node itself, before the script.
  */
-export async function spawnNode(flags: string[], dataDir: string): Promise<ChildNode> {
+export async function spawnNode(flags: string[], dataDir: string, nodeOptions: string[] = []): Promise<ChildNode> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [join(root, 'bin/ledger-node.js'), '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW, ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeOptions, join(root, 'bin/ledger-node.js'), '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW, ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`node exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
     try {
-      if ((await fetch(`${url}/api/routes`)).status === 200) return { child, url };
+      if ((await fetch(`${url}/api/routes`)).status === 200) return { child, url, stderr: () => stderr };
     } catch {
       // not listening yet
     }
