@@ -59,6 +59,17 @@ export interface StartOptions {
   logger?: Logger;
 }
 
+/**
+ * HTTP event loops when `restApi.workers` is 0: one per core but one, at least one. The core
+ * left over is for what the node runs beside its loops (the store's intake and RocksDB, the
+ * event API's thread, gossip, proof of work). With a loop on every core, any of that work
+ * makes the loops take turns on the cores: on 2 cores, two loops cost 36–41 µs of CPU per
+ * GET /info against 22–23 µs for one, and served fewer requests (docs/performance.md).
+ */
+export function defaultHttpLoops(cores: number): number {
+  return Math.max(1, cores - 1);
+}
+
 export async function startNode(config: NodeConfig, options: StartOptions = {}): Promise<RunningNode> {
   const startedAt = Date.now();
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -69,7 +80,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const shutdown = new AbortController();
   // With gossip, every thread's store handle announces through the one hook of the store
   // (crates/ledger-napi/src/store.rs), and the workers attach to the main thread's gossip.
-  const loops = config.restApi.workers === 0 ? availableParallelism() : config.restApi.workers;
+  const loops = config.restApi.workers === 0 ? defaultHttpLoops(availableParallelism()) : config.restApi.workers;
   const minerKey = `pow:${resolvePath(config.dataDir)}`;
   const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize, loops > 1 ? minerKey : undefined);
   let coordinator: Coordinator | undefined;

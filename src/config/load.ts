@@ -31,7 +31,7 @@ export const OPTIONS: Option[] = [
   { flag: '--milestone-interval', env: 'LEDGER_NODE_MILESTONE_INTERVAL', path: 'coordinator.interval', kind: 'int', help: 'seconds between milestones (default 5)' },
   { flag: '--pow-threads', env: 'LEDGER_NODE_POW_THREADS', path: 'restApi.pow.threads', kind: 'int', help: 'threads that mine one block (default 0 = all cores); the node mines cores ÷ threads blocks at once' },
   { flag: '--pow-queue-size', env: 'LEDGER_NODE_POW_QUEUE_SIZE', path: 'restApi.pow.queueSize', kind: 'int', help: 'blocks that may wait for mining; more are answered 503 (default 16)' },
-  { flag: '--rest-workers', env: 'LEDGER_NODE_REST_WORKERS', path: 'restApi.workers', kind: 'int', help: 'HTTP event loops (threads) serving the port (default 0 = one per core; 1 = the main thread alone)' },
+  { flag: '--rest-workers', env: 'LEDGER_NODE_REST_WORKERS', path: 'restApi.workers', kind: 'int', help: 'HTTP event loops (threads) serving the port (default 0 = one per core but one, at least one; 1 = the main thread alone)' },
   { flag: '--no-pow', env: 'LEDGER_NODE_NO_POW', path: 'restApi.pow.enabled', kind: 'negate', help: 'do not mine nonces for submitted blocks' },
   { flag: '--no-coordinator', env: 'LEDGER_NODE_NO_COORDINATOR', path: 'coordinator.enabled', kind: 'negate', help: 'do not run the embedded coordinator' },
   { flag: '--genesis-address', env: 'LEDGER_NODE_GENESIS_ADDRESS', path: 'genesis.address', kind: 'string', help: 'genesis owner: bech32 (network HRP) or 0x Ed25519 address' },
@@ -230,7 +230,7 @@ function check(c: NodeConfig): void {
   if (!Number.isInteger(c.restApi.pow.threads) || c.restApi.pow.threads < 0 || c.restApi.pow.threads > 1024) fail('restApi.pow.threads must be an integer 0..1024');
   if (!Number.isInteger(c.restApi.pow.queueSize) || c.restApi.pow.queueSize < 0 || c.restApi.pow.queueSize > 100_000) fail('restApi.pow.queueSize must be an integer 0..100000');
   if (!Number.isInteger(c.restApi.maxBodyBytes) || c.restApi.maxBodyBytes < 1) fail('restApi.maxBodyBytes must be a positive integer');
-  if (!Number.isInteger(c.restApi.workers) || c.restApi.workers < 0 || c.restApi.workers > 256) fail('restApi.workers must be an integer 0..256 (0 = one per core)');
+  if (!Number.isInteger(c.restApi.workers) || c.restApi.workers < 0 || c.restApi.workers > 256) fail('restApi.workers must be an integer 0..256 (0 = one per core but one)');
   if (typeof c.events.enabled !== 'boolean') fail('events.enabled must be true or false');
   for (const k of ['maxClients', 'maxSubscriptionsPerClient', 'maxClientBufferBytes'] as const) {
     if (!Number.isInteger(c.events[k]) || c.events[k] < 1) fail(`events.${k} must be a positive integer`);

@@ -64,7 +64,7 @@ export interface NodeConfig {
      */
     pow: { enabled: boolean; timeout: number /* seconds */; threads: number /* 0 = all cores */; queueSize: number };
     maxBodyBytes: number;
-    /** HTTP event loops serving the port: the main thread and workers − 1 worker threads (0 = one per core; docs/performance.md). */
+    /** HTTP event loops serving the port: the main thread and workers − 1 worker threads (0 = one per core but one, at least one; docs/performance.md). */
     workers: number;
   };
   tips: { maxDeltaYcri: number; maxDeltaOcri: number };
