@@ -11,12 +11,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { NodeInfo } from './lib/node-info';
 import { cachedBlockJsonText } from './lib/json-text';
+import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './lib/before-koa';
 import { publicRouteMatcher } from './middleware/auth';
-import { binaryTypeOf, JSON_TYPE } from './middleware/media';
-import { RequestCounter } from './middleware/request-metrics';
+import { binaryTypeOf } from './middleware/media';
 import type { ServerServices } from './services';
 
-const JSON_CONTENT_TYPE = `${JSON_TYPE}; charset=utf-8`;
 const BLOCK = /^\/api\/core\/v2\/blocks\/(0x[0-9a-fA-F]{64})(\/metadata)?$/;
 const INCLUDED = /^\/api\/core\/v2\/transactions\/(0x[0-9a-fA-F]{64})\/included-block$/;
 
@@ -29,10 +28,10 @@ interface Answer {
 
 /** Koa's request listener, with the hot reads answered first. */
 export function withFastReads(koa: RequestListener, services: ServerServices): RequestListener {
-  const { store, logger } = services;
+  const { store } = services;
   const isPublic = publicRouteMatcher(services.config.restApi.publicRoutes);
   const info = new NodeInfo(store, services.config, services.protocol, services.version, services.gossip);
-  const counter = new RequestCounter(services.metrics);
+  const answers = new EarlyAnswers(services.metrics, services.logger);
 
   const block = (route: string, id: string, accept: string): Answer | undefined => {
     const bytes = store.getBlock(id.toLowerCase());
@@ -61,9 +60,7 @@ export function withFastReads(koa: RequestListener, services: ServerServices): R
   const fast = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'GET') return false;
     const started = performance.now();
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const path = query < 0 ? url : url.slice(0, query);
+    const path = requestPath(req.url);
     if (!path.startsWith('/api/core/v2/') || !isPublic(path)) return false;
     let found: Answer | undefined;
     try {
@@ -77,9 +74,7 @@ export function withFastReads(koa: RequestListener, services: ServerServices): R
     res.setHeader('Content-Type', found.type);
     res.setHeader('Content-Length', typeof found.body === 'string' ? Buffer.byteLength(found.body) : found.body.length);
     res.end(found.body);
-    const seconds = (performance.now() - started) / 1000;
-    counter.count('GET', found.route, 200, seconds);
-    if (logger.isLevelEnabled('info')) logger.info({ method: 'GET', path, status: 200, ms: Math.round(seconds * 1e6) / 1000 }, 'request');
+    answers.record('GET', found.route, path, 200, started);
     return true;
   };
 

@@ -11,24 +11,22 @@
 // store that refused a block refuses it again.
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './lib/before-koa';
 import type { HttpError } from './lib/http-error';
 import { publicRouteMatcher } from './middleware/auth';
 import { collectBody, keepReadBody } from './middleware/body';
 import { bodyKindOf } from './middleware/media';
-import { RequestCounter } from './middleware/request-metrics';
 import { BlockSubmitter } from './pipeline/submit';
 import type { ServerServices } from './services';
 
 const ROUTE = '/api/core/v2/blocks';
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** `next` (Koa's listener, or one in front of it) with block submissions answered first. */
 export function withFastSubmit(next: RequestListener, services: ServerServices): RequestListener {
-  const { logger } = services;
   const limit = services.config.restApi.maxBodyBytes;
   const routeIsPublic = publicRouteMatcher(services.config.restApi.publicRoutes)(ROUTE);
   const submitter = new BlockSubmitter(services);
-  const counter = new RequestCounter(services.metrics);
+  const answers = new EarlyAnswers(services.metrics, services.logger);
 
   const answer = (res: ServerResponse, path: string, blockId: string, started: number) => {
     const body = `{"blockId":"${blockId}"}`;
@@ -38,9 +36,7 @@ export function withFastSubmit(next: RequestListener, services: ServerServices):
     res.setHeader('Content-Type', JSON_CONTENT_TYPE);
     res.setHeader('Content-Length', Buffer.byteLength(body));
     res.end(body);
-    const seconds = (performance.now() - started) / 1000;
-    counter.count('POST', ROUTE, 201, seconds);
-    if (logger.isLevelEnabled('info')) logger.info({ method: 'POST', path, status: 201, ms: Math.round(seconds * 1e6) / 1000 }, 'request');
+    answers.record('POST', ROUTE, path, 201, started);
   };
 
   /** Past the body: Koa answers what is not a stored block, from the body read here. */
@@ -62,9 +58,7 @@ export function withFastSubmit(next: RequestListener, services: ServerServices):
 
   const fast = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== 'POST' || !routeIsPublic) return false;
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const path = query < 0 ? url : url.slice(0, query);
+    const path = requestPath(req.url);
     if (path !== ROUTE) return false;
     const kind = bodyKindOf(req.headers['content-type'] ?? '');
     const declared = Number(req.headers['content-length'] ?? NaN);
