@@ -180,7 +180,7 @@ impl NodeStore {
     }
 
     fn known(&self, id: &BlockId) -> bool {
-        self.store.is_solid_entry_point(id.as_bytes()) || matches!(self.store.block(id.as_bytes()), Ok(Some(_)))
+        self.store.is_solid_entry_point(id.as_bytes()) || matches!(self.store.has_block(id.as_bytes()), Ok(true))
     }
 
     /// The checks a block with missing parents gets before it is held: every rule but the

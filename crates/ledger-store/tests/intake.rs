@@ -151,3 +151,35 @@ fn one_parent_is_stored_from_a_peer_and_refused_on_the_api() {
         assert_eq!(store.submit_blocks_from(&[&none], origin).pop().unwrap().err().unwrap().code, "parents-too-few");
     }
 }
+
+/// Blocks of one batch that name the same stored parents outside the pending graph: the
+/// parents' metadata is read once for the batch, and each block still gets its own roots.
+/// An old parent (referenced by milestone 2, now 14) makes a block lazy; fresh tips do not.
+#[test]
+fn blocks_of_a_batch_sharing_old_parents_get_their_own_roots() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open_dev(dir.path(), MIN_POW);
+    let old = store.issue_milestone(None).unwrap().block_id;
+    for _ in 0..13 {
+        store.issue_milestone(None).unwrap();
+    }
+    let tips = store.select_tips().unwrap();
+    let mut on_old = vec![[0; 32], old];
+    on_old.sort();
+    let lazy_a = mined(on_old.clone(), b"lazy a");
+    let fresh = mined(tips.clone(), b"fresh");
+    let lazy_b = mined(on_old.clone(), b"lazy b");
+    let orphan = mined(vec![old, [0xee; 32]], b"orphan");
+    let results = store.submit_blocks(&[&lazy_a, &fresh, &lazy_b, &orphan]);
+    let refused = results[3].as_ref().err().expect("the orphan is refused");
+    assert_eq!((refused.code.as_ref(), refused.path.as_ref()), ("unknown-parent", "parents[1]"));
+    let promote = |bytes: &[u8]| json(&store.block_metadata_json(&ids::block_id(bytes)).unwrap().unwrap())["shouldPromote"].clone();
+    for (bytes, lazy) in [(&lazy_a, true), (&fresh, false), (&lazy_b, true)] {
+        assert!(results.iter().any(|r| r.as_ref().is_ok_and(|s| s.stored && s.block_id == ids::block_id(bytes))));
+        assert_eq!(promote(bytes), lazy, "{}", String::from_utf8_lossy(&bytes[bytes.len() - 20..]));
+    }
+    // The same as a block on the old parent submitted alone.
+    let alone = mined(on_old, b"lazy alone");
+    store.submit_block(&alone).unwrap();
+    assert_eq!(promote(&alone), true);
+}

@@ -2,10 +2,11 @@
 //! of a batch scored together, parents known, one atomic write per batch.
 
 use super::events::IntakeBlock;
-use super::{lock, milestone_not_allowed, not_ready, now_ms, referenced_index, NewBlock, State, Store, Submitted};
+use super::{lock, milestone_not_allowed, not_ready, now_ms, NewBlock, State, Store, Submitted};
+use crate::storage_error;
 use crate::events;
 use crate::columns::{self, state_key, BLOCKS, BLOCK_META, CHILDREN, STATE, TX_BLOCKS, UNREFERENCED};
-use crate::db::Batch;
+use crate::db::{Batch, Db};
 use crate::graph::{cone_roots, ConeRoots};
 use crate::tips::{self, TipScore};
 use crate::records::BlockMeta;
@@ -89,7 +90,7 @@ impl Store {
         if state.latest.is_none() {
             return Err(not_ready());
         }
-        self.check_parents_known(&state, &block.parents, &HashSet::new())
+        self.check_parents_known(&state, &block.parents, &HashSet::new(), &mut ReferencedParents::default())
     }
 
     /// Decoding and every syntactic rule but the proof of work (validation.md §2–§7), with
@@ -126,6 +127,7 @@ impl Store {
         let mut for_events: Option<Vec<IntakeBlock<'_>>> = self.events_active().then(Vec::new);
         let mut staged_ids: HashSet<Id32> = HashSet::new();
         let mut written: Vec<(usize, Id32, bool)> = Vec::new();
+        let mut referenced = ReferencedParents::default();
         let mut batch = self.db.batch();
         for Accepted { index: i, block, ids: BlockIds { block_id, transaction_id } } in accepted {
             let known = match staged_ids.contains(&block_id) {
@@ -135,7 +137,7 @@ impl Store {
             match known {
                 Err(e) => out.push((i, Err(e))),
                 Ok(true) => written.push((i, block_id, false)),
-                Ok(false) => match self.check_parents_known(&state, &block.parents, &staged_ids) {
+                Ok(false) => match self.check_parents_known(&state, &block.parents, &staged_ids, &mut referenced) {
                     Err(e) => out.push((i, Err(e))),
                     Ok(()) => {
                         if let Some(transaction_id) = transaction_id {
@@ -153,7 +155,7 @@ impl Store {
             }
         }
         let cmi = state.latest.map_or(0, |l| l.index);
-        let committed = if staged.is_empty() { Ok(()) } else { self.write_blocks(&mut state, batch, staged, cmi) };
+        let committed = if staged.is_empty() { Ok(()) } else { self.write_blocks(&mut state, batch, staged, cmi, &mut referenced) };
         if let (Ok(()), Some(list)) = (&committed, for_events) {
             self.emit_blocks_stored(&state, list);
         }
@@ -163,10 +165,14 @@ impl Store {
         out
     }
 
-    /// Every parent is a stored block, a solid entry point or one of `staged` (D13).
-    pub(super) fn check_parents_known(&self, state: &State, parents: &[Id32], staged: &HashSet<Id32>) -> Result<()> {
+    /// Every parent is a stored block, a solid entry point or one of `staged` (D13). A
+    /// stored parent outside the pending graph is read once per batch, into `referenced`.
+    pub(super) fn check_parents_known(&self, state: &State, parents: &[Id32], staged: &HashSet<Id32>, referenced: &mut ReferencedParents) -> Result<()> {
         for (i, p) in parents.iter().enumerate() {
-            if !self.entry_points.contains(p) && state.graph.get(p).is_none() && !staged.contains(p) && !self.db.exists(BLOCK_META, p)? {
+            if self.entry_points.contains(p) || state.graph.get(p).is_some() || staged.contains(p) {
+                continue;
+            }
+            if referenced.lookup(&self.db, p)?.is_none() {
                 return Err(Error::new("unknown-parent", format!("parents[{i}]"), format!("parent 0x{} is not a known block", hex::encode(p))));
             }
         }
@@ -179,7 +185,7 @@ impl Store {
     /// confirmed index `cmi` the moment it arrives (it approves a block too old, or one
     /// that is below max depth itself) is stored with metadata saying so and never enters
     /// the pending graph: no milestone can reference it.
-    pub(super) fn write_blocks(&self, state: &mut State, mut batch: Batch<'_>, blocks: Vec<NewBlock<'_>>, cmi: u32) -> Result<()> {
+    pub(super) fn write_blocks(&self, state: &mut State, mut batch: Batch<'_>, blocks: Vec<NewBlock<'_>>, cmi: u32, referenced: &mut ReferencedParents) -> Result<()> {
         let db = &self.db;
         let arrival_ms = now_ms();
         let mut staged_roots: HashMap<Id32, ConeRoots> = HashMap::new();
@@ -192,7 +198,10 @@ impl Store {
                 None => {
                     let graph = &state.graph;
                     let known = |p: &Id32| graph.get(p).map(|x| x.roots).or_else(|| staged_roots.get(p).copied());
-                    cone_roots(&b.parents, known, &mut |p| referenced_index(db, &self.entry_points, p))?
+                    cone_roots(&b.parents, known, &mut |p| match self.entry_points.index_of(p) {
+                        Some(index) => Ok(index),
+                        None => referenced.lookup(db, p)?.ok_or_else(|| storage_error(format!("block 0x{} has no metadata", hex::encode(p)))),
+                    })?
                 }
             };
             staged_roots.insert(b.id, roots);
@@ -223,6 +232,26 @@ impl Store {
         }
         self.publish_status(state);
         Ok(())
+    }
+}
+
+/// What a batch learned about its stored parents outside the pending graph: the index of
+/// the milestone that referenced each (0: none), read from its metadata once, however many
+/// blocks of the batch name it. Blocks issued together share their tips, so under load a
+/// batch of hundreds of blocks often names only a handful of parents.
+#[derive(Default)]
+pub(super) struct ReferencedParents(HashMap<Id32, u32>);
+
+impl ReferencedParents {
+    /// The parent's referencing milestone index, or None if no metadata is stored for it.
+    fn lookup(&mut self, db: &Db, id: &Id32) -> Result<Option<u32>> {
+        if let Some(index) = self.0.get(id) {
+            return Ok(Some(*index));
+        }
+        let Some(meta) = db.get(BLOCK_META, id)? else { return Ok(None) };
+        let index = BlockMeta::from_bytes(&meta)?.referenced_by;
+        self.0.insert(*id, index);
+        Ok(Some(index))
     }
 }
 

@@ -7,6 +7,7 @@ use crate::events::ReferencedBlock;
 use crate::metadata;
 use crate::milestone::{self, Essence, Previous};
 use crate::graph::cone_roots;
+use super::intake::ReferencedParents;
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
 use crate::tips::{self, TipScore};
 use crate::white_flag::{self, Confirmation};
@@ -121,7 +122,7 @@ impl Store {
             if payload.index == self.origin.first_milestone_index() && !payload.parents.iter().all(|p| self.entry_points.contains(p)) {
                 return Err(Error::new("milestone-parents-invalid", "payload.parents", "the first milestone approves solid entry points only (D12, D41)"));
             }
-            self.check_parents_known(&state, &block.parents, &HashSet::new())?;
+            self.check_parents_known(&state, &block.parents, &HashSet::new(), &mut ReferencedParents::default())?;
             self.check_parents_not_below_max_depth(&state, &block.parents)?;
             white_flag::traversal_order(&payload.parents, &state.graph)
         };
@@ -234,7 +235,7 @@ impl Store {
             cone_roots(&payload.parents, known, &mut |p| if referenced.contains(p) { Ok(index) } else { referenced_index(db, entry_points, p) })?
         };
         let own = NewBlock { id: block_id, bytes, parents: payload.parents.clone(), milestone_index: index, roots: Some(roots) };
-        self.write_blocks(&mut state, batch, vec![own], index)?;
+        self.write_blocks(&mut state, batch, vec![own], index, &mut ReferencedParents::default())?;
 
         state.graph.remove_referenced(&c.order, updates);
         state.checkpoint = None;

@@ -16,6 +16,11 @@ impl Store {
         self.db.get(BLOCKS, block_id)
     }
 
+    /// Whether the block is stored, without reading its bytes.
+    pub fn has_block(&self, block_id: &Id32) -> Result<bool> {
+        self.db.exists(BLOCKS, block_id)
+    }
+
     /// Whether the id is one of the ledger's solid entry points (never a stored block; a
     /// parent that needs nothing more, for gossip's solidification).
     pub fn is_solid_entry_point(&self, id: &Id32) -> bool {
