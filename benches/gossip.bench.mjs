@@ -258,7 +258,9 @@ async function run(kind, round) {
     if (probeProcess) cores.probe = (after.probe - before.probe) / wall;
     // Gossip's own CPU per block, in microseconds: less sensitive to a busy machine than rates.
     const gossipMicros = Object.fromEntries(names.map((n, i) => [n, ((after.gossipCpu[i] - before.gossipCpu[i]) * 1e6) / all.length]));
-    return { kind, blocks: all.length, mineSeconds, submitted, results, counters, cores, gossipMicros, load: loadavg()[0] };
+    // Each process's whole CPU per block (every thread), in microseconds.
+    const cpuMicros = Object.fromEntries(Object.entries(cores).map(([n, c]) => [n, (c * wall * 1e6) / all.length]));
+    return { kind, blocks: all.length, mineSeconds, submitted, results, counters, cores, gossipMicros, cpuMicros, load: loadavg()[0] };
   } finally {
     await probeProcess?.stop();
     await Promise.all(Object.values(nodes).map((n) => n.stop()));
@@ -283,6 +285,7 @@ async function main() {
       console.log(`round ${round} ${kind}: A took ${fmt(r.submitted.rate)}/s (mined in ${r.mineSeconds.toFixed(1)} s)${where ? '; ' + where : ''}; load ${r.load.toFixed(2)}`);
       console.log(`  gossip: ${Object.entries(r.counters).map(([n, c]) => `${n} sent ${c.sent} received ${c.received} new ${c.fresh} dropped ${c.dropped} asked ${c.asked}`).join(' · ')}`);
       console.log(`  cores used: ${Object.entries(r.cores).map(([n, c]) => `${n} ${c.toFixed(2)}`).join(', ')}; gossip threads' CPU per block: ${Object.entries(r.gossipMicros).map(([n, us]) => `${n} ${us.toFixed(0)} µs`).join(', ')}`);
+      console.log(`  CPU per block, whole process: ${Object.entries(r.cpuMicros).map(([n, us]) => `${n} ${us.toFixed(0)} µs`).join(', ')}`);
     }
   }
   const of = (kind) => runs.filter((r) => r.kind === kind);
