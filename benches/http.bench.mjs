@@ -7,7 +7,8 @@
 // Every server runs in a process of its own and autocannon drives it from this process, so
 // the load generator never shares an event loop with the server it measures. Routes:
 //   GET info · GET tips · GET blocks/{id} (2000 stored blocks in turn) · GET their metadata
-//   · GET transactions/{id}/included-block · POST blocks with parents and a valid nonce
+//   · GET transactions/{id}/included-block, and the same for an unknown transaction (a 404,
+//   as a wallet polling for its transaction gets) · POST blocks with parents and a valid nonce
 //   (minPowScore 1 on our node, 0 on Hornet's private tangle; parents are fresh tips taken
 //   just before each POST run). Our node issues a milestone every 5 s, as Hornet's coordinator does.
 // Hornet runs when it is built (benches/hornet.mjs says where it looks; skipped with a note
@@ -51,11 +52,13 @@ const NODE_ARGS = (() => {
 })();
 const GENESIS_SEED = '0xffbf22719c9ea8d3d31bcf5d5eaa03ffb3a2a2e71abfd2b2ef0e56b692897f71';
 
-function run(title, options) {
+/** One autocannon run; `expectStatus` (default: any 2xx) is the status every answer must have. */
+function run(title, { expectStatus, ...options }) {
   return new Promise((resolve, reject) => {
     autocannon({ connections, duration, pipelining: 1, ...options }, (err, result) => {
       if (err) return reject(err);
-      const bad = result.non2xx + result.errors + result.timeouts;
+      const unexpected = expectStatus === undefined ? result.non2xx : Object.entries(result.statusCodeStats).reduce((n, [status, { count }]) => n + (Number(status) === expectStatus ? 0 : count), 0);
+      const bad = unexpected + result.errors + result.timeouts;
       if (bad > 0) console.error(`${title}: ${bad} failed (status counts ${JSON.stringify(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts})`);
       resolve({ title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad });
     });
@@ -177,6 +180,8 @@ function routes(target) {
     ['GET blocks/{id}', { url: target.url, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/core/v2/blocks/${cycle()}` }) }] }],
     ['GET blocks/{id}/metadata', { url: target.url, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/core/v2/blocks/${cycle()}/metadata` }) }] }],
     ['GET transactions/{id}/included-block', { url: `${target.url}/api/core/v2/transactions/${target.txId}/included-block` }],
+    // A wallet polling for a transaction that is not included yet: every answer a 404.
+    ['GET included-block, unknown transaction (404)', { url: `${target.url}/api/core/v2/transactions/0x${'cd'.repeat(32)}/included-block`, expectStatus: 404 }],
     [
       'POST blocks (JSON, parents + nonce)',
       { url: target.url, requests: [{ method: 'POST', path: '/api/core/v2/blocks', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: target.bodies[target.next++ % target.bodies.length] }) }] },

@@ -4,13 +4,18 @@
 // middleware chain but what is kept here, the same as there: CORS's allow-origin header,
 // the public-route rule (a route that is not public goes to Koa, which checks the JWT), the
 // request counters and timers under the route's pattern, and the request log line.
-// Anything but a 200 — a malformed ID, an unknown block, a store that is not ready, a
-// thrown error — is left to the Koa app, which answers it with the usual error body; the
-// lookups here have no side effects, so doing one again there changes nothing.
+// A 404 for an unknown block or a transaction not (yet) included is answered here too, with
+// the routes' own D6 body (wallets poll included-block until their transaction is in, and
+// through Koa each such miss cost several times a hit). Anything else — a malformed ID, a
+// store that is not ready, a thrown error — is left to the Koa app, which answers it with
+// the usual error body; the lookups here have no side effects, so doing one again there
+// changes nothing.
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { NodeInfo } from './lib/node-info';
+import { errorBodyText } from './lib/http-error';
 import { cachedBlockJsonText } from './lib/json-text';
+import { blockNotFound, transactionNotIncluded } from './lib/not-found';
 import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './lib/before-koa';
 import { publicRouteMatcher } from './middleware/auth';
 import { binaryTypeOf } from './middleware/media';
@@ -22,9 +27,12 @@ const INCLUDED = /^\/api\/core\/v2\/transactions\/(0x[0-9a-fA-F]{64})\/included-
 interface Answer {
   /** The route pattern, as the router names it in the metrics. */
   route: string;
+  status: 200 | 404;
   type: string;
   body: string | Buffer;
 }
+
+const notFoundAnswer = (route: string, reason: string): Answer => ({ route, status: 404, type: JSON_CONTENT_TYPE, body: errorBodyText(404, reason) });
 
 /** Koa's request listener, with the hot reads answered first. */
 export function withFastReads(koa: RequestListener, services: ServerServices): RequestListener {
@@ -33,26 +41,30 @@ export function withFastReads(koa: RequestListener, services: ServerServices): R
   const info = new NodeInfo(store, services.config, services.protocol, services.version, services.gossip);
   const answers = new EarlyAnswers(services.metrics, services.logger);
 
-  const block = (route: string, id: string, accept: string): Answer | undefined => {
-    const bytes = store.getBlock(id.toLowerCase());
-    if (bytes === null) return undefined;
+  const block = (route: string, id: string, accept: string): Answer => {
+    const bytes = store.getBlock(id);
+    if (bytes === null) return notFoundAnswer(route, blockNotFound(id));
     const binary = binaryTypeOf(accept);
-    return binary !== undefined ? { route, type: binary, body: bytes } : { route, type: JSON_CONTENT_TYPE, body: cachedBlockJsonText(bytes) };
+    return binary !== undefined ? { route, status: 200, type: binary, body: bytes } : { route, status: 200, type: JSON_CONTENT_TYPE, body: cachedBlockJsonText(bytes) };
   };
 
   const answer = (path: string, accept: string): Answer | undefined => {
-    if (path === '/api/core/v2/info') return { route: path, type: JSON_CONTENT_TYPE, body: info.jsonText() };
-    if (path === '/api/core/v2/tips') return { route: path, type: JSON_CONTENT_TYPE, body: store.selectTipsJson() };
+    if (path === '/api/core/v2/info') return { route: path, status: 200, type: JSON_CONTENT_TYPE, body: info.jsonText() };
+    if (path === '/api/core/v2/tips') return { route: path, status: 200, type: JSON_CONTENT_TYPE, body: store.selectTipsJson() };
     let m = BLOCK.exec(path);
     if (m !== null) {
-      if (m[2] === undefined) return block('/api/core/v2/blocks/:blockId', m[1], accept);
-      const metadata = store.getBlockMetadata(m[1].toLowerCase());
-      return metadata === null ? undefined : { route: '/api/core/v2/blocks/:blockId/metadata', type: JSON_CONTENT_TYPE, body: metadata };
+      const id = m[1].toLowerCase();
+      if (m[2] === undefined) return block('/api/core/v2/blocks/:blockId', id, accept);
+      const route = '/api/core/v2/blocks/:blockId/metadata';
+      const metadata = store.getBlockMetadata(id);
+      return metadata === null ? notFoundAnswer(route, blockNotFound(id)) : { route, status: 200, type: JSON_CONTENT_TYPE, body: metadata };
     }
     m = INCLUDED.exec(path);
     if (m !== null) {
-      const blockId = store.getIncludedBlockId(m[1].toLowerCase());
-      return blockId === null ? undefined : block('/api/core/v2/transactions/:transactionId/included-block', blockId, accept);
+      const route = '/api/core/v2/transactions/:transactionId/included-block';
+      const id = m[1].toLowerCase();
+      const blockId = store.getIncludedBlockId(id);
+      return blockId === null ? notFoundAnswer(route, transactionNotIncluded(store, id)) : block(route, blockId, accept);
     }
     return undefined;
   };
@@ -69,12 +81,12 @@ export function withFastReads(koa: RequestListener, services: ServerServices): R
       return false; // Koa answers it again, with the error body
     }
     if (found === undefined) return false;
-    res.statusCode = 200;
+    res.statusCode = found.status;
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Content-Type', found.type);
     res.setHeader('Content-Length', typeof found.body === 'string' ? Buffer.byteLength(found.body) : found.body.length);
     res.end(found.body);
-    answers.record('GET', found.route, path, 200, started);
+    answers.record('GET', found.route, path, found.status, started);
     return true;
   };
 

@@ -113,7 +113,30 @@ describe('four HTTP event loops on one port', () => {
     const malformed = await fetch(`${node.url}/api/core/v2/blocks/0x12`);
     expect(malformed.status).toBe(400);
   });
+
+  it('answers the hot reads\' 404s with the routes\' body, headers and counters', async () => {
+    const unknown = '0x' + 'ab'.repeat(32);
+    const before = await metricsText(node);
+    for (const [path, route, reason] of UNKNOWN_READS(unknown)) {
+      const get = await fetch(`${node.url}${path}`);
+      const head = await fetch(`${node.url}${path}`, { method: 'HEAD' });
+      expect([get.status, head.status]).toEqual([404, 404]);
+      expect(withoutConnection(get)).toEqual(withoutConnection(head));
+      expect(await get.text()).toBe(notFoundBody(reason));
+      const after = await metricsText(node);
+      expect(counted(after, route, 404) - counted(before, route, 404)).toBeGreaterThanOrEqual(1);
+    }
+  });
 });
+
+const withoutConnection = (r: Response) => [...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k));
+const notFoundBody = (reason: string) => JSON.stringify({ error: { code: '404', message: `could not find data: ${reason}` } });
+/** GETs of an unknown id on each hot read that can miss: path, route pattern, 404 reason. */
+const UNKNOWN_READS = (id: string): [string, string, string][] => [
+  [`/api/core/v2/blocks/${id}`, '/api/core/v2/blocks/:blockId', `block ${id} not found`],
+  [`/api/core/v2/blocks/${id.toUpperCase().replace('0X', '0x')}/metadata`, '/api/core/v2/blocks/:blockId/metadata', `block ${id} not found`],
+  [`/api/core/v2/transactions/${id}/included-block`, '/api/core/v2/transactions/:transactionId/included-block', `transaction ${id} not found`],
+];
 
 describe('hot reads of routes that are not public', () => {
   let node: TestNode;
@@ -131,6 +154,17 @@ describe('hot reads of routes that are not public', () => {
     expect((await fetch(`${node.url}/api/core/v2/info`)).status).toBe(403);
     const token = await issueToken(readFileSync(join(node.dataDir, 'jwt-secret'), 'utf8').trim());
     expect((await fetch(`${node.url}/api/core/v2/info`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+  });
+
+  it('answer their 404s through Koa with the body given before Koa on a public route', async () => {
+    const unknown = '0x' + 'ab'.repeat(32);
+    const token = await issueToken(readFileSync(join(node.dataDir, 'jwt-secret'), 'utf8').trim());
+    for (const [path, , reason] of UNKNOWN_READS(unknown)) {
+      expect((await fetch(`${node.url}${path}`)).status).toBe(403);
+      const res = await fetch(`${node.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(404);
+      expect(await res.text()).toBe(notFoundBody(reason));
+    }
   });
 });
 

@@ -19,8 +19,7 @@ export class HttpError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(status: number, reason?: string, headers: Record<string, string> = {}) {
-    const base = BASE_MESSAGES[status] ?? 'error';
-    super(reason === undefined ? base : `${base}: ${reason}`);
+    super(errorMessage(status, reason));
     this.name = 'HttpError';
     this.status = status;
     this.reason = reason;
@@ -28,8 +27,19 @@ export class HttpError extends Error {
   }
 
   body(): string {
-    return JSON.stringify({ error: { code: String(this.status), message: this.message } });
+    return errorBodyText(this.status, this.reason);
   }
+}
+
+function errorMessage(status: number, reason: string | undefined): string {
+  const base = BASE_MESSAGES[status] ?? 'error';
+  return reason === undefined ? base : `${base}: ${reason}`;
+}
+
+/** The D6 body of a status and reason, for an answer given without throwing (no stack trace
+ * to capture): the same text as `new HttpError(status, reason).body()`. */
+export function errorBodyText(status: number, reason?: string): string {
+  return JSON.stringify({ error: { code: String(status), message: errorMessage(status, reason) } });
 }
 
 export const badRequest = (reason?: string) => new HttpError(400, reason);

@@ -3,6 +3,7 @@
 
 import type Router from '@koa/router';
 import { notFound } from '../lib/http-error';
+import { blockNotFound } from '../lib/not-found';
 import { cachedBlockJsonText } from '../lib/json-text';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { id32Param } from '../lib/params';
@@ -27,21 +28,21 @@ export function blocksRoutes(router: Router, services: ServerServices): void {
   router.get('/api/core/v2/blocks/:blockId', (ctx) => {
     const id = id32Param(ctx.params.blockId, 'blockId');
     const bytes = store.getBlock(id);
-    if (bytes === null) throw notFound(`block ${id} not found`);
+    if (bytes === null) throw notFound(blockNotFound(id));
     sendJsonOrBinary(ctx, bytes, () => cachedBlockJsonText(bytes));
   });
 
   router.get('/api/core/v2/blocks/:blockId/metadata', (ctx) => {
     const id = id32Param(ctx.params.blockId, 'blockId');
     const metadata = store.getBlockMetadata(id);
-    if (metadata === null) throw notFound(`block ${id} not found`);
+    if (metadata === null) throw notFound(blockNotFound(id));
     sendJsonText(ctx, metadata);
   });
 
   router.get('/api/core/v2/blocks/:blockId/children', (ctx) => {
     const id = id32Param(ctx.params.blockId, 'blockId');
     const children = store.getBlockChildren(id, MAX_CHILDREN);
-    if (children === null) throw notFound(`block ${id} not found`);
+    if (children === null) throw notFound(blockNotFound(id));
     ctx.body = { blockId: id, maxResults: MAX_CHILDREN, count: children.length, children };
   });
 }
