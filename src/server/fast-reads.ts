@@ -1,12 +1,12 @@
 // The hottest reads, answered before Koa (docs/performance.md): GET info, tips, a block, its
-// metadata and a transaction's included block. What they answer is prepared once (the
+// metadata, a transaction's included block, and an output with or without its metadata. What they answer is prepared once (the
 // info text per milestone, a block's JSON text per cached block) and needs none of the
 // middleware chain but what is kept here, the same as there: CORS's allow-origin header,
 // the public-route rule (a route that is not public goes to Koa, which checks the JWT), the
 // request counters and timers under the route's pattern, and the request log line.
-// A 404 for an unknown block or a transaction not (yet) included is answered here too, with
-// the routes' own D6 body (wallets poll included-block until their transaction is in, and
-// through Koa each such miss cost several times a hit). Anything else — a malformed ID, a
+// A 404 for an unknown block or output or a transaction not (yet) included is answered here
+// too, with the routes' own D6 body (wallets poll included-block until their transaction is
+// in, and through Koa each such miss cost several times a hit). Anything else — a malformed ID, a
 // store that is not ready, a thrown error — is left to the Koa app, which answers it with
 // the usual error body; the lookups here have no side effects, so doing one again there
 // changes nothing.
@@ -14,8 +14,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { NodeInfo } from './lib/node-info';
 import { errorBodyText } from './lib/http-error';
-import { cachedBlockJsonText } from './lib/json-text';
-import { blockNotFound, transactionNotIncluded } from './lib/not-found';
+import { cachedBlockJsonText, outputBodyJsonText } from './lib/json-text';
+import { blockNotFound, outputNotFound, transactionNotIncluded } from './lib/not-found';
 import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './lib/before-koa';
 import { publicRouteMatcher } from './middleware/auth';
 import { binaryTypeOf } from './middleware/media';
@@ -23,6 +23,7 @@ import type { ServerServices } from './services';
 
 const BLOCK = /^\/api\/core\/v2\/blocks\/(0x[0-9a-fA-F]{64})(\/metadata)?$/;
 const INCLUDED = /^\/api\/core\/v2\/transactions\/(0x[0-9a-fA-F]{64})\/included-block$/;
+const OUTPUT = /^\/api\/core\/v2\/outputs\/(0x[0-9a-fA-F]{68})(\/metadata)?$/;
 
 interface Answer {
   /** The route pattern, as the router names it in the metrics. */
@@ -65,6 +66,16 @@ export function withFastReads(koa: RequestListener, services: ServerServices): R
       const id = m[1].toLowerCase();
       const blockId = store.getIncludedBlockId(id);
       return blockId === null ? notFoundAnswer(route, transactionNotIncluded(store, id)) : block(route, blockId, accept);
+    }
+    m = OUTPUT.exec(path);
+    if (m !== null) {
+      const route = m[2] === undefined ? '/api/core/v2/outputs/:outputId' : '/api/core/v2/outputs/:outputId/metadata';
+      const id = m[1].toLowerCase();
+      const found = store.getOutput(id);
+      if (found === null) return notFoundAnswer(route, outputNotFound(id));
+      if (m[2] !== undefined) return { route, status: 200, type: JSON_CONTENT_TYPE, body: found.metadata };
+      const binary = binaryTypeOf(accept);
+      return binary !== undefined ? { route, status: 200, type: binary, body: found.output } : { route, status: 200, type: JSON_CONTENT_TYPE, body: outputBodyJsonText(found.output, found.metadata) };
     }
     return undefined;
   };

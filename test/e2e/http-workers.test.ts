@@ -103,12 +103,23 @@ describe('four HTTP event loops on one port', () => {
       [`/api/core/v2/blocks/${blockId}`, ''],
       [`/api/core/v2/blocks/${blockId}`, 'application/vnd.ledger.serializer-v1'],
       [`/api/core/v2/blocks/${blockId}/metadata`, ''],
+      [`/api/core/v2/outputs/${GENESIS_OUTPUT}`, ''],
+      [`/api/core/v2/outputs/${GENESIS_OUTPUT}`, 'application/vnd.ledger.serializer-v1'],
+      [`/api/core/v2/outputs/${GENESIS_OUTPUT}/metadata`, ''],
     ]) {
-      const headers = (r: Response) => [...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k));
-      const get = await fetch(`${node.url}${path}`, { headers: accept ? { Accept: accept } : {} });
-      const head = await fetch(`${node.url}${path}`, { method: 'HEAD', headers: accept ? { Accept: accept } : {} });
-      expect(get.status).toBe(200);
-      expect(headers(get)).toEqual(headers(head));
+      // An output's metadata names the ledger index, which a milestone between the two
+      // requests changes: compare only pairs taken while the GET's body stayed the same.
+      for (let attempt = 0; ; attempt++) {
+        const init = { headers: accept ? { Accept: accept } : {} };
+        const get = await fetch(`${node.url}${path}`, init);
+        const body = await get.text();
+        const head = await fetch(`${node.url}${path}`, { ...init, method: 'HEAD' });
+        const again = await (await fetch(`${node.url}${path}`, init)).text();
+        if (body !== again && attempt < 3) continue;
+        expect(get.status).toBe(200);
+        expect(withoutConnection(get)).toEqual(withoutConnection(head));
+        break;
+      }
     }
     const malformed = await fetch(`${node.url}/api/core/v2/blocks/0x12`);
     expect(malformed.status).toBe(400);
@@ -129,10 +140,14 @@ describe('four HTTP event loops on one port', () => {
   });
 });
 
+/** The genesis output of a node with the default genesis (ledger style). */
+const GENESIS_OUTPUT = '0x' + '00'.repeat(34);
 const withoutConnection = (r: Response) => [...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k));
 const notFoundBody = (reason: string) => JSON.stringify({ error: { code: '404', message: `could not find data: ${reason}` } });
 /** GETs of an unknown id on each hot read that can miss: path, route pattern, 404 reason. */
 const UNKNOWN_READS = (id: string): [string, string, string][] => [
+  [`/api/core/v2/outputs/${id}0000`, '/api/core/v2/outputs/:outputId', `output ${id}0000 not found`],
+  [`/api/core/v2/outputs/${id}0100/metadata`, '/api/core/v2/outputs/:outputId/metadata', `output ${id}0100 not found`],
   [`/api/core/v2/blocks/${id}`, '/api/core/v2/blocks/:blockId', `block ${id} not found`],
   [`/api/core/v2/blocks/${id.toUpperCase().replace('0X', '0x')}/metadata`, '/api/core/v2/blocks/:blockId/metadata', `block ${id} not found`],
   [`/api/core/v2/transactions/${id}/included-block`, '/api/core/v2/transactions/:transactionId/included-block', `transaction ${id} not found`],

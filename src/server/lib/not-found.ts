@@ -5,6 +5,8 @@ import type { LedgerStoreApi } from '../../store-contract';
 
 export const blockNotFound = (blockId: string): string => `block ${blockId} not found`;
 
+export const outputNotFound = (outputId: string): string => `output ${outputId} not found`;
+
 /** Why a transaction has no included block: never seen, or carried only by blocks that no
  * milestone confirmed as included (the transaction-id index tells the two apart). */
 export function transactionNotIncluded(store: Pick<LedgerStoreApi, 'getBlocksWithTransaction'>, transactionId: string): string {

@@ -4,6 +4,7 @@
 import type Router from '@koa/router';
 import { notFound } from '../lib/http-error';
 import { outputBodyJsonText } from '../lib/json-text';
+import { outputNotFound } from '../lib/not-found';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { outputIdParam } from '../lib/params';
 import type { ServerServices } from '../services';
@@ -12,14 +13,14 @@ export function outputsRoutes(router: Router, { store }: ServerServices): void {
   router.get('/api/core/v2/outputs/:outputId', (ctx) => {
     const id = outputIdParam(ctx.params.outputId);
     const found = store.getOutput(id);
-    if (found === null) throw notFound(`output ${id} not found`);
+    if (found === null) throw notFound(outputNotFound(id));
     sendJsonOrBinary(ctx, found.output, () => outputBodyJsonText(found.output, found.metadata));
   });
 
   router.get('/api/core/v2/outputs/:outputId/metadata', (ctx) => {
     const id = outputIdParam(ctx.params.outputId);
     const found = store.getOutput(id);
-    if (found === null) throw notFound(`output ${id} not found`);
+    if (found === null) throw notFound(outputNotFound(id));
     sendJsonText(ctx, found.metadata);
   });
 }
