@@ -1,15 +1,16 @@
 // The hottest reads, answered before Koa (docs/performance.md): GET info, tips, a block, its
-// metadata, a transaction's included block, and an output with or without its metadata. What they answer is prepared once (the
-// info text per milestone, a block's JSON text per cached block) and needs none of the
+// metadata, a transaction's included block, an output and its metadata. What they answer
+// is prepared once (the info text per milestone, a block's JSON text per cached block) or
+// read as the store keeps it (metadata, outputs), and needs none of the
 // middleware chain but what is kept here, the same as there: CORS's allow-origin header,
 // the public-route rule (a route that is not public goes to Koa, which checks the JWT), the
 // request counters and timers under the route's pattern, and the request log line.
 // A 404 for an unknown block or output or a transaction not (yet) included is answered here
 // too, with the routes' own D6 body (wallets poll included-block until their transaction is
-// in, and through Koa each such miss cost several times a hit). Anything else — a malformed ID, a
-// store that is not ready, a thrown error — is left to the Koa app, which answers it with
-// the usual error body; the lookups here have no side effects, so doing one again there
-// changes nothing.
+// in, and through Koa each such miss cost several times a hit). Anything else — a malformed
+// ID, a store that is not ready, a thrown error — is left to the Koa app, which answers it
+// with the usual error body; the lookups here have no side effects, so doing one again
+// there changes nothing.
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { NodeInfo } from './lib/node-info';
@@ -35,6 +36,12 @@ interface Answer {
 
 const notFoundAnswer = (route: string, reason: string): Answer => ({ route, status: 404, type: JSON_CONTENT_TYPE, body: errorBodyText(404, reason) });
 
+/** The bytes as they are when `Accept` asks for the binary type, else their JSON (as `sendJsonOrBinary` does). */
+function jsonOrBinary(route: string, accept: string, bytes: Buffer, jsonText: () => string): Answer {
+  const binary = binaryTypeOf(accept);
+  return binary !== undefined ? { route, status: 200, type: binary, body: bytes } : { route, status: 200, type: JSON_CONTENT_TYPE, body: jsonText() };
+}
+
 /** Koa's request listener, with the hot reads answered first. */
 export function withFastReads(koa: RequestListener, services: ServerServices): RequestListener {
   const { store } = services;
@@ -44,9 +51,7 @@ export function withFastReads(koa: RequestListener, services: ServerServices): R
 
   const block = (route: string, id: string, accept: string): Answer => {
     const bytes = store.getBlock(id);
-    if (bytes === null) return notFoundAnswer(route, blockNotFound(id));
-    const binary = binaryTypeOf(accept);
-    return binary !== undefined ? { route, status: 200, type: binary, body: bytes } : { route, status: 200, type: JSON_CONTENT_TYPE, body: cachedBlockJsonText(bytes) };
+    return bytes === null ? notFoundAnswer(route, blockNotFound(id)) : jsonOrBinary(route, accept, bytes, () => cachedBlockJsonText(bytes));
   };
 
   const answer = (path: string, accept: string): Answer | undefined => {
@@ -74,8 +79,7 @@ export function withFastReads(koa: RequestListener, services: ServerServices): R
       const found = store.getOutput(id);
       if (found === null) return notFoundAnswer(route, outputNotFound(id));
       if (m[2] !== undefined) return { route, status: 200, type: JSON_CONTENT_TYPE, body: found.metadata };
-      const binary = binaryTypeOf(accept);
-      return binary !== undefined ? { route, status: 200, type: binary, body: found.output } : { route, status: 200, type: JSON_CONTENT_TYPE, body: outputBodyJsonText(found.output, found.metadata) };
+      return jsonOrBinary(route, accept, found.output, () => outputBodyJsonText(found.output, found.metadata));
     }
     return undefined;
   };

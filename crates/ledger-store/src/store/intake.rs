@@ -2,11 +2,11 @@
 //! of a batch scored together, parents known, one atomic write per batch.
 
 use super::events::IntakeBlock;
-use super::{lock, milestone_not_allowed, not_ready, now_ms, NewBlock, State, Store, Submitted};
-use crate::storage_error;
+use super::{lock, milestone_not_allowed, not_ready, now_ms, referenced_index, NewBlock, State, Store, Submitted};
 use crate::events;
 use crate::columns::{self, state_key, BLOCKS, BLOCK_META, CHILDREN, STATE, TX_BLOCKS, UNREFERENCED};
 use crate::db::{Batch, Db};
+use crate::entry_points::SolidEntryPoints;
 use crate::graph::{cone_roots, ConeRoots};
 use crate::tips::{self, TipScore};
 use crate::records::BlockMeta;
@@ -198,10 +198,7 @@ impl Store {
                 None => {
                     let graph = &state.graph;
                     let known = |p: &Id32| graph.get(p).map(|x| x.roots).or_else(|| staged_roots.get(p).copied());
-                    cone_roots(&b.parents, known, &mut |p| match self.entry_points.index_of(p) {
-                        Some(index) => Ok(index),
-                        None => referenced.lookup(db, p)?.ok_or_else(|| storage_error(format!("block 0x{} has no metadata", hex::encode(p)))),
-                    })?
+                    cone_roots(&b.parents, known, &mut |p| referenced.index(db, &self.entry_points, p))?
                 }
             };
             staged_roots.insert(b.id, roots);
@@ -252,6 +249,17 @@ impl ReferencedParents {
         let index = BlockMeta::from_bytes(&meta)?.referenced_by;
         self.0.insert(*id, index);
         Ok(Some(index))
+    }
+
+    /// `referenced_index` (a solid entry point's index, or the stored metadata's), read once
+    /// per batch.
+    fn index(&mut self, db: &Db, entry_points: &SolidEntryPoints, id: &Id32) -> Result<u32> {
+        if let Some(index) = self.0.get(id) {
+            return Ok(*index);
+        }
+        let index = referenced_index(db, entry_points, id)?;
+        self.0.insert(*id, index);
+        Ok(index)
     }
 }
 
