@@ -30,12 +30,24 @@ fn main() {
         .collect();
     let mut names: Vec<String> = std::env::args().skip(1).collect();
     if names.is_empty() {
-        names = ["block/milestone/receipt", "block/milestone/receipt-and-params-multi-sig", "block/milestone/no-options"].map(String::from).to_vec();
-        let (kb, _) = records.iter().find(|(r, _)| (2000..2200).contains(&r["bytes"].as_str().unwrap().len())).unwrap();
+        names = [
+            "block/milestone/receipt",
+            "block/milestone/receipt-and-params-multi-sig",
+            "block/milestone/no-options",
+        ]
+        .map(String::from)
+        .to_vec();
+        let (kb, _) = records
+            .iter()
+            .find(|(r, _)| (2000..2200).contains(&r["bytes"].as_str().unwrap().len()))
+            .unwrap();
         names.push(kb["name"].as_str().unwrap().to_string());
     }
     for name in names {
-        let (_, block_text) = records.iter().find(|(r, _)| r["name"] == name.as_str()).unwrap_or_else(|| panic!("no vector {name}"));
+        let (_, block_text) = records
+            .iter()
+            .find(|(r, _)| r["name"] == name.as_str())
+            .unwrap_or_else(|| panic!("no vector {name}"));
         let block_text = block_text.to_string();
         let block = json::block_from_text(&block_text).unwrap();
         let bytes = codec::encode_block(&block);
@@ -48,9 +60,13 @@ fn main() {
             println!("  {stage}: {:.2} µs of CPU", (thread_cpu_seconds() - start) * 1e6 / n as f64);
         };
         println!("{name} ({} B of JSON, {} B encoded)", block_text.len(), bytes.len());
-        time("direct read", &|| drop(black_box(json::block_from_text(black_box(&block_text)).unwrap())));
+        time("direct read", &|| {
+            drop(black_box(json::block_from_text(black_box(&block_text)).unwrap()))
+        });
         time("encode", &|| drop(black_box(codec::encode_block(black_box(&block)))));
         time("block id", &|| drop(black_box(ids::block_id(black_box(&bytes)))));
-        time("utf-8 check", &|| drop(black_box(std::str::from_utf8(black_box(block_text.as_bytes())).unwrap())));
+        time("utf-8 check", &|| {
+            drop(black_box(std::str::from_utf8(black_box(block_text.as_bytes())).unwrap()))
+        });
     }
 }

@@ -9,7 +9,10 @@ use std::time::Duration;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Some(name) = args.first() {
-        let engine = Engine::available().into_iter().find(|e| e.name() == name).expect("an engine this CPU runs");
+        let engine = Engine::available()
+            .into_iter()
+            .find(|e| e.name() == name)
+            .expect("an engine this CPU runs");
         let seconds: f64 = args.get(1).map_or(2.0, |s| s.parse().expect("seconds"));
         let cpu_before = cpu_seconds();
         let rate = hash_rate(1, Duration::from_secs_f64(seconds), engine);

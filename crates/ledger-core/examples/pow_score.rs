@@ -14,7 +14,11 @@ fn main() {
             sum += trailing_zeros(&block);
         }
     });
-    println!("trailing_zeros of a 300-byte block: {:.2} µs wall, {:.2} µs CPU ({sum})", wall / n as f64 * 1e6, cpu / n as f64 * 1e6);
+    println!(
+        "trailing_zeros of a 300-byte block: {:.2} µs wall, {:.2} µs CPU ({sum})",
+        wall / n as f64 * 1e6,
+        cpu / n as f64 * 1e6
+    );
     let mut x = 0u8;
     let (wall, cpu) = timed(|| {
         for i in 0..n {
@@ -22,7 +26,11 @@ fn main() {
             x ^= blake2b256(&block[..292])[0];
         }
     });
-    println!("of which BLAKE2b-256 of 292 bytes: {:.2} µs wall, {:.2} µs CPU ({x})", wall / n as f64 * 1e6, cpu / n as f64 * 1e6);
+    println!(
+        "of which BLAKE2b-256 of 292 bytes: {:.2} µs wall, {:.2} µs CPU ({x})",
+        wall / n as f64 * 1e6,
+        cpu / n as f64 * 1e6
+    );
 }
 
 fn timed(f: impl FnOnce()) -> (f64, f64) {

@@ -85,7 +85,8 @@ pub fn decode_address(text: &str) -> Result<(String, Address)> {
     if polymod(hrp_expand(hrp).into_iter().chain(values.iter().copied())) != 1 {
         return Err(bad("checksum mismatch"));
     }
-    let bytes = convert_bits(&values[..values.len() - 6], 5, 8, false).ok_or_else(|| bad("invalid padding"))?;
+    let bytes = convert_bits(&values[..values.len() - 6], 5, 8, false)
+        .ok_or_else(|| bad("invalid padding"))?;
     if bytes.len() != 33 {
         return Err(bad("an address is 33 bytes"));
     }
@@ -94,7 +95,9 @@ pub fn decode_address(text: &str) -> Result<(String, Address)> {
         0 => Address::Ed25519(id),
         8 => Address::Alias(id),
         16 => Address::Nft(id),
-        k => return Err(Error::new("unknown-address-type", "", format!("unknown address type {k}"))),
+        k => {
+            return Err(Error::new("unknown-address-type", "", format!("unknown address type {k}")))
+        }
     };
     Ok((hrp.to_string(), address))
 }
@@ -107,10 +110,11 @@ mod tests {
 
     #[test]
     fn dev_genesis_address_both_ways() {
-        let id: [u8; 32] = hex::decode("10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d")
-            .unwrap()
-            .try_into()
-            .unwrap();
+        let id: [u8; 32] =
+            hex::decode("10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d")
+                .unwrap()
+                .try_into()
+                .unwrap();
         assert_eq!(encode_address("tst", &Address::Ed25519(id)), GENESIS);
         assert_eq!(decode_address(GENESIS).unwrap(), ("tst".to_string(), Address::Ed25519(id)));
         assert_eq!(decode_address(&GENESIS.to_uppercase()).unwrap().1, Address::Ed25519(id));
@@ -122,6 +126,7 @@ mod tests {
         bad.replace_range(10..11, "x");
         assert!(decode_address(&bad).is_err());
         assert!(decode_address("tst1").is_err());
-        assert!(decode_address("Tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc").is_err());
+        assert!(decode_address("Tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc")
+            .is_err());
     }
 }

@@ -93,10 +93,11 @@ mod tests {
 
     #[test]
     fn derived_id_vectors_of_the_spec() {
-        let oid: OutputId = hex::decode("77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710000")
-            .unwrap()
-            .try_into()
-            .unwrap();
+        let oid: OutputId =
+            hex::decode("77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710000")
+                .unwrap()
+                .try_into()
+                .unwrap();
         assert_eq!(
             hex::encode(alias_id_from_output_id(&oid)),
             "0eefba3e6591b115cf0cb065c602d41b4dd61d8da1a3976613f7b41ba40de72e"

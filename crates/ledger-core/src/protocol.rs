@@ -30,7 +30,11 @@ impl ProtocolParameters {
             bech32_hrp: "tst".to_string(),
             min_pow_score: 1500,
             below_max_depth: 15,
-            rent_structure: RentStructure { v_byte_cost: 100, v_byte_factor_data: 1, v_byte_factor_key: 10 },
+            rent_structure: RentStructure {
+                v_byte_cost: 100,
+                v_byte_factor_data: 1,
+                v_byte_factor_key: 10,
+            },
             token_supply: 4_600_000_000_000_000,
         }
     }

@@ -29,12 +29,18 @@ fn example_a_milestone_block() {
     let block = block_both_ways(EXAMPLE_A_JSON, EXAMPLE_A_HEX);
     let bytes = hex::decode(EXAMPLE_A_HEX).unwrap();
     assert_eq!(bytes.len(), 353);
-    assert_eq!(hex0x(&ids::block_id(&bytes)), "0xc2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e19");
+    assert_eq!(
+        hex0x(&ids::block_id(&bytes)),
+        "0xc2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e19"
+    );
     let Some(Payload::Milestone(m)) = &block.payload else { panic!("not a milestone") };
     // The essence is bytes 74..246 inclusive of the block (173 bytes).
     assert_eq!(codec::encode_milestone_essence(m), bytes[74..247]);
     assert_eq!(codec::encode_milestone_payload(m), bytes[70..345]);
-    assert_eq!(hex0x(&ids::milestone_id(m)), "0x26e97b04f2c7df179c5818c4e172c7f3e6424aa86c0b547d2962812430d8fec2");
+    assert_eq!(
+        hex0x(&ids::milestone_id(m)),
+        "0x26e97b04f2c7df179c5818c4e172c7f3e6424aa86c0b547d2962812430d8fec2"
+    );
 }
 
 #[test]
@@ -43,7 +49,10 @@ fn example_b_tagged_data_block() {
     let bytes = hex::decode(EXAMPLE_B_HEX).unwrap();
     assert_eq!(bytes.len(), 104);
     assert_eq!(u64::from_le_bytes(bytes[96..].try_into().unwrap()), 39061);
-    assert_eq!(hex0x(&ids::block_id(&bytes)), "0x344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56");
+    assert_eq!(
+        hex0x(&ids::block_id(&bytes)),
+        "0x344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56"
+    );
 }
 
 #[test]
@@ -51,15 +60,27 @@ fn example_c_transaction_block() {
     let block = block_both_ways(EXAMPLE_C_JSON, EXAMPLE_C_HEX);
     let bytes = hex::decode(EXAMPLE_C_HEX).unwrap();
     assert_eq!(bytes.len(), 358);
-    assert_eq!(hex0x(&ids::block_id(&bytes)), "0x04d316e4a2edb85e074a9ba99191c562a9e8bbc90f994fd7261c1c87946bcea8");
+    assert_eq!(
+        hex0x(&ids::block_id(&bytes)),
+        "0x04d316e4a2edb85e074a9ba99191c562a9e8bbc90f994fd7261c1c87946bcea8"
+    );
     let Some(Payload::Transaction(tx)) = &block.payload else { panic!("not a transaction") };
     let tx_id = ids::transaction_id(tx);
     assert_eq!(hex0x(&tx_id), "0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad08571");
     assert_eq!(ids::transaction_id_of_payload_bytes(&bytes[70..350]), tx_id);
     assert_eq!(codec::encode_essence(&tx.essence), bytes[74..250]);
-    assert_eq!(hex0x(&ids::essence_hash(&tx.essence)), "0x9fd9e0464f6c8f401508a65af3b273913a32459c402c3e5bedc37b10b4002ff2");
-    assert_eq!(hex0x(&ids::output_id(&tx_id, 0)), "0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710000");
-    assert_eq!(hex0x(&ids::output_id(&tx_id, 1)), "0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710100");
+    assert_eq!(
+        hex0x(&ids::essence_hash(&tx.essence)),
+        "0x9fd9e0464f6c8f401508a65af3b273913a32459c402c3e5bedc37b10b4002ff2"
+    );
+    assert_eq!(
+        hex0x(&ids::output_id(&tx_id, 0)),
+        "0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710000"
+    );
+    assert_eq!(
+        hex0x(&ids::output_id(&tx_id, 1)),
+        "0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710100"
+    );
 
     // The consumed genesis output and the inputs commitment over it.
     let genesis_hex = "030080f7f5ac5710000001000010d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d00";
@@ -105,18 +126,33 @@ fn output_byte_vectors_of_section_7_6() {
             assert_eq!(json::output_to_json(&decoded), value(text));
         }
     }
-    let Output::Foundry(f) = codec::decode_output(&hex::decode(FOUNDRY_HEX).unwrap()).unwrap() else { panic!() };
-    assert_eq!(hex::encode(ids::foundry_id(&[0x11; 32], f.serial_number, 0)), format!("08{}0100000000", "11".repeat(32)));
+    let Output::Foundry(f) = codec::decode_output(&hex::decode(FOUNDRY_HEX).unwrap()).unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(
+        hex::encode(ids::foundry_id(&[0x11; 32], f.serial_number, 0)),
+        format!("08{}0100000000", "11".repeat(32))
+    );
 }
 
 #[test]
 fn protocol_parameters_blob_and_genesis_bech32() {
-    let blob = codec::encode_protocol_parameters(&ledger_core::protocol::ProtocolParameters::dev_default());
+    let blob = codec::encode_protocol_parameters(
+        &ledger_core::protocol::ProtocolParameters::dev_default(),
+    );
     assert_eq!(blob.len(), 41);
-    let genesis: [u8; 32] = hex::decode("10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d").unwrap().try_into().unwrap();
+    let genesis: [u8; 32] =
+        hex::decode("10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d")
+            .unwrap()
+            .try_into()
+            .unwrap();
     let text = "tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc";
     assert_eq!(bech32::encode_address("tst", &Address::Ed25519(genesis)), text);
-    assert_eq!(bech32::decode_address(text).unwrap(), ("tst".to_string(), Address::Ed25519(genesis)));
+    assert_eq!(
+        bech32::decode_address(text).unwrap(),
+        ("tst".to_string(), Address::Ed25519(genesis))
+    );
 }
 
 const BASIC_FULL_JSON: &str = r#"{"type":3,"amount":"2000000","nativeTokens":[{"id":"0x0811111111111111111111111111111111111111111111111111111111111111110100000000","amount":"0x64"}],"unlockConditions":[{"type":0,"address":{"type":0,"pubKeyHash":"0x94974ee57aef2316fbbaab22273f911485ad99cc688b4a39893f2316147b258b"}},{"type":1,"returnAddress":{"type":0,"pubKeyHash":"0x10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d"},"amount":"50000"},{"type":2,"unixTime":1700000000},{"type":3,"returnAddress":{"type":0,"pubKeyHash":"0x10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d"},"unixTime":1800000000}],"features":[{"type":0,"address":{"type":0,"pubKeyHash":"0x10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d"}},{"type":2,"data":"0x6869"},{"type":3,"tag":"0x7467"}]}"#;

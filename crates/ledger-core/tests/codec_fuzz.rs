@@ -132,17 +132,30 @@ fn check(bytes: &[u8], work: &mut Work) {
     });
     let len = bytes.len().max(1) as f64;
     assert!(
-        memory <= SLACK_BYTES + (MAX_BYTES_PER_BYTE * len) as usize && requests <= SLACK_REQUESTS + (MAX_REQUESTS_PER_BYTE * len) as usize,
+        memory <= SLACK_BYTES + (MAX_BYTES_PER_BYTE * len) as usize
+            && requests <= SLACK_REQUESTS + (MAX_REQUESTS_PER_BYTE * len) as usize,
         "decoding {} bytes requested {memory} bytes in {requests} allocations: {}",
         bytes.len(),
         hex::encode(bytes)
     );
     work.bytes_per_byte = work.bytes_per_byte.max(memory.saturating_sub(SLACK_BYTES) as f64 / len);
-    work.requests_per_byte = work.requests_per_byte.max(requests.saturating_sub(SLACK_REQUESTS) as f64 / len);
+    work.requests_per_byte =
+        work.requests_per_byte.max(requests.saturating_sub(SLACK_REQUESTS) as f64 / len);
     let (block, payload, output) = (block.unwrap(), payload.unwrap(), output.unwrap());
     match block {
-        Ok(b) => assert_eq!(codec::encode_block(&b), bytes, "non-canonical decode of {}", hex::encode(bytes)),
-        Err(e) => assert!(!e.code.is_empty() && e.code.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'X')),
+        Ok(b) => assert_eq!(
+            codec::encode_block(&b),
+            bytes,
+            "non-canonical decode of {}",
+            hex::encode(bytes)
+        ),
+        Err(e) => assert!(
+            !e.code.is_empty()
+                && e.code.bytes().all(|c| c.is_ascii_lowercase()
+                    || c.is_ascii_digit()
+                    || c == b'-'
+                    || c == b'X')
+        ),
     }
     if let Ok(p) = payload {
         assert_eq!(codec::encode_payload(&p), &bytes[70..]);
@@ -197,5 +210,8 @@ fn oversized_counts_are_rejected_before_allocating() {
     let e = codec::decode_payload(&p).unwrap_err();
     assert_eq!((e.code, e.path.as_str()), ("length-prefix-too-large", "essence.outputs"));
     // Too large before anything is read, even if it were otherwise fine.
-    assert_eq!(codec::decode_block(&vec![0u8; MAX_BLOCK_LENGTH + 1]).unwrap_err().code, "block-too-large");
+    assert_eq!(
+        codec::decode_block(&vec![0u8; MAX_BLOCK_LENGTH + 1]).unwrap_err().code,
+        "block-too-large"
+    );
 }

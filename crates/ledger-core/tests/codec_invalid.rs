@@ -66,7 +66,10 @@ fn binary_records_fail_or_decode_as_the_codec_should() {
                     wrong.push(format!("{name}: decoded but re-encodes differently"));
                 }
             }
-            (Err(e), _) => wrong.push(format!("{name}: {} at {} ({}), expected {reason}", e.code, e.path, e.detail)),
+            (Err(e), _) => wrong.push(format!(
+                "{name}: {} at {} ({}), expected {reason}",
+                e.code, e.path, e.detail
+            )),
             (Ok(_), true) => wrong.push(format!("{name}: decoded, expected {reason}")),
         }
     }
@@ -99,7 +102,10 @@ fn json_records_fail_or_read_as_the_codec_should() {
                     Err(e) => wrong.push(format!("{name}: own bytes rejected: {e}")),
                 }
             }
-            (Err(e), _) => wrong.push(format!("{name}: {} at {} ({}), expected {reason}", e.code, e.path, e.detail)),
+            (Err(e), _) => wrong.push(format!(
+                "{name}: {} at {} ({}), expected {reason}",
+                e.code, e.path, e.detail
+            )),
             (Ok(_), true) => wrong.push(format!("{name}: read, expected {reason}")),
         }
     }

@@ -34,7 +34,12 @@ fn block_around(payload: &[u8]) -> Vec<u8> {
 
 /// Run on a 256 KiB stack: far less than any thread a caller runs us on.
 fn on_small_stack<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new().stack_size(256 * 1024).spawn(work).unwrap().join().expect("overflowed a 256 KiB stack")
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(work)
+        .unwrap()
+        .join()
+        .expect("overflowed a 256 KiB stack")
 }
 
 #[test]
@@ -51,7 +56,10 @@ fn eight_levels_decode_nine_are_rejected() {
     assert_eq!(e.path, format!("payload{}", ".essence.payload".repeat(8)));
     // A bare payload counts as the block's payload would.
     assert!(codec::decode_payload(&nested_transactions(8)).is_ok());
-    assert_eq!(codec::decode_payload(&nested_transactions(9)).unwrap_err().code, "payload-nesting-too-deep");
+    assert_eq!(
+        codec::decode_payload(&nested_transactions(9)).unwrap_err().code,
+        "payload-nesting-too-deep"
+    );
 
     let mut deeper = value.clone();
     let mut slot = &mut deeper["payload"];

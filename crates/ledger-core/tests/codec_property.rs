@@ -15,12 +15,18 @@ fn random_blocks_round_trip_through_bytes_and_json() {
     for case in 0..CASES {
         let block = gen.block();
         let bytes = codec::encode_block(&block);
-        assert!(bytes.len() <= MAX_BLOCK_LENGTH, "case {case}: generator made {} bytes", bytes.len());
-        let decoded = codec::decode_block(&bytes).unwrap_or_else(|e| panic!("case {case}: {e}\n{block:?}"));
+        assert!(
+            bytes.len() <= MAX_BLOCK_LENGTH,
+            "case {case}: generator made {} bytes",
+            bytes.len()
+        );
+        let decoded =
+            codec::decode_block(&bytes).unwrap_or_else(|e| panic!("case {case}: {e}\n{block:?}"));
         assert_eq!(decoded, block, "case {case}");
 
         let value = json::block_to_json(&block);
-        let back: Block = json::block_from_json(&value).unwrap_or_else(|e| panic!("case {case}: {e}\n{value}"));
+        let back: Block =
+            json::block_from_json(&value).unwrap_or_else(|e| panic!("case {case}: {e}\n{value}"));
         assert_eq!(back, block, "case {case}");
         let text: serde_json::Value = serde_json::from_str(&json::text::block(&block)).unwrap();
         assert_eq!(text, value, "case {case}");
@@ -37,13 +43,22 @@ fn check_ids(block: &Block, bytes: &[u8], case: u64) {
     let payload_bytes = &bytes[slot + 4..slot + 4 + len];
     match &block.payload {
         Some(Payload::Transaction(tx)) => {
-            assert_eq!(ids::transaction_id(tx), ids::transaction_id_of_payload_bytes(payload_bytes), "case {case}");
-            assert_eq!(ids::transaction_id(tx), ids::transaction_id_in_block(bytes, block.parents.len()), "case {case}");
+            assert_eq!(
+                ids::transaction_id(tx),
+                ids::transaction_id_of_payload_bytes(payload_bytes),
+                "case {case}"
+            );
+            assert_eq!(
+                ids::transaction_id(tx),
+                ids::transaction_id_in_block(bytes, block.parents.len()),
+                "case {case}"
+            );
             let essence = codec::encode_essence(&tx.essence);
             assert_eq!(&payload_bytes[4..4 + essence.len()], essence.as_slice(), "case {case}");
             assert_eq!(ids::essence_hash(&tx.essence), blake2b256(&essence), "case {case}");
             let outputs: Vec<_> = tx.essence.outputs.iter().collect();
-            let serialized: Vec<Vec<u8>> = outputs.iter().map(|o| codec::encode_output(o)).collect();
+            let serialized: Vec<Vec<u8>> =
+                outputs.iter().map(|o| codec::encode_output(o)).collect();
             assert_eq!(
                 ids::inputs_commitment(&outputs),
                 ids::inputs_commitment_of_bytes(serialized.iter().map(|b| b.as_slice())),
@@ -59,7 +74,11 @@ fn check_ids(block: &Block, bytes: &[u8], case: u64) {
             assert_eq!(&payload_bytes[4..4 + essence.len()], essence.as_slice(), "case {case}");
             assert_eq!(ids::milestone_id(m), blake2b256(&essence), "case {case}");
             assert_eq!(codec::encode_milestone_payload(m), payload_bytes, "case {case}");
-            assert_eq!(&codec::decode_milestone_payload(payload_bytes).unwrap(), m.as_ref(), "case {case}");
+            assert_eq!(
+                &codec::decode_milestone_payload(payload_bytes).unwrap(),
+                m.as_ref(),
+                "case {case}"
+            );
         }
         Some(p) => assert_eq!(codec::encode_payload(p), payload_bytes, "case {case}"),
         None => assert_eq!(len, 0),

@@ -111,26 +111,76 @@ fn nft_output(features: Value, immutable_features: Value) -> Value {
 
 fn cases() -> Vec<Case> {
     vec![
-        Case { kind: "tagged data (block payload): tag", whole: Whole::Block, at: "/payload", key: "tag",
-            build: |v| block(tagged_data(v, Some(json!("0x6869")))) },
-        Case { kind: "tagged data (block payload): data", whole: Whole::Block, at: "/payload", key: "data",
-            build: |v| block(tagged_data(Some(json!("0x6869")), v)) },
-        Case { kind: "tagged data (transaction essence): tag", whole: Whole::Block, at: "/payload/essence/payload", key: "tag",
-            build: |v| transaction_block(tagged_data(v, Some(json!("0x6869")))) },
-        Case { kind: "tagged data (transaction essence): data", whole: Whole::Block, at: "/payload/essence/payload", key: "data",
-            build: |v| transaction_block(tagged_data(Some(json!("0x6869")), v)) },
-        Case { kind: "milestone payload: metadata", whole: Whole::Payload, at: "", key: "metadata",
-            build: |v| milestone(v, None) },
-        Case { kind: "protocol parameters milestone option: params", whole: Whole::Payload, at: "/options/0", key: "params",
-            build: |v| milestone(None, Some(json!([parameters_option(v)]))) },
-        Case { kind: "alias output: stateMetadata", whole: Whole::Output, at: "", key: "stateMetadata",
-            build: alias_output },
-        Case { kind: "metadata feature: data", whole: Whole::Output, at: "/features/0", key: "data",
-            build: |v| nft_output(json!([with(json!({"type": 2}), "data", v)]), json!([])) },
-        Case { kind: "tag feature: tag", whole: Whole::Output, at: "/features/0", key: "tag",
-            build: |v| nft_output(json!([with(json!({"type": 3}), "tag", v)]), json!([])) },
-        Case { kind: "immutable metadata feature: data", whole: Whole::Output, at: "/immutableFeatures/0", key: "data",
-            build: |v| nft_output(json!([]), json!([with(json!({"type": 2}), "data", v)])) },
+        Case {
+            kind: "tagged data (block payload): tag",
+            whole: Whole::Block,
+            at: "/payload",
+            key: "tag",
+            build: |v| block(tagged_data(v, Some(json!("0x6869")))),
+        },
+        Case {
+            kind: "tagged data (block payload): data",
+            whole: Whole::Block,
+            at: "/payload",
+            key: "data",
+            build: |v| block(tagged_data(Some(json!("0x6869")), v)),
+        },
+        Case {
+            kind: "tagged data (transaction essence): tag",
+            whole: Whole::Block,
+            at: "/payload/essence/payload",
+            key: "tag",
+            build: |v| transaction_block(tagged_data(v, Some(json!("0x6869")))),
+        },
+        Case {
+            kind: "tagged data (transaction essence): data",
+            whole: Whole::Block,
+            at: "/payload/essence/payload",
+            key: "data",
+            build: |v| transaction_block(tagged_data(Some(json!("0x6869")), v)),
+        },
+        Case {
+            kind: "milestone payload: metadata",
+            whole: Whole::Payload,
+            at: "",
+            key: "metadata",
+            build: |v| milestone(v, None),
+        },
+        Case {
+            kind: "protocol parameters milestone option: params",
+            whole: Whole::Payload,
+            at: "/options/0",
+            key: "params",
+            build: |v| milestone(None, Some(json!([parameters_option(v)]))),
+        },
+        Case {
+            kind: "alias output: stateMetadata",
+            whole: Whole::Output,
+            at: "",
+            key: "stateMetadata",
+            build: alias_output,
+        },
+        Case {
+            kind: "metadata feature: data",
+            whole: Whole::Output,
+            at: "/features/0",
+            key: "data",
+            build: |v| nft_output(json!([with(json!({"type": 2}), "data", v)]), json!([])),
+        },
+        Case {
+            kind: "tag feature: tag",
+            whole: Whole::Output,
+            at: "/features/0",
+            key: "tag",
+            build: |v| nft_output(json!([with(json!({"type": 3}), "tag", v)]), json!([])),
+        },
+        Case {
+            kind: "immutable metadata feature: data",
+            whole: Whole::Output,
+            at: "/immutableFeatures/0",
+            key: "data",
+            build: |v| nft_output(json!([]), json!([with(json!({"type": 2}), "data", v)])),
+        },
     ]
 }
 
@@ -143,34 +193,53 @@ fn empty_optional_byte_strings_are_read_in_every_form_and_written_without_their_
 
         // Reading: absent, null, "" and "0x" are the same empty byte string.
         for form in [Value::Null, json!(""), json!("0x")] {
-            let other = case.whole.to_bytes(&(case.build)(Some(form.clone()))).unwrap_or_else(|e| panic!("{kind} {form}: {e:?}"));
+            let other = case
+                .whole
+                .to_bytes(&(case.build)(Some(form.clone())))
+                .unwrap_or_else(|e| panic!("{kind} {form}: {e:?}"));
             assert_eq!(other, bytes, "{kind}: {form} reads differently from an absent key");
         }
 
         // Writing: the key is left out, and nothing anywhere is written as "0x".
         let back = case.whole.to_json(&bytes);
-        let holder = back.pointer(case.at).unwrap_or_else(|| panic!("{kind}: no object at {}", case.at));
+        let holder =
+            back.pointer(case.at).unwrap_or_else(|| panic!("{kind}: no object at {}", case.at));
         assert!(holder.get(case.key).is_none(), "{kind}: written as {holder}");
         let text = case.whole.to_text(&bytes);
         assert!(!text.contains("\"0x\""), "{kind}: {text}");
-        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), back, "{kind}: text and value forms differ");
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).unwrap(),
+            back,
+            "{kind}: text and value forms differ"
+        );
 
         // A non-empty value is written under the key, so the case looks at the right field.
         let full = case.whole.to_bytes(&(case.build)(Some(json!("0xAB01")))).unwrap();
-        assert_eq!(case.whole.to_json(&full).pointer(case.at).unwrap()[case.key], "0xab01", "{kind}");
+        assert_eq!(
+            case.whole.to_json(&full).pointer(case.at).unwrap()[case.key],
+            "0xab01",
+            "{kind}"
+        );
     }
 }
 
 #[test]
 fn empty_lists_and_absent_objects_are_written_without_their_key() {
     // Milestone options, output lists, and the payload slots of a block and an essence.
-    let m = json::payload_to_json(&json::payload_from_json(&milestone(None, Some(json!([]))), "").unwrap());
+    let m = json::payload_to_json(
+        &json::payload_from_json(&milestone(None, Some(json!([]))), "").unwrap(),
+    );
     assert!(m.get("options").is_none(), "{m}");
     assert_eq!(m, milestone(None, None));
 
     let nft = nft_output(json!([]), json!([]));
     let back = json::output_to_json(&json::output_from_json(&nft).unwrap());
-    assert!(back.get("features").is_none() && back.get("immutableFeatures").is_none() && back.get("nativeTokens").is_none(), "{back}");
+    assert!(
+        back.get("features").is_none()
+            && back.get("immutableFeatures").is_none()
+            && back.get("nativeTokens").is_none(),
+        "{back}"
+    );
 
     let b = json::block_to_json(&json::block_from_json(&block(Value::Null)).unwrap());
     assert!(b.get("payload").is_none(), "{b}");

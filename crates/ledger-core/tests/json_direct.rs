@@ -28,7 +28,10 @@ fn check_block(text: &str) -> bool {
     if let Some(block) = &direct {
         match &full {
             Ok(expected) => assert_eq!(block, expected, "direct reader differs on {text}"),
-            Err(e) => panic!("direct reader accepts what the full reader rejects ({}: {e}): {text}", e.code),
+            Err(e) => panic!(
+                "direct reader accepts what the full reader rejects ({}: {e}): {text}",
+                e.code
+            ),
         }
     }
     match (json::block_from_text(text), &full) {
@@ -40,7 +43,11 @@ fn check_block(text: &str) -> bool {
 }
 
 fn valid_blocks() -> Vec<Value> {
-    let mut blocks: Vec<Value> = records("valid.jsonl").into_iter().filter(|r| r["kind"] == "block").map(|r| r["json"].clone()).collect();
+    let mut blocks: Vec<Value> = records("valid.jsonl")
+        .into_iter()
+        .filter(|r| r["kind"] == "block")
+        .map(|r| r["json"].clone())
+        .collect();
     let mut gen = generator::Gen::new(11);
     blocks.extend((0..200).map(|_| json::block_to_json(&gen.block())));
     blocks
@@ -50,7 +57,10 @@ fn valid_blocks() -> Vec<Value> {
 /// kept: a `Value` sorts keys, which puts `type` after other keys).
 fn records_with_text(file: &str) -> Vec<(Value, String)> {
     let text = std::fs::read_to_string(vector_path(file)).unwrap();
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| (serde_json::from_str(l).unwrap(), raw_json_member(l))).collect()
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| (serde_json::from_str(l).unwrap(), raw_json_member(l)))
+        .collect()
 }
 
 /// The text of the `json` member of one record line (balanced braces outside strings).
@@ -93,7 +103,12 @@ fn vector_case(r: &Value, text: &str) {
         match r["kind"].as_str().unwrap() {
             "block" => {
                 assert!(check_block(&text), "{}: not on the direct path", r["name"]);
-                assert_eq!(codec::encode_block(&direct::block(&text).unwrap()), hex_of(&r["bytes"]), "{}", r["name"]);
+                assert_eq!(
+                    codec::encode_block(&direct::block(&text).unwrap()),
+                    hex_of(&r["bytes"]),
+                    "{}",
+                    r["name"]
+                );
             }
             "transaction" | "milestone" => {
                 let expected = json::payload_from_json(&r["json"], "").unwrap();
@@ -120,7 +135,9 @@ fn generated_blocks_and_whitespace_are_read_directly() {
 fn invalid_vectors_are_left_to_the_full_reader() {
     // Some break rules the reader does not check (validation does); `check_block` asserts
     // the direct reader takes none that the full reader refuses.
-    for (r, written) in records_with_text("invalid.jsonl").iter().filter(|(r, _)| r["form"] == "json") {
+    for (r, written) in
+        records_with_text("invalid.jsonl").iter().filter(|(r, _)| r["form"] == "json")
+    {
         let direct = check_block(written) | check_block(&r["json"].to_string());
         assert!(!direct || full_block(written).is_ok(), "{}", r["name"]);
     }
@@ -129,15 +146,52 @@ fn invalid_vectors_are_left_to_the_full_reader() {
 /// Values that probe each scalar reader: the lenient forms (D14/D15) and near misses.
 fn odd_value(rng: &mut StdRng) -> Value {
     let pick = [
-        json!(null), json!(""), json!("0x"), json!("0X00"), json!("0x0"), json!("0xzz"), json!("0xAB"), json!("0x00"),
-        json!(0), json!(1), json!(-1), json!(1.0), json!(1.5), json!(2), json!(7), json!(255), json!(256), json!(65535),
-        json!(65536), json!(4294967295u64), json!(4294967296u64), json!(9007199254740991u64), json!(9007199254740992u64),
-        json!(u64::MAX), json!("0"), json!("007"), json!("18446744073709551615"), json!("18446744073709551616"), json!("1e3"),
-        json!(" 1"), json!(true), json!(false), json!([]), json!({}), json!([1]), json!({"type": 0}),
-        json!("0x" .to_string() + &"ab".repeat(32)), json!("0x".to_string() + &"AB".repeat(32)),
-        json!("0x".to_string() + &"00".repeat(33)), json!("0x".to_string() + &"f".repeat(64)),
-        json!("0x".to_string() + &"f".repeat(65)), json!("0x".to_string() + &"0".repeat(70) + "1"),
-        json!("0x".to_string() + &"ab".repeat(256)), json!("\u{e9}"), json!("a\"b"), json!("tab\there"),
+        json!(null),
+        json!(""),
+        json!("0x"),
+        json!("0X00"),
+        json!("0x0"),
+        json!("0xzz"),
+        json!("0xAB"),
+        json!("0x00"),
+        json!(0),
+        json!(1),
+        json!(-1),
+        json!(1.0),
+        json!(1.5),
+        json!(2),
+        json!(7),
+        json!(255),
+        json!(256),
+        json!(65535),
+        json!(65536),
+        json!(4294967295u64),
+        json!(4294967296u64),
+        json!(9007199254740991u64),
+        json!(9007199254740992u64),
+        json!(u64::MAX),
+        json!("0"),
+        json!("007"),
+        json!("18446744073709551615"),
+        json!("18446744073709551616"),
+        json!("1e3"),
+        json!(" 1"),
+        json!(true),
+        json!(false),
+        json!([]),
+        json!({}),
+        json!([1]),
+        json!({"type": 0}),
+        json!("0x".to_string() + &"ab".repeat(32)),
+        json!("0x".to_string() + &"AB".repeat(32)),
+        json!("0x".to_string() + &"00".repeat(33)),
+        json!("0x".to_string() + &"f".repeat(64)),
+        json!("0x".to_string() + &"f".repeat(65)),
+        json!("0x".to_string() + &"0".repeat(70) + "1"),
+        json!("0x".to_string() + &"ab".repeat(256)),
+        json!("\u{e9}"),
+        json!("a\"b"),
+        json!("tab\there"),
     ];
     pick.choose(rng).unwrap().clone()
 }
@@ -180,7 +234,13 @@ fn mutate_value(rng: &mut StdRng, v: &mut Value) {
                     o.remove(&k);
                 }
                 1 => {
-                    o.insert(["extra", "type", "amount", "returnAmount", "payload", "nonce"].choose(rng).unwrap().to_string(), odd_value(rng));
+                    o.insert(
+                        ["extra", "type", "amount", "returnAmount", "payload", "nonce"]
+                            .choose(rng)
+                            .unwrap()
+                            .to_string(),
+                        odd_value(rng),
+                    );
                 }
                 _ => {
                     o.insert(k, odd_value(rng));
@@ -208,7 +268,10 @@ fn mutate_text(rng: &mut StdRng, text: &str) -> String {
         return "{".into();
     }
     let at = rng.gen_range(0..bytes.len());
-    let junk: &[&[u8]] = &[b" ", b"\n", b",", b":", b"\"", b"\\", b"{", b"}", b"[", b"]", b"0", b"-", b".", b"e", b"\x01", b"null", b"\\u0030"];
+    let junk: &[&[u8]] = &[
+        b" ", b"\n", b",", b":", b"\"", b"\\", b"{", b"}", b"[", b"]", b"0", b"-", b".", b"e",
+        b"\x01", b"null", b"\\u0030",
+    ];
     match rng.gen_range(0..4) {
         0 => {
             bytes.remove(at);
@@ -231,8 +294,11 @@ fn mutate_text(rng: &mut StdRng, text: &str) -> String {
 fn random_mutations_get_the_full_readers_answer() {
     let seeds = valid_blocks();
     // As the vectors file writes them: `type` first, the order of every writer.
-    let written: Vec<String> =
-        records_with_text("valid.jsonl").into_iter().filter(|(r, _)| r["kind"] == "block").map(|(_, t)| t).collect();
+    let written: Vec<String> = records_with_text("valid.jsonl")
+        .into_iter()
+        .filter(|(r, _)| r["kind"] == "block")
+        .map(|(_, t)| t)
+        .collect();
     let mut rng = StdRng::seed_from_u64(14);
     let (mut direct, mut total) = (0, 0);
     for case in 0..30_000 {

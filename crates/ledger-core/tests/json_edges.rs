@@ -30,7 +30,8 @@ fn err(v: &Value) -> (&'static str, String) {
 fn lenient_forms_read_to_the_canonical_object() {
     // Empty byte strings: "", "0x" or absent are all the empty string; null payload = none.
     for tag in [json!(""), json!("0x"), Value::Null] {
-        let b = json::block_from_json(&block_with(json!({"type": 5, "tag": tag, "data": "0x00"}))).unwrap();
+        let b = json::block_from_json(&block_with(json!({"type": 5, "tag": tag, "data": "0x00"})))
+            .unwrap();
         assert_eq!(json::block_to_json(&b)["payload"], json!({"type": 5, "data": "0x00"}));
     }
     let b = json::block_from_json(&block_with(Value::Null)).unwrap();
@@ -53,7 +54,10 @@ fn lenient_forms_read_to_the_canonical_object() {
     // Nonce as 0x-hex of the number (D14), emitted as decimal.
     let mut v = block_with(Value::Null);
     v["nonce"] = json!("0xFFFFFFFFFFFFFFFF");
-    assert_eq!(json::block_to_json(&json::block_from_json(&v).unwrap())["nonce"], "18446744073709551615");
+    assert_eq!(
+        json::block_to_json(&json::block_from_json(&v).unwrap())["nonce"],
+        "18446744073709551615"
+    );
 }
 
 #[test]
@@ -88,39 +92,79 @@ fn malformed_values_have_reason_and_path() {
     };
     let out = "payload.essence.outputs[0]";
     let cases: Vec<(Value, &str, String)> = vec![
-        (tx_block(basic(json!({"amount": "18446744073709551616"}))), "amount-overflow-u64", format!("{out}.amount")),
+        (
+            tx_block(basic(json!({"amount": "18446744073709551616"}))),
+            "amount-overflow-u64",
+            format!("{out}.amount"),
+        ),
         (tx_block(basic(json!({"amount": "-1"}))), "amount-not-decimal", format!("{out}.amount")),
         (tx_block(basic(json!({"amount": "1e6"}))), "amount-not-decimal", format!("{out}.amount")),
-        (tx_block(basic(json!({"amount": 9007199254740992u64}))), "amount-not-decimal", format!("{out}.amount")),
+        (
+            tx_block(basic(json!({"amount": 9007199254740992u64}))),
+            "amount-not-decimal",
+            format!("{out}.amount"),
+        ),
         (tx_block(basic(json!({"amount": Value::Null}))), "missing-field", format!("{out}.amount")),
         (
-            tx_block(basic(json!({"nativeTokens": [{"id": format!("0x{}", "00".repeat(38)), "amount": format!("0x1{}", "0".repeat(64))}]}))),
+            tx_block(basic(
+                json!({"nativeTokens": [{"id": format!("0x{}", "00".repeat(38)), "amount": format!("0x1{}", "0".repeat(64))}]}),
+            )),
             "native-token-amount-over-uint256",
             format!("{out}.nativeTokens[0].amount"),
         ),
         (
-            tx_block(basic(json!({"nativeTokens": [{"id": format!("0x{}", "00".repeat(38)), "amount": "100"}]}))),
+            tx_block(basic(
+                json!({"nativeTokens": [{"id": format!("0x{}", "00".repeat(38)), "amount": "100"}]}),
+            )),
             "native-token-amount-not-hex",
             format!("{out}.nativeTokens[0].amount"),
         ),
-        (tx_block(basic(json!({"features": [{"type": 7}]}))), "unknown-feature-type", format!("{out}.features[0].type")),
         (
-            tx_block(basic(json!({"unlockConditions": [{"type": 0, "address": {"type": 1, "pubKeyHash": id("00")}}]}))),
+            tx_block(basic(json!({"features": [{"type": 7}]}))),
+            "unknown-feature-type",
+            format!("{out}.features[0].type"),
+        ),
+        (
+            tx_block(basic(
+                json!({"unlockConditions": [{"type": 0, "address": {"type": 1, "pubKeyHash": id("00")}}]}),
+            )),
             "unknown-address-type",
             format!("{out}.unlockConditions[0].address.type"),
         ),
-        (tx_block(basic(json!({"features": [{"type": 3, "tag": format!("0x{}", "00".repeat(256))}]}))), "tag-feature-too-long", format!("{out}.features[0].tag")),
+        (
+            tx_block(basic(
+                json!({"features": [{"type": 3, "tag": format!("0x{}", "00".repeat(256))}]}),
+            )),
+            "tag-feature-too-long",
+            format!("{out}.features[0].tag"),
+        ),
         (tx_block(basic(json!({"type": 9}))), "unknown-output-type", format!("{out}.type")),
         (tx_block(basic(json!({"amount": true}))), "amount-not-decimal", format!("{out}.amount")),
         (tx_block(json!([])), "invalid-type", out.to_string()),
-        (block_with(json!({"type": 5, "tag": format!("0x{}", "00".repeat(256))})), "tag-too-long", "payload.tag".into()),
+        (
+            block_with(json!({"type": 5, "tag": format!("0x{}", "00".repeat(256))})),
+            "tag-too-long",
+            "payload.tag".into(),
+        ),
         (block_with(json!({"type": 5, "tag": "0x0g"})), "bad-hex", "payload.tag".into()),
         (block_with(json!({"type": -5})), "number-out-of-range", "payload.type".into()),
         (block_with(json!({"type": 5.5})), "invalid-type", "payload.type".into()),
         (block_with(json!({"type": "5"})), "invalid-type", "payload.type".into()),
-        (json!({"protocolVersion": 2, "parents": [id("00")], "nonce": "0x"}), "nonce-not-decimal", "nonce".into()),
-        (json!({"protocolVersion": 2, "parents": [id("00")], "nonce": "0x1ffffffffffffffff"}), "nonce-overflow-u64", "nonce".into()),
-        (json!({"protocolVersion": 2, "parents": [id("00")], "nonce": "+5"}), "nonce-not-decimal", "nonce".into()),
+        (
+            json!({"protocolVersion": 2, "parents": [id("00")], "nonce": "0x"}),
+            "nonce-not-decimal",
+            "nonce".into(),
+        ),
+        (
+            json!({"protocolVersion": 2, "parents": [id("00")], "nonce": "0x1ffffffffffffffff"}),
+            "nonce-overflow-u64",
+            "nonce".into(),
+        ),
+        (
+            json!({"protocolVersion": 2, "parents": [id("00")], "nonce": "+5"}),
+            "nonce-not-decimal",
+            "nonce".into(),
+        ),
         (json!({"protocolVersion": 2, "parents": "0x00"}), "invalid-type", "parents".into()),
         (json!([]), "invalid-type", String::new()),
     ];

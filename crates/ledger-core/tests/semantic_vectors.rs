@@ -14,17 +14,29 @@ use ledger_core::{codec, json};
 fn vector_transactions_pass_the_commitment_and_conflict_later() {
     for r in records("transactions.jsonl") {
         let name = r["name"].as_str().unwrap();
-        let Payload::Transaction(tx) = codec::decode_payload(&hex_of(&r["bytes"])).unwrap() else { panic!("{name}") };
+        let Payload::Transaction(tx) = codec::decode_payload(&hex_of(&r["bytes"])).unwrap() else {
+            panic!("{name}")
+        };
         let consumed: Vec<(OutputId, _)> = r["extra"]["consumedOutputs"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|c| (hex_of(&c["outputId"]).try_into().unwrap(), json::output_from_json(&c["output"]).unwrap()))
+            .map(|c| {
+                (
+                    hex_of(&c["outputId"]).try_into().unwrap(),
+                    json::output_from_json(&c["output"]).unwrap(),
+                )
+            })
             .collect();
         // Past every timelock, so step 2 passes too.
         let reason = check_transaction(&tx, &consumed, u32::MAX).unwrap_err();
         assert!(
-            !matches!(reason, ConflictReason::InvalidInputsCommitment | ConflictReason::SemanticValidationFailed | ConflictReason::TimelockNotExpired),
+            !matches!(
+                reason,
+                ConflictReason::InvalidInputsCommitment
+                    | ConflictReason::SemanticValidationFailed
+                    | ConflictReason::TimelockNotExpired
+            ),
             "{name}: {reason}"
         );
         // One consumed output swapped for another changes the commitment: reason 10.
@@ -32,9 +44,16 @@ fn vector_transactions_pass_the_commitment_and_conflict_later() {
         swapped[0].1 = consumed[consumed.len() - 1].1.clone();
         swapped[0].1 = match swapped[0].1.clone() {
             o if o != consumed[0].1 => o,
-            _ => json::output_from_json(&serde_json::json!({"type":3,"amount":"1","unlockConditions":[
-                {"type":0,"address":{"type":0,"pubKeyHash":format!("0x{}", "00".repeat(32))}}]})).unwrap(),
+            _ => json::output_from_json(
+                &serde_json::json!({"type":3,"amount":"1","unlockConditions":[
+                {"type":0,"address":{"type":0,"pubKeyHash":format!("0x{}", "00".repeat(32))}}]}),
+            )
+            .unwrap(),
         };
-        assert_eq!(check_transaction(&tx, &swapped, u32::MAX), Err(ConflictReason::InvalidInputsCommitment), "{name}");
+        assert_eq!(
+            check_transaction(&tx, &swapped, u32::MAX),
+            Err(ConflictReason::InvalidInputsCommitment),
+            "{name}"
+        );
     }
 }

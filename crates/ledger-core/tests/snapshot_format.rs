@@ -37,15 +37,29 @@ fn spec_example() -> Vec<u8> {
 const COMMITTED: &[u8] = include_bytes!("../../../test/data/genesis-hornet-dev.snapshot.bin");
 
 fn d23_address() -> Id32 {
-    hex::decode("10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d").unwrap().try_into().unwrap()
+    hex::decode("10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d")
+        .unwrap()
+        .try_into()
+        .unwrap()
 }
 
 fn basic(amount: u64, address: Id32) -> Output {
-    Output::Basic(BasicOutput { amount, native_tokens: vec![], unlock_conditions: vec![UnlockCondition::Address(Address::Ed25519(address))], features: vec![] })
+    Output::Basic(BasicOutput {
+        amount,
+        native_tokens: vec![],
+        unlock_conditions: vec![UnlockCondition::Address(Address::Ed25519(address))],
+        features: vec![],
+    })
 }
 
 fn genesis_output() -> SnapshotOutput {
-    SnapshotOutput { output_id: [0; 34], block_id: [0; 32], milestone_index_booked: 0, milestone_timestamp_booked: 0, output: basic(SUPPLY, d23_address()) }
+    SnapshotOutput {
+        output_id: [0; 34],
+        block_id: [0; 32],
+        milestone_index_booked: 0,
+        milestone_timestamp_booked: 0,
+        output: basic(SUPPLY, d23_address()),
+    }
 }
 
 fn dev_genesis() -> FullSnapshot {
@@ -56,7 +70,11 @@ fn dev_genesis() -> FullSnapshot {
         target_milestone_id: [0; 32],
         ledger_milestone_index: 0,
         treasury: TreasuryOutput::default(),
-        protocol_parameters: ProtocolParametersOption { target_milestone_index: 0, protocol_version: 2, params: ProtocolParameters::dev_default() },
+        protocol_parameters: ProtocolParametersOption {
+            target_milestone_index: 0,
+            protocol_version: 2,
+            params: ProtocolParameters::dev_default(),
+        },
         outputs: vec![genesis_output()],
         milestone_diffs: vec![],
         solid_entry_points: vec![[0; 32]],
@@ -101,14 +119,24 @@ fn rolled_forward() -> FullSnapshot {
         ledger_milestone_index: 3,
         outputs: vec![b.clone(), c.clone()],
         milestone_diffs: vec![
-            MilestoneDiff { milestone: milestone(3, 1003), spent_treasury: None, created: vec![c], consumed: vec![SpentOutput { output: a.clone(), transaction_id_spent: tx3 }] },
+            MilestoneDiff {
+                milestone: milestone(3, 1003),
+                spent_treasury: None,
+                created: vec![c],
+                consumed: vec![SpentOutput { output: a.clone(), transaction_id_spent: tx3 }],
+            },
             MilestoneDiff {
                 milestone: milestone(2, 1002),
                 spent_treasury: None,
                 created: vec![a, b],
                 consumed: vec![SpentOutput { output: genesis_output(), transaction_id_spent: tx2 }],
             },
-            MilestoneDiff { milestone: milestone(1, 1001), spent_treasury: None, created: vec![], consumed: vec![] },
+            MilestoneDiff {
+                milestone: milestone(1, 1001),
+                spent_treasury: None,
+                created: vec![],
+                consumed: vec![],
+            },
         ],
         ..dev_genesis()
     }
@@ -138,15 +166,23 @@ fn diffs_roll_the_ledger_back_to_the_target() {
     let ledger = roll_back_to_target(read).unwrap();
     assert_eq!(ledger.unspent, vec![genesis_output()]);
     assert_eq!(ledger.target_milestone_index, 1);
-    assert_eq!(ledger.milestones_above_target.iter().map(|m| m.index).collect::<Vec<_>>(), vec![2, 3]);
+    assert_eq!(
+        ledger.milestones_above_target.iter().map(|m| m.index).collect::<Vec<_>>(),
+        vec![2, 3]
+    );
 }
 
 #[test]
 fn every_truncation_is_an_error_naming_where() {
-    for bytes in [spec_example(), write_full_snapshot(&rolled_forward()).unwrap(), HORNET_T56.to_vec()] {
+    for bytes in
+        [spec_example(), write_full_snapshot(&rolled_forward()).unwrap(), HORNET_T56.to_vec()]
+    {
         for len in 0..bytes.len() {
             let err = read_full_snapshot(&bytes[..len]).expect_err(&format!("{len} bytes"));
-            assert!(["truncated-bytes", "length-prefix-too-large"].contains(&err.code), "{len}: {err}");
+            assert!(
+                ["truncated-bytes", "length-prefix-too-large"].contains(&err.code),
+                "{len}: {err}"
+            );
             assert!(!err.path.is_empty() && err.detail.contains("offset"), "{len}: {err}");
         }
     }
@@ -196,11 +232,17 @@ fn header_checks() {
     assert_eq!(delta.code, "snapshot-type-unsupported");
     assert!(delta.detail.contains("delta"));
     // genesis 5 > target 0; target 5 > ledger 0.
-    assert_eq!((with(2, &[5]).code, with(2, &[5]).path.as_str()), ("snapshot-index-order", "targetMilestoneIndex"));
+    assert_eq!(
+        (with(2, &[5]).code, with(2, &[5]).path.as_str()),
+        ("snapshot-index-order", "targetMilestoneIndex")
+    );
     assert_eq!(with(6, &[5]).path, "ledgerMilestoneIndex");
     // The option: wrong type, a length that leaves bytes over, a blob that does not decode.
     let kind = with(92, &[0]);
-    assert_eq!((kind.code, kind.path.as_str()), ("snapshot-option-invalid", "protocolParameters.type"));
+    assert_eq!(
+        (kind.code, kind.path.as_str()),
+        ("snapshot-option-invalid", "protocolParameters.type")
+    );
     assert!(kind.detail.contains("file offset 92"), "{kind}");
     assert_eq!(with(98, &[0x28]).path, "protocolParameters");
     assert_eq!(with(101, &[0x11]).path, "protocolParameters.params.bech32Hrp");
@@ -221,16 +263,21 @@ fn outputs_and_entry_points_are_checked() {
     // An output that breaks a rule, and one listed twice.
     let mut s = dev_genesis();
     s.outputs[0].output = basic(0, d23_address());
-    let err = roll_back_to_target(read_full_snapshot(&write_full_snapshot(&s).unwrap()).unwrap()).unwrap_err();
+    let err = roll_back_to_target(read_full_snapshot(&write_full_snapshot(&s).unwrap()).unwrap())
+        .unwrap_err();
     assert_eq!((err.code, err.path.as_str()), ("output-amount-zero", "outputs[0].output.amount"));
     let mut s = dev_genesis();
-    s.outputs = vec![SnapshotOutput { output: basic(SUPPLY / 2, d23_address()), ..genesis_output() }; 2];
+    s.outputs =
+        vec![SnapshotOutput { output: basic(SUPPLY / 2, d23_address()), ..genesis_output() }; 2];
     assert_eq!(roll_back_to_target(s).unwrap_err().code, "snapshot-duplicate-output");
     // The same entry point twice.
     let mut s = dev_genesis();
     s.solid_entry_points = vec![[0; 32], [0; 32]];
     let err = read_full_snapshot(&write_full_snapshot(&s).unwrap()).unwrap_err();
-    assert_eq!((err.code, err.path.as_str()), ("snapshot-duplicate-entry-point", "solidEntryPoints[1]"));
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        ("snapshot-duplicate-entry-point", "solidEntryPoints[1]")
+    );
 }
 
 #[test]
@@ -256,12 +303,18 @@ fn diffs_must_match_the_ledger_and_come_in_order() {
     let mut s = rolled_forward();
     s.milestone_diffs.swap(0, 1);
     let err = read_full_snapshot(&bytes(&s)).unwrap_err();
-    assert_eq!((err.code, err.path.as_str()), ("snapshot-diff-order", "milestoneDiffs[0].milestone.index"));
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        ("snapshot-diff-order", "milestoneDiffs[0].milestone.index")
+    );
     // A diff that creates an output the ledger does not hold.
     let mut s = rolled_forward();
     s.milestone_diffs[0].created[0].output_id[33] = 7;
     let err = roll_back_to_target(s).unwrap_err();
-    assert_eq!((err.code, err.path.as_str()), ("snapshot-diff-inconsistent", "milestoneDiffs[0].created[0].outputId"));
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        ("snapshot-diff-inconsistent", "milestoneDiffs[0].created[0].outputId")
+    );
     // A diff that consumes an output the ledger still holds.
     let mut s = rolled_forward();
     s.milestone_diffs[0].consumed[0].output = s.outputs[0].clone();
@@ -272,7 +325,10 @@ fn diffs_must_match_the_ledger_and_come_in_order() {
     let length = u32::from_le_bytes(b[first_diff..first_diff + 4].try_into().unwrap());
     b[first_diff..first_diff + 4].copy_from_slice(&(length + 1).to_le_bytes());
     let err = read_full_snapshot(&b).unwrap_err();
-    assert_eq!((err.code, err.path.as_str()), ("snapshot-diff-length-mismatch", "milestoneDiffs[0].diffLength"));
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        ("snapshot-diff-length-mismatch", "milestoneDiffs[0].diffLength")
+    );
     assert!(err.detail.contains(&format!("milestone diff at file offset {first_diff}")), "{err}");
 }
 
@@ -281,17 +337,25 @@ fn protocol_upgrades_in_the_file_are_refused() {
     let mut s = rolled_forward();
     let mut other = ProtocolParameters::dev_default();
     other.min_pow_score = 1;
-    s.milestone_diffs[2].milestone.options =
-        vec![MilestoneOption::ProtocolParameters { target_milestone_index: 5, protocol_version: 2, params: ledger_core::codec::encode_protocol_parameters(&other) }];
-    let err = roll_back_to_target(read_full_snapshot(&write_full_snapshot(&s).unwrap()).unwrap()).unwrap_err();
-    assert_eq!((err.code, err.path.as_str()), ("snapshot-protocol-upgrade-unsupported", "milestoneDiffs[2].milestone.options[0]"));
+    s.milestone_diffs[2].milestone.options = vec![MilestoneOption::ProtocolParameters {
+        target_milestone_index: 5,
+        protocol_version: 2,
+        params: ledger_core::codec::encode_protocol_parameters(&other),
+    }];
+    let err = roll_back_to_target(read_full_snapshot(&write_full_snapshot(&s).unwrap()).unwrap())
+        .unwrap_err();
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        ("snapshot-protocol-upgrade-unsupported", "milestoneDiffs[2].milestone.options[0]")
+    );
 }
 
 #[test]
 fn random_corruption_never_panics() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(35);
-    let originals = [spec_example(), write_full_snapshot(&rolled_forward()).unwrap(), HORNET_T56.to_vec()];
+    let originals =
+        [spec_example(), write_full_snapshot(&rolled_forward()).unwrap(), HORNET_T56.to_vec()];
     for _ in 0..20_000 {
         let mut bytes = originals[rng.gen_range(0..3)].clone();
         for _ in 0..rng.gen_range(1..4) {
@@ -309,20 +373,32 @@ fn random_corruption_never_panics() {
 /// A full snapshot written by Hornet 2.0.1 itself (its snapshot manager, on the local
 /// private tangle of shared/interop): ledger index 81, target 56, 55 diffs — 25 to roll back
 /// (milestone 66 carries a transfer) and 30 below the target.
-const HORNET_T56: &[u8] = include_bytes!("../../../test/data/hornet-private-tangle-t56.snapshot.bin");
+const HORNET_T56: &[u8] =
+    include_bytes!("../../../test/data/hornet-private-tangle-t56.snapshot.bin");
 
 #[test]
 fn a_snapshot_written_by_hornet_reads_rolls_back_and_writes_back_identically() {
     let unhex = |s: &str| -> Vec<u8> { hex::decode(s).unwrap() };
     let s = read_full_snapshot(HORNET_T56).unwrap();
-    assert_eq!((s.genesis_milestone_index, s.target_milestone_index, s.ledger_milestone_index), (0, 56, 81));
+    assert_eq!(
+        (s.genesis_milestone_index, s.target_milestone_index, s.ledger_milestone_index),
+        (0, 56, 81)
+    );
     assert_eq!((s.outputs.len(), s.milestone_diffs.len(), s.solid_entry_points.len()), (6, 55, 1));
     assert_eq!(s.protocol_parameters.params.network_name, "private_tangle1");
     assert_eq!(write_full_snapshot(&s).unwrap(), HORNET_T56);
-    let spent_at_66 = ids::output_id(&unhex("57ad767d15b1e5a25bddda9ece7619e5dcb7638b38c6d71853ead2d74d7a609e").try_into().unwrap(), 1);
+    let spent_at_66 = ids::output_id(
+        &unhex("57ad767d15b1e5a25bddda9ece7619e5dcb7638b38c6d71853ead2d74d7a609e")
+            .try_into()
+            .unwrap(),
+        1,
+    );
     let created_at_66 = unhex("e295c012e976ff91a85f95050c505fff35cbf87e6a65fa2cefb984b462dc07f8");
     let ledger = roll_back_to_target(s).unwrap();
-    assert_eq!(hex::encode(ledger.target_milestone_id), "82737596ef8763da9191e8447658281a161f2ea9c8414cbe8ec42769ee1b5a77");
+    assert_eq!(
+        hex::encode(ledger.target_milestone_id),
+        "82737596ef8763da9191e8447658281a161f2ea9c8414cbe8ec42769ee1b5a77"
+    );
     assert!(ledger.unspent.iter().any(|o| o.output_id == spent_at_66));
     assert!(!ledger.unspent.iter().any(|o| o.output_id[..32] == created_at_66[..]));
     assert_eq!(ledger.unspent.len(), 5);
@@ -330,7 +406,18 @@ fn a_snapshot_written_by_hornet_reads_rolls_back_and_writes_back_identically() {
     assert_eq!(indexes, (57..=81).collect::<Vec<_>>());
     // Milestone 81 as Hornet's coordinator logged it: its id, and its block id with nonce 0.
     let m81 = ledger.milestones_above_target.last().unwrap();
-    assert_eq!(hex::encode(ids::milestone_id(m81)), "929cb8bb5c6b605fe9d2f074b1839cb88e76523c438964baa8312e98fd5ec1ee");
-    let block = Block { protocol_version: 2, parents: m81.parents.clone(), payload: Some(Payload::Milestone(Box::new(m81.clone()))), nonce: 0 };
-    assert_eq!(hex::encode(ids::block_id(&ledger_core::codec::encode_block(&block))), "f07a3d8c3f05341f0b75daea5412138589cfff39b040f0de300246954efd9288");
+    assert_eq!(
+        hex::encode(ids::milestone_id(m81)),
+        "929cb8bb5c6b605fe9d2f074b1839cb88e76523c438964baa8312e98fd5ec1ee"
+    );
+    let block = Block {
+        protocol_version: 2,
+        parents: m81.parents.clone(),
+        payload: Some(Payload::Milestone(Box::new(m81.clone()))),
+        nonce: 0,
+    };
+    assert_eq!(
+        hex::encode(ids::block_id(&ledger_core::codec::encode_block(&block))),
+        "f07a3d8c3f05341f0b75daea5412138589cfff39b040f0de300246954efd9288"
+    );
 }

@@ -69,7 +69,10 @@ fn milestone_blocks_are_exempt_from_pow_but_need_nonce_zero() {
 
     let mut nonced = a.clone();
     nonced.nonce = 7;
-    assert_eq!(validate::validate_milestone_block(&nonced).unwrap_err().code, "milestone-nonce-not-zero");
+    assert_eq!(
+        validate::validate_milestone_block(&nonced).unwrap_err().code,
+        "milestone-nonce-not-zero"
+    );
 
     let mut moved = a.clone();
     moved.parents[1][31] = 2;

@@ -5,8 +5,6 @@ use common::*;
 
 use ledger_core::{codec, ids, model::Payload};
 
-
-
 fn json_roundtrip(o: &ledger_core::model::Output) -> serde_json::Value {
     ledger_core::json::output_to_json(&codec::decode_output(&codec::encode_output(o)).unwrap())
 }
@@ -24,12 +22,20 @@ fn valid_blocks_round_trip_with_their_ids() {
         assert_eq!(codec::encode_block(&block), bytes, "{name}");
         assert_eq!(id_hex(&ids::block_id(&bytes)), r["id"], "{name}");
         if let Some(tx_id) = r["extra"].get("transactionId") {
-            let Some(Payload::Transaction(tx)) = &block.payload else { panic!("{name}: not a transaction") };
+            let Some(Payload::Transaction(tx)) = &block.payload else {
+                panic!("{name}: not a transaction")
+            };
             assert_eq!(&id_hex(&ids::transaction_id(tx)), tx_id, "{name}");
-            assert_eq!(id_hex(&ids::essence_hash(&tx.essence)), r["extra"]["essenceHash"], "{name}");
+            assert_eq!(
+                id_hex(&ids::essence_hash(&tx.essence)),
+                r["extra"]["essenceHash"],
+                "{name}"
+            );
         }
         if let Some(ms_id) = r["extra"].get("milestoneId") {
-            let Some(Payload::Milestone(m)) = &block.payload else { panic!("{name}: not a milestone") };
+            let Some(Payload::Milestone(m)) = &block.payload else {
+                panic!("{name}: not a milestone")
+            };
             assert_eq!(&id_hex(&ids::milestone_id(m)), ms_id, "{name}");
         }
     }
@@ -68,7 +74,9 @@ fn transactions_round_trip_with_ids_and_commitments() {
                 assert_eq!(&id_hex(&ids::output_id(&tx_id, i as u16)), expected, "{name}");
             }
         }
-        if let (Some(network), Some(id)) = (r["extra"].get("networkName"), r["extra"].get("networkId")) {
+        if let (Some(network), Some(id)) =
+            (r["extra"].get("networkName"), r["extra"].get("networkId"))
+        {
             let computed = ledger_core::protocol::network_id(network.as_str().unwrap());
             assert_eq!(computed.to_string(), id.as_str().unwrap(), "{name}");
             assert_eq!(computed, tx.essence.network_id, "{name}");
@@ -105,7 +113,8 @@ fn milestones_and_outputs_round_trip() {
 fn outputs_have_their_ids_deposits_and_chain_ids() {
     use ledger_core::protocol::RentStructure;
     use ledger_core::validate::deposit::min_deposit;
-    let rent = |cost| RentStructure { v_byte_cost: cost, v_byte_factor_data: 1, v_byte_factor_key: 10 };
+    let rent =
+        |cost| RentStructure { v_byte_cost: cost, v_byte_factor_data: 1, v_byte_factor_key: 10 };
     for r in records("outputs.jsonl") {
         let name = r["name"].as_str().unwrap();
         let o = codec::decode_output(&hex_of(&r["bytes"])).unwrap();
@@ -113,8 +122,16 @@ fn outputs_have_their_ids_deposits_and_chain_ids() {
         let tx: [u8; 32] = hex_of(&extra["transactionId"]).try_into().unwrap();
         let oid = ids::output_id(&tx, extra["outputIndex"].as_u64().unwrap() as u16);
         assert_eq!(id_hex(&oid), r["id"], "{name}");
-        assert_eq!(min_deposit(&o, &rent(100)).to_string(), extra["storageDeposit"]["rent100"], "{name}");
-        assert_eq!(min_deposit(&o, &rent(500)).to_string(), extra["storageDeposit"]["rent500"], "{name}");
+        assert_eq!(
+            min_deposit(&o, &rent(100)).to_string(),
+            extra["storageDeposit"]["rent100"],
+            "{name}"
+        );
+        assert_eq!(
+            min_deposit(&o, &rent(500)).to_string(),
+            extra["storageDeposit"]["rent500"],
+            "{name}"
+        );
         if let Some(alias) = extra.get("aliasId") {
             assert_eq!(&id_hex(&ids::alias_id_from_output_id(&oid)), alias, "{name}");
         }
@@ -126,7 +143,11 @@ fn outputs_have_their_ids_deposits_and_chain_ids() {
                 ledger_core::model::UnlockCondition::ImmutableAliasAddress(a) => Some(*a.id()),
                 _ => None,
             });
-            assert_eq!(&id_hex(&ids::foundry_id(&alias.unwrap(), f.serial_number, 0)), fid, "{name}");
+            assert_eq!(
+                &id_hex(&ids::foundry_id(&alias.unwrap(), f.serial_number, 0)),
+                fid,
+                "{name}"
+            );
         }
     }
 }

@@ -8,17 +8,21 @@ use ledger_core::protocol::{ProtocolParameters, RentStructure};
 use ledger_core::{codec, json, model::Payload, validate};
 use serde_json::Value;
 
-
 /// The parameter table of vectors/README.md, with the PoW check off so it masks nothing.
 fn params(network: &str) -> ProtocolParameters {
-    let supply = if network == "iota-mainnet" { 4_600_000_000_000_000 } else { 1_813_620_509_061_365 };
+    let supply =
+        if network == "iota-mainnet" { 4_600_000_000_000_000 } else { 1_813_620_509_061_365 };
     ProtocolParameters {
         version: 2,
         network_name: network.to_string(),
         bech32_hrp: "tst".into(),
         min_pow_score: 0,
         below_max_depth: 15,
-        rent_structure: RentStructure { v_byte_cost: 100, v_byte_factor_data: 1, v_byte_factor_key: 10 },
+        rent_structure: RentStructure {
+            v_byte_cost: 100,
+            v_byte_factor_data: 1,
+            v_byte_factor_key: 10,
+        },
         token_supply: supply,
     }
 }
@@ -43,7 +47,10 @@ fn every_invalid_record_is_rejected_with_its_reason() {
         let reason = r["reason"].as_str().unwrap();
         match check(r) {
             Ok(()) => wrong.push(format!("{name}: accepted, expected {reason}")),
-            Err(e) if e.code != reason => wrong.push(format!("{name}: got {} at {} ({}), expected {reason}", e.code, e.path, e.detail)),
+            Err(e) if e.code != reason => wrong.push(format!(
+                "{name}: got {} at {} ({}), expected {reason}",
+                e.code, e.path, e.detail
+            )),
             Err(_) => {}
         }
     }
@@ -60,7 +67,8 @@ fn every_valid_block_passes_its_networks_rules() {
         let mut p = params(network);
         if let Some(Payload::Transaction(tx)) = &block.payload {
             // The token supply of the record's network is not given for transactions outside the table.
-            p.token_supply = p.token_supply.max(tx.essence.outputs.iter().map(|o| o.amount()).sum());
+            p.token_supply =
+                p.token_supply.max(tx.essence.outputs.iter().map(|o| o.amount()).sum());
         }
         validate::validate_block(&block, &bytes, &p).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
@@ -70,7 +78,8 @@ fn every_valid_block_passes_its_networks_rules() {
 /// are well-formed blocks when a peer sends them; no parents at all is refused from either.
 #[test]
 fn one_parent_is_enough_from_a_peer_only() {
-    let few: Vec<Value> = records("invalid.jsonl").into_iter().filter(|r| r["reason"] == "parents-too-few").collect();
+    let few: Vec<Value> =
+        records("invalid.jsonl").into_iter().filter(|r| r["reason"] == "parents-too-few").collect();
     assert!(!few.is_empty());
     for r in &few {
         let name = r["name"].as_str().unwrap();
@@ -82,12 +91,23 @@ fn one_parent_is_enough_from_a_peer_only() {
         };
         let mut block = codec::decode_block(&bytes).unwrap();
         assert_eq!(block.parents.len(), 1, "{name}");
-        assert_eq!(validate::validate_block_from(&block, &bytes, &p, validate::BlockOrigin::Api).unwrap_err().code, "parents-too-few", "{name}");
-        validate::validate_block_from(&block, &bytes, &p, validate::BlockOrigin::Peer).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            validate::validate_block_from(&block, &bytes, &p, validate::BlockOrigin::Api)
+                .unwrap_err()
+                .code,
+            "parents-too-few",
+            "{name}"
+        );
+        validate::validate_block_from(&block, &bytes, &p, validate::BlockOrigin::Peer)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         block.parents.clear();
         let none = codec::encode_block(&block);
         for origin in [validate::BlockOrigin::Api, validate::BlockOrigin::Peer] {
-            assert_eq!(validate::validate_block_from(&block, &none, &p, origin).unwrap_err().code, "parents-too-few", "{name} {origin:?}");
+            assert_eq!(
+                validate::validate_block_from(&block, &none, &p, origin).unwrap_err().code,
+                "parents-too-few",
+                "{name} {origin:?}"
+            );
         }
     }
 }

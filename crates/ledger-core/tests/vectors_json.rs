@@ -7,8 +7,6 @@ use common::*;
 use ledger_core::{codec, json};
 use serde_json::Value;
 
-
-
 #[test]
 fn blocks_json_to_bytes_and_back() {
     for r in records("valid.jsonl").iter().filter(|r| r["kind"] == "block") {
@@ -22,7 +20,11 @@ fn blocks_json_to_bytes_and_back() {
 #[test]
 fn payloads_and_outputs_json_to_bytes_and_back() {
     let mut txs = records("transactions.jsonl");
-    txs.extend(records("valid.jsonl").into_iter().filter(|r| r["kind"] == "transaction" || r["kind"] == "milestone"));
+    txs.extend(
+        records("valid.jsonl")
+            .into_iter()
+            .filter(|r| r["kind"] == "transaction" || r["kind"] == "milestone"),
+    );
     for r in txs {
         let name = r["name"].as_str().unwrap();
         let p = json::payload_from_json(&r["json"], "").unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -9,8 +9,8 @@ use libp2p::core::transport::PortUse;
 use libp2p::core::Endpoint;
 use libp2p::identity::Keypair;
 use libp2p::swarm::{
-    ConnectionDenied, ConnectionId, FromSwarm, NetworkBehaviour, NotifyHandler, Stream, THandler, THandlerInEvent,
-    THandlerOutEvent, ToSwarm,
+    ConnectionDenied, ConnectionId, FromSwarm, NetworkBehaviour, NotifyHandler, Stream, THandler,
+    THandlerInEvent, THandlerOutEvent, ToSwarm,
 };
 use libp2p::{identify, ping, Multiaddr, PeerId, StreamProtocol};
 use std::collections::VecDeque;
@@ -95,11 +95,18 @@ impl NetworkBehaviour for Streams {
 
     fn on_swarm_event(&mut self, _: FromSwarm) {}
 
-    fn on_connection_handler_event(&mut self, peer: PeerId, connection: ConnectionId, event: THandlerOutEvent<Self>) {
+    fn on_connection_handler_event(
+        &mut self,
+        peer: PeerId,
+        connection: ConnectionId,
+        event: THandlerOutEvent<Self>,
+    ) {
         self.actions.push_back(ToSwarm::GenerateEvent(match event {
             HandlerEvent::Inbound(stream) => StreamEvent::Inbound { peer, connection, stream },
             HandlerEvent::Outbound(stream) => StreamEvent::Outbound { peer, connection, stream },
-            HandlerEvent::OutboundFailed(reason) => StreamEvent::OutboundFailed { peer, connection, reason },
+            HandlerEvent::OutboundFailed(reason) => {
+                StreamEvent::OutboundFailed { peer, connection, reason }
+            }
         }));
     }
 

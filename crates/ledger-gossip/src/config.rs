@@ -65,7 +65,8 @@ impl Config {
 pub fn protocol_for(network_name: &str) -> StreamProtocol {
     let id = ledger_core::protocol::network_id(network_name);
     // The string always starts with '/', which is all a stream protocol name requires.
-    StreamProtocol::try_from_owned(format!("/iota-gossip/{id}/1.0.0")).expect("protocol name starts with '/'")
+    StreamProtocol::try_from_owned(format!("/iota-gossip/{id}/1.0.0"))
+        .expect("protocol name starts with '/'")
 }
 
 /// Connection trimming of `unknown` peers: above `high_watermark` connected peers, unknown
@@ -153,9 +154,14 @@ pub enum PeerAddressError {
 }
 
 impl PeerEntry {
-    pub fn parse(multi_address: &str, alias: Option<String>) -> Result<PeerEntry, PeerAddressError> {
-        let mut address: Multiaddr =
-            multi_address.trim().parse().map_err(|_| PeerAddressError::Malformed(multi_address.to_string()))?;
+    pub fn parse(
+        multi_address: &str,
+        alias: Option<String>,
+    ) -> Result<PeerEntry, PeerAddressError> {
+        let mut address: Multiaddr = multi_address
+            .trim()
+            .parse()
+            .map_err(|_| PeerAddressError::Malformed(multi_address.to_string()))?;
         match address.pop() {
             Some(Protocol::P2p(peer_id)) if !address.is_empty() => {
                 Ok(PeerEntry { peer_id, address, alias: alias.filter(|a| !a.is_empty()) })
@@ -176,9 +182,18 @@ mod tests {
 
     #[test]
     fn protocol_ids_of_the_spec() {
-        assert_eq!(protocol_for("ledger-devnet-v2").as_ref(), "/iota-gossip/5140426672903325834/1.0.0");
-        assert_eq!(protocol_for("private_tangle1").as_ref(), "/iota-gossip/8453507715857476362/1.0.0");
-        assert_eq!(protocol_for("shimmer-mainnet").as_ref(), "/iota-gossip/11925247321853265534/1.0.0");
+        assert_eq!(
+            protocol_for("ledger-devnet-v2").as_ref(),
+            "/iota-gossip/5140426672903325834/1.0.0"
+        );
+        assert_eq!(
+            protocol_for("private_tangle1").as_ref(),
+            "/iota-gossip/8453507715857476362/1.0.0"
+        );
+        assert_eq!(
+            protocol_for("shimmer-mainnet").as_ref(),
+            "/iota-gossip/11925247321853265534/1.0.0"
+        );
         assert_eq!(protocol_for("iota-mainnet").as_ref(), "/iota-gossip/9374574019616453254/1.0.0");
     }
 
@@ -190,18 +205,32 @@ mod tests {
         )
         .unwrap();
         assert_eq!(entry.address.to_string(), "/ip4/127.0.0.1/tcp/15611");
-        assert_eq!(entry.peer_id.to_string(), "12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY");
+        assert_eq!(
+            entry.peer_id.to_string(),
+            "12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY"
+        );
         assert_eq!(
             entry.multi_address().to_string(),
             "/ip4/127.0.0.1/tcp/15611/p2p/12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY"
         );
-        assert_eq!(PeerEntry::parse(&entry.multi_address().to_string(), Some(String::new())).unwrap().alias, None);
+        assert_eq!(
+            PeerEntry::parse(&entry.multi_address().to_string(), Some(String::new()))
+                .unwrap()
+                .alias,
+            None
+        );
 
-        assert!(matches!(PeerEntry::parse("/ip4/127.0.0.1/tcp/15611", None), Err(PeerAddressError::MissingPeerId(_))));
+        assert!(matches!(
+            PeerEntry::parse("/ip4/127.0.0.1/tcp/15611", None),
+            Err(PeerAddressError::MissingPeerId(_))
+        ));
         assert!(matches!(
             PeerEntry::parse("/p2p/12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY", None),
             Err(PeerAddressError::MissingPeerId(_))
         ));
-        assert!(matches!(PeerEntry::parse("127.0.0.1:15611", None), Err(PeerAddressError::Malformed(_))));
+        assert!(matches!(
+            PeerEntry::parse("127.0.0.1:15611", None),
+            Err(PeerAddressError::Malformed(_))
+        ));
     }
 }

@@ -48,10 +48,14 @@ pub enum DropReason {
 impl fmt::Display for DropReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DropReason::InvalidBlock { block, error } => write!(f, "sent invalid block {block}: {error}"),
+            DropReason::InvalidBlock { block, error } => {
+                write!(f, "sent invalid block {block}: {error}")
+            }
             DropReason::NoHeartbeat => f.write_str("no heartbeat received in the grace period"),
             DropReason::HeartbeatExpired => f.write_str("heartbeat outdated"),
-            DropReason::BelowPruningIndex => f.write_str("its solid milestone is below our pruning index"),
+            DropReason::BelowPruningIndex => {
+                f.write_str("its solid milestone is below our pruning index")
+            }
             DropReason::Trimmed => f.write_str("connection trimmed above the high watermark"),
         }
     }

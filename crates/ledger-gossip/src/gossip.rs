@@ -53,7 +53,11 @@ pub struct Gossip {
 impl Gossip {
     /// Start gossip over TCP with the node's identity: listen on the configured addresses
     /// (fails only if none works), dial the static peers, and run until `shutdown`.
-    pub fn start<S: GossipStore>(config: Config, keypair: &Keypair, store: Arc<S>) -> Result<Gossip, StartError> {
+    pub fn start<S: GossipStore>(
+        config: Config,
+        keypair: &Keypair,
+        store: Arc<S>,
+    ) -> Result<Gossip, StartError> {
         // Building the swarm opens nothing yet: sockets come with `listen` and dials.
         let swarm = build_swarm(keypair, &config).map_err(StartError::Noise)?;
         let runtime = build_runtime(&config)?;
@@ -90,7 +94,15 @@ impl Gossip {
         let service_metrics = metrics.clone();
         let service_warp_status = warp_status.clone();
         runtime.spawn(async move {
-            let (mut service, inputs) = Service::new(swarm, store, config, commands_rx, service_events, service_metrics, service_warp_status);
+            let (mut service, inputs) = Service::new(
+                swarm,
+                store,
+                config,
+                commands_rx,
+                service_events,
+                service_metrics,
+                service_warp_status,
+            );
             match service.listen().await {
                 Ok(()) => {
                     let _ = started_tx.send(Ok(()));
@@ -102,7 +114,16 @@ impl Gossip {
             }
         });
         let failed = match started.recv() {
-            Ok(Ok(())) => return Ok(Gossip { runtime: Some(runtime), commands, events, metrics, warp_status, local_peer_id }),
+            Ok(Ok(())) => {
+                return Ok(Gossip {
+                    runtime: Some(runtime),
+                    commands,
+                    events,
+                    metrics,
+                    warp_status,
+                    local_peer_id,
+                })
+            }
             Ok(Err(failed)) => failed,
             Err(_) => Vec::new(),
         };
@@ -131,7 +152,10 @@ impl Gossip {
         *self.warp_status.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    async fn ask<T>(&self, command: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, Stopped> {
+    async fn ask<T>(
+        &self,
+        command: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, Stopped> {
         let (reply, answer) = oneshot::channel();
         self.commands.send(command(reply)).map_err(|_| Stopped)?;
         answer.await.map_err(|_| Stopped)
@@ -153,7 +177,10 @@ impl Gossip {
 
     /// Make a peer `known` and connect to it (REST POST, gossip.md §9). Persisting the peer
     /// list is the caller's business.
-    pub async fn add_peer(&self, entry: PeerEntry) -> Result<Result<PeerInfo, AddPeerError>, Stopped> {
+    pub async fn add_peer(
+        &self,
+        entry: PeerEntry,
+    ) -> Result<Result<PeerInfo, AddPeerError>, Stopped> {
         self.ask(|reply| Command::AddPeer(entry, reply)).await
     }
 
@@ -165,7 +192,12 @@ impl Gossip {
     /// Ask peers for blocks of milestone `milestone_index`'s cone (the latest milestone if
     /// `None`); `keep` requests are retried until they arrive (gossip.md §6.1). The caller
     /// asks only for blocks it does not have.
-    pub fn request_blocks(&self, ids: Vec<BlockId>, milestone_index: Option<u32>, keep: bool) -> Result<(), Stopped> {
+    pub fn request_blocks(
+        &self,
+        ids: Vec<BlockId>,
+        milestone_index: Option<u32>,
+        keep: bool,
+    ) -> Result<(), Stopped> {
         let wanted = ids.into_iter().map(Wanted::Block).collect();
         self.commands.send(Command::Request { wanted, milestone_index, keep }).map_err(|_| Stopped)
     }
@@ -173,7 +205,9 @@ impl Gossip {
     /// Ask peers for milestones by index (warp sync asks by itself, gossip.md §7).
     pub fn request_milestones(&self, indexes: Vec<u32>, keep: bool) -> Result<(), Stopped> {
         let wanted = indexes.into_iter().map(Wanted::Milestone).collect();
-        self.commands.send(Command::Request { wanted, milestone_index: None, keep }).map_err(|_| Stopped)
+        self.commands
+            .send(Command::Request { wanted, milestone_index: None, keep })
+            .map_err(|_| Stopped)
     }
 
     /// Stop: close every stream and connection, then the runtime. Waits at most a few

@@ -6,8 +6,12 @@
 //! swarm counts active streams), and without one the connection may close when idle.
 
 use libp2p::core::upgrade::ReadyUpgrade;
-use libp2p::swarm::handler::{ConnectionEvent, DialUpgradeError, FullyNegotiatedInbound, FullyNegotiatedOutbound};
-use libp2p::swarm::{ConnectionHandler, ConnectionHandlerEvent, Stream, StreamUpgradeError, SubstreamProtocol};
+use libp2p::swarm::handler::{
+    ConnectionEvent, DialUpgradeError, FullyNegotiatedInbound, FullyNegotiatedOutbound,
+};
+use libp2p::swarm::{
+    ConnectionHandler, ConnectionHandlerEvent, Stream, StreamUpgradeError, SubstreamProtocol,
+};
 use libp2p::StreamProtocol;
 use std::collections::VecDeque;
 use std::task::{Context, Poll};
@@ -51,7 +55,8 @@ impl ConnectionHandler for Handler {
     type OutboundOpenInfo = ();
 
     fn listen_protocol(&self) -> SubstreamProtocol<Self::InboundProtocol> {
-        SubstreamProtocol::new(ReadyUpgrade::new(self.protocol.clone()), ()).with_timeout(self.open_timeout)
+        SubstreamProtocol::new(ReadyUpgrade::new(self.protocol.clone()), ())
+            .with_timeout(self.open_timeout)
     }
 
     fn on_behaviour_event(&mut self, OpenStream: OpenStream) {
@@ -67,25 +72,36 @@ impl ConnectionHandler for Handler {
         }
         if self.to_open > 0 {
             self.to_open -= 1;
-            let protocol =
-                SubstreamProtocol::new(ReadyUpgrade::new(self.protocol.clone()), ()).with_timeout(self.open_timeout);
+            let protocol = SubstreamProtocol::new(ReadyUpgrade::new(self.protocol.clone()), ())
+                .with_timeout(self.open_timeout);
             return Poll::Ready(ConnectionHandlerEvent::OutboundSubstreamRequest { protocol });
         }
         Poll::Pending
     }
 
-    fn on_connection_event(&mut self, event: ConnectionEvent<Self::InboundProtocol, Self::OutboundProtocol>) {
+    fn on_connection_event(
+        &mut self,
+        event: ConnectionEvent<Self::InboundProtocol, Self::OutboundProtocol>,
+    ) {
         match event {
-            ConnectionEvent::FullyNegotiatedInbound(FullyNegotiatedInbound { protocol: stream, .. }) => {
+            ConnectionEvent::FullyNegotiatedInbound(FullyNegotiatedInbound {
+                protocol: stream,
+                ..
+            }) => {
                 self.events.push_back(HandlerEvent::Inbound(stream));
             }
-            ConnectionEvent::FullyNegotiatedOutbound(FullyNegotiatedOutbound { protocol: stream, .. }) => {
+            ConnectionEvent::FullyNegotiatedOutbound(FullyNegotiatedOutbound {
+                protocol: stream,
+                ..
+            }) => {
                 self.events.push_back(HandlerEvent::Outbound(stream));
             }
             ConnectionEvent::DialUpgradeError(DialUpgradeError { error, .. }) => {
                 let reason = match error {
                     StreamUpgradeError::Timeout => "timed out".to_string(),
-                    StreamUpgradeError::NegotiationFailed => "the peer does not speak this network's gossip protocol".to_string(),
+                    StreamUpgradeError::NegotiationFailed => {
+                        "the peer does not speak this network's gossip protocol".to_string()
+                    }
                     StreamUpgradeError::Io(e) => e.to_string(),
                     StreamUpgradeError::Apply(never) => libp2p::core::util::unreachable(never),
                 };

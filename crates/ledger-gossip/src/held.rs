@@ -35,7 +35,13 @@ pub struct HeldBlocks {
 
 impl HeldBlocks {
     pub fn new(capacity: usize, max_age: Duration) -> HeldBlocks {
-        HeldBlocks { blocks: HashMap::new(), waiting: HashMap::new(), arrivals: VecDeque::new(), capacity: capacity.max(1), max_age }
+        HeldBlocks {
+            blocks: HashMap::new(),
+            waiting: HashMap::new(),
+            arrivals: VecDeque::new(),
+            capacity: capacity.max(1),
+            max_age,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -53,7 +59,13 @@ impl HeldBlocks {
     /// Hold `id` until every block of `missing` has arrived. A block already held keeps
     /// its first copy. When full, the oldest held block is forgotten to make room.
     /// Returns false if the block was held already.
-    pub fn hold(&mut self, id: BlockId, bytes: Vec<u8>, missing: Vec<BlockId>, now: Instant) -> bool {
+    pub fn hold(
+        &mut self,
+        id: BlockId,
+        bytes: Vec<u8>,
+        missing: Vec<BlockId>,
+        now: Instant,
+    ) -> bool {
         if self.blocks.contains_key(&id) {
             return false;
         }

@@ -21,8 +21,9 @@ use std::path::{Path, PathBuf};
 
 /// PKCS#8 v1 DER of an Ed25519 private key, up to the 32-byte seed (RFC 8410 §7):
 /// SEQUENCE { INTEGER 0, SEQUENCE { OID 1.3.101.112 }, OCTET STRING { OCTET STRING seed } }.
-const PKCS8_ED25519_PREFIX: [u8; 16] =
-    [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
+const PKCS8_ED25519_PREFIX: [u8; 16] = [
+    0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+];
 const PEM_BEGIN: &str = "-----BEGIN PRIVATE KEY-----";
 const PEM_END: &str = "-----END PRIVATE KEY-----";
 
@@ -59,7 +60,9 @@ pub fn keypair_from_hex(text: &str) -> Result<Keypair, IdentityError> {
         .map_err(|e| IdentityError::InvalidConfiguredKey(format!("not hex ({e})")))?;
     match bytes.len() {
         64 => ed25519::Keypair::try_from_bytes(&mut bytes).map(Keypair::from).map_err(|_| {
-            IdentityError::InvalidConfiguredKey("the last 32 bytes are not the public key of the first 32".into())
+            IdentityError::InvalidConfiguredKey(
+                "the last 32 bytes are not the public key of the first 32".into(),
+            )
         }),
         32 => Ok(keypair_from_seed(&mut bytes)),
         n => Err(IdentityError::InvalidConfiguredKey(format!(
@@ -70,13 +73,19 @@ pub fn keypair_from_hex(text: &str) -> Result<Keypair, IdentityError> {
 
 /// Load the persisted identity, or create and persist one (the configured key if any, else
 /// a random one).
-pub fn load_or_create(path: &Path, configured: Option<&str>) -> Result<LoadedIdentity, IdentityError> {
-    let configured = configured.filter(|k| !k.trim().is_empty()).map(keypair_from_hex).transpose()?;
+pub fn load_or_create(
+    path: &Path,
+    configured: Option<&str>,
+) -> Result<LoadedIdentity, IdentityError> {
+    let configured =
+        configured.filter(|k| !k.trim().is_empty()).map(keypair_from_hex).transpose()?;
     match fs::read_to_string(path) {
         Ok(text) => {
-            let keypair = keypair_from_pem(&text).map_err(|detail| IdentityError::InvalidFile { path: path.into(), detail })?;
+            let keypair = keypair_from_pem(&text)
+                .map_err(|detail| IdentityError::InvalidFile { path: path.into(), detail })?;
             if let Some(configured) = configured {
-                let (stored, configured) = (keypair.public().to_peer_id(), configured.public().to_peer_id());
+                let (stored, configured) =
+                    (keypair.public().to_peer_id(), configured.public().to_peer_id());
                 if stored != configured {
                     let (stored, configured) = (stored.to_string(), configured.to_string());
                     return Err(IdentityError::Mismatch { path: path.into(), stored, configured });
@@ -134,7 +143,8 @@ pub fn keypair_from_pem(text: &str) -> Result<Keypair, String> {
     let start = text.find(PEM_BEGIN).ok_or("no PEM \"PRIVATE KEY\" block")? + PEM_BEGIN.len();
     let end = text[start..].find(PEM_END).ok_or("PEM block without its END line")? + start;
     let base64: String = text[start..end].chars().filter(|c| !c.is_ascii_whitespace()).collect();
-    let der = BASE64.decode(base64.as_bytes()).map_err(|e| format!("PEM body is not base64 ({e})"))?;
+    let der =
+        BASE64.decode(base64.as_bytes()).map_err(|e| format!("PEM body is not base64 ({e})"))?;
     match der.strip_prefix(&PKCS8_ED25519_PREFIX[..]) {
         Some(seed) if seed.len() == 32 => Ok(keypair_from_seed(&mut seed.to_vec())),
         _ => Err("not an Ed25519 PKCS#8 private key".into()),
@@ -183,8 +193,14 @@ mod tests {
         for (key, peer_id) in KEYS {
             assert_eq!(keypair_from_hex(key).unwrap().public().to_peer_id().to_string(), peer_id);
             // The seed alone gives the same identity.
-            assert_eq!(keypair_from_hex(&key[..64]).unwrap().public().to_peer_id().to_string(), peer_id);
-            assert_eq!(keypair_from_hex(&format!("0x{key}")).unwrap().public().to_peer_id().to_string(), peer_id);
+            assert_eq!(
+                keypair_from_hex(&key[..64]).unwrap().public().to_peer_id().to_string(),
+                peer_id
+            );
+            assert_eq!(
+                keypair_from_hex(&format!("0x{key}")).unwrap().public().to_peer_id().to_string(),
+                peer_id
+            );
         }
     }
 
@@ -194,7 +210,10 @@ mod tests {
         let mut mismatched = key.to_string();
         mismatched.replace_range(127..128, if key.ends_with('9') { "8" } else { "9" });
         for bad in ["zz", &key[..62], &key[..66], &mismatched] {
-            assert!(matches!(keypair_from_hex(bad), Err(IdentityError::InvalidConfiguredKey(_))), "{bad}");
+            assert!(
+                matches!(keypair_from_hex(bad), Err(IdentityError::InvalidConfiguredKey(_))),
+                "{bad}"
+            );
         }
     }
 
@@ -208,7 +227,8 @@ mod tests {
             "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIFEmdnqE4c7YSdu/K+gJ/UD5C8+4G9DTMJ4uJeNPgDvy\n-----END PRIVATE KEY-----\n"
         );
         assert_eq!(keypair_from_pem(&pem).unwrap().public(), keypair.public());
-        assert!(keypair_from_pem("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n").is_err());
+        assert!(keypair_from_pem("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
+            .is_err());
         assert!(keypair_from_pem("garbage").is_err());
     }
 
@@ -223,7 +243,10 @@ mod tests {
 
     #[test]
     fn load_or_create_persists_and_checks_the_configured_key() {
-        let dir = TestDir(std::env::temp_dir().join(format!("ledger-gossip-identity-{}", hex::encode(rand::random::<[u8; 8]>()))));
+        let dir = TestDir(
+            std::env::temp_dir()
+                .join(format!("ledger-gossip-identity-{}", hex::encode(rand::random::<[u8; 8]>()))),
+        );
         let path = dir.0.join("p2p").join("identity.key");
 
         let first = load_or_create(&path, None).unwrap();
@@ -244,9 +267,15 @@ mod tests {
         let configured = load_or_create(&configured_path, Some(KEYS[1].0)).unwrap();
         assert!(configured.created);
         assert_eq!(configured.peer_id().to_string(), KEYS[1].1);
-        assert_eq!(load_or_create(&configured_path, Some(KEYS[1].0)).unwrap().peer_id().to_string(), KEYS[1].1);
+        assert_eq!(
+            load_or_create(&configured_path, Some(KEYS[1].0)).unwrap().peer_id().to_string(),
+            KEYS[1].1
+        );
 
         fs::write(&configured_path, "not a key").unwrap();
-        assert!(matches!(load_or_create(&configured_path, None), Err(IdentityError::InvalidFile { .. })));
+        assert!(matches!(
+            load_or_create(&configured_path, None),
+            Err(IdentityError::InvalidFile { .. })
+        ));
     }
 }

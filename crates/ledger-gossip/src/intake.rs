@@ -41,7 +41,10 @@ pub async fn run<S: GossipStore>(
             Ok(done) => done,
             // The store panicked inside the batch: every block of it gets a verdict all
             // the same, so none waits forever.
-            Err(e) => ids.into_iter().map(|id| (id, Intake::Failed(format!("the store failed: {e}")))).collect(),
+            Err(e) => ids
+                .into_iter()
+                .map(|id| (id, Intake::Failed(format!("the store failed: {e}"))))
+                .collect(),
         };
         if verdicts.send(done).is_err() {
             return; // the service is gone
@@ -50,7 +53,10 @@ pub async fn run<S: GossipStore>(
 }
 
 /// Add the blocks already waiting in the channel, up to a full batch.
-fn take_waiting(batch: &mut Vec<ReceivedBlock>, blocks: &mut mpsc::UnboundedReceiver<ReceivedBlock>) {
+fn take_waiting(
+    batch: &mut Vec<ReceivedBlock>,
+    blocks: &mut mpsc::UnboundedReceiver<ReceivedBlock>,
+) {
     while batch.len() < MAX_BATCH {
         match blocks.try_recv() {
             Ok(block) => batch.push(block),
@@ -73,7 +79,9 @@ fn submit<S: GossipStore + ?Sized>(store: &S, batch: Vec<ReceivedBlock>) -> Verd
     if !fresh.is_empty() {
         let mut results = store.submit_blocks(&fresh).into_iter();
         for (_, verdict) in verdicts.iter_mut().filter(|(_, v)| v.is_none()) {
-            *verdict = Some(results.next().unwrap_or_else(|| Intake::Failed("the store returned fewer verdicts than blocks".into())));
+            *verdict = Some(results.next().unwrap_or_else(|| {
+                Intake::Failed("the store returned fewer verdicts than blocks".into())
+            }));
         }
     }
     verdicts.into_iter().map(|(id, v)| (id, v.expect("every block has a verdict"))).collect()

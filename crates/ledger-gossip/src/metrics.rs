@@ -90,7 +90,10 @@ pub struct NodeMetricsSnapshot {
 
 impl NodeMetrics {
     pub fn snapshot(&self) -> NodeMetricsSnapshot {
-        NodeMetricsSnapshot { streams: self.streams.snapshot(), invalid_blocks: self.invalid_blocks.load(Relaxed) }
+        NodeMetricsSnapshot {
+            streams: self.streams.snapshot(),
+            invalid_blocks: self.invalid_blocks.load(Relaxed),
+        }
     }
 }
 
@@ -129,10 +132,23 @@ mod tests {
         count_sent(&peer, &node, None);
         count_dropped(&peer, &node);
         count!(peer, node, known_blocks);
-        let expected = Counters { sent_heartbeats: 1, dropped_packets: 1, known_blocks: 1, ..Counters::default() };
+        let expected = Counters {
+            sent_heartbeats: 1,
+            dropped_packets: 1,
+            known_blocks: 1,
+            ..Counters::default()
+        };
         assert_eq!(peer.snapshot(), expected);
         let node = node.snapshot();
-        assert_eq!(node.streams, Counters { sent_heartbeats: 1, dropped_packets: 1, known_blocks: 1, ..Counters::default() });
+        assert_eq!(
+            node.streams,
+            Counters {
+                sent_heartbeats: 1,
+                dropped_packets: 1,
+                known_blocks: 1,
+                ..Counters::default()
+            }
+        );
         assert_eq!(node.invalid_blocks, 0);
     }
 }

@@ -99,7 +99,10 @@ impl Peer {
             alias: self.alias.clone(),
             relation: self.relation,
             connected: self.is_connected(),
-            gossip: self.stream.as_ref().map(|s| GossipInfo { heartbeat: s.heartbeat, metrics: s.session.metrics.snapshot() }),
+            gossip: self.stream.as_ref().map(|s| GossipInfo {
+                heartbeat: s.heartbeat,
+                metrics: s.session.metrics.snapshot(),
+            }),
         }
     }
 }
@@ -125,7 +128,9 @@ impl Peers {
 
     /// Gossip streams whose peer's last heartbeat says it is synced (a heartbeat's "synced peers").
     pub fn synced_count(&self, own_confirmed: u32) -> usize {
-        self.streams().filter(|(_, s)| s.heartbeat.is_some_and(|h| h.is_synced(own_confirmed))).count()
+        self.streams()
+            .filter(|(_, s)| s.heartbeat.is_some_and(|h| h.is_synced(own_confirmed)))
+            .count()
     }
 
     /// Unknown peers holding a gossip stream (limited by `p2p.unknownPeersLimit`).

@@ -50,7 +50,13 @@ impl RequestQueue {
 
     /// Ask for `wanted`. Returns false if it was already asked for (then only `keep` and the
     /// milestone index of a kept request are taken over, as in Hornet).
-    pub fn enqueue(&mut self, wanted: Wanted, milestone_index: u32, keep: bool, now: Instant) -> bool {
+    pub fn enqueue(
+        &mut self,
+        wanted: Wanted,
+        milestone_index: u32,
+        keep: bool,
+        now: Instant,
+    ) -> bool {
         if let Some((existing, _)) = self.requests.get_mut(&wanted) {
             if keep && !existing.keep {
                 existing.keep = true;
@@ -218,6 +224,10 @@ mod tests {
         q.forget_milestones_through(2);
         let left: Vec<Wanted> = std::iter::from_fn(|| q.next()).map(|r| r.wanted).collect();
         assert_eq!(left, [block(1), Wanted::Milestone(3), Wanted::Milestone(4)]);
-        assert_eq!(q.retry_pending(now, Duration::from_secs(15)), 3, "milestone 1 is gone from the pending ones too");
+        assert_eq!(
+            q.retry_pending(now, Duration::from_secs(15)),
+            3,
+            "milestone 1 is gone from the pending ones too"
+        );
     }
 }

@@ -165,7 +165,9 @@ async fn read_loop(
             let event = match decoder.next_message() {
                 Ok(None) => break,
                 Err(e) => break 'stream CloseReason::Protocol(e),
-                Ok(Some(Message::Block(block))) => SessionEvent::Block { peer, session, id: block.id(), block },
+                Ok(Some(Message::Block(block))) => {
+                    SessionEvent::Block { peer, session, id: block.id(), block }
+                }
                 Ok(Some(message)) => SessionEvent::Message { peer, session, message },
             };
             // Waiting here is the backpressure: a busy node stops reading, TCP slows the peer.

@@ -51,7 +51,14 @@ impl WarpSync {
     /// Windows of `range` milestones; the windows are asked for again after `stall_after`
     /// without a new confirmed milestone.
     pub fn new(range: u32, stall_after: Duration, confirmed: u32, now: Instant) -> WarpSync {
-        WarpSync { range: range.max(1), stall_after, confirmed, target: 0, window: None, progress_at: now }
+        WarpSync {
+            range: range.max(1),
+            stall_after,
+            confirmed,
+            target: 0,
+            window: None,
+            progress_at: now,
+        }
     }
 
     pub fn is_running(&self) -> bool {
@@ -59,7 +66,11 @@ impl WarpSync {
     }
 
     pub fn status(&self) -> WarpSyncStatus {
-        WarpSyncStatus { running: self.is_running(), target: self.target, requested_up_to: self.window.map_or(0, |w| w.end) }
+        WarpSyncStatus {
+            running: self.is_running(),
+            target: self.target,
+            requested_up_to: self.window.map_or(0, |w| w.end),
+        }
     }
 
     /// A peer's heartbeat reported `solid`: raise the target; start when it is two or more
@@ -144,7 +155,11 @@ mod tests {
     fn starts_only_two_or_more_behind() {
         let (mut w, now) = sync_at(10);
         assert_eq!(w.on_peer_solid(10, now), None);
-        assert_eq!(w.on_peer_solid(11, now), None, "one behind: the next milestone comes by broadcast");
+        assert_eq!(
+            w.on_peer_solid(11, now),
+            None,
+            "one behind: the next milestone comes by broadcast"
+        );
         assert!(!w.is_running());
         assert_eq!(w.on_peer_solid(12, now), Some(11..=12));
         assert!(w.is_running());

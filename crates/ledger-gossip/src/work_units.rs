@@ -78,7 +78,12 @@ impl WorkUnits {
     /// Record the store's verdict; the unit will be forgotten `ttl` after `now`. A verdict
     /// that says nothing about the bytes (the store failed) forgets the unit at once, so
     /// the next copy is tried again.
-    pub fn decide(&mut self, id: BlockId, verdict: Option<Verdict>, now: Instant) -> Option<WorkUnit> {
+    pub fn decide(
+        &mut self,
+        id: BlockId,
+        verdict: Option<Verdict>,
+        now: Instant,
+    ) -> Option<WorkUnit> {
         match verdict {
             None => self.units.remove(&id),
             Some(verdict) => {

@@ -10,8 +10,8 @@ use crate::js_text::with_js_text;
 use ledger_core::model::{Address, Block, Payload};
 use ledger_core::{codec, ids, json};
 use napi::bindgen_prelude::{Buffer, BufferSlice, Either, Object};
-use napi::JsString;
 use napi::Env;
+use napi::JsString;
 use napi_derive::napi;
 
 fn hex(id: &[u8]) -> String {
@@ -171,7 +171,8 @@ pub fn milestone_id_of(input: Either<Buffer, String>) -> Result<String> {
 #[napi]
 pub fn inputs_commitment_of(outputs_json: String) -> Result<String> {
     let value = parse(&outputs_json)?;
-    let list = value.as_array().ok_or_else(|| invalid_argument("", "expected a JSON array of outputs"))?;
+    let list =
+        value.as_array().ok_or_else(|| invalid_argument("", "expected a JSON array of outputs"))?;
     let outputs = list
         .iter()
         .enumerate()
@@ -186,15 +187,17 @@ fn id32(text: &str, path: &str) -> Result<[u8; 32]> {
 
 /// `0x` + exactly 2·N hex digits, as N bytes.
 pub(crate) fn hex_array<const N: usize>(text: &str, path: &str) -> Result<[u8; N]> {
-    let bytes = hex::decode(text.strip_prefix("0x").unwrap_or("-"))
-        .map_err(|_| invalid_argument(path, format!("expected 0x followed by {} hex digits", 2 * N)))?;
+    let bytes = hex::decode(text.strip_prefix("0x").unwrap_or("-")).map_err(|_| {
+        invalid_argument(path, format!("expected 0x followed by {} hex digits", 2 * N))
+    })?;
     bytes.try_into().map_err(|_| invalid_argument(path, format!("expected {N} bytes")))
 }
 
 #[napi]
 pub fn output_id_of(transaction_id: String, index: u32) -> Result<String> {
     let tx = id32(&transaction_id, "transactionId")?;
-    let index = u16::try_from(index).map_err(|_| invalid_argument("index", "an output index fits 16 bits"))?;
+    let index = u16::try_from(index)
+        .map_err(|_| invalid_argument("index", "an output index fits 16 bits"))?;
     Ok(hex(&ids::output_id(&tx, index)))
 }
 
@@ -230,7 +233,11 @@ pub fn decode_payload_to_json(bytes: Buffer) -> Result<String> {
 /// TIP-4 merkle root of block ids (0x-hex), as milestones carry it.
 #[napi]
 pub fn merkle_root_of(ids: Vec<String>) -> Result<String> {
-    let ids = ids.iter().enumerate().map(|(i, id)| id32(id, &format!("[{i}]"))).collect::<Result<Vec<_>>>()?;
+    let ids = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| id32(id, &format!("[{i}]")))
+        .collect::<Result<Vec<_>>>()?;
     Ok(hex(&ledger_core::merkle::merkle_root(&ids)))
 }
 
@@ -249,17 +256,31 @@ fn address_of(input: &str) -> Result<Address> {
             0 => Ok(Address::Ed25519(id(&bytes[1..]))),
             8 => Ok(Address::Alias(id(&bytes[1..]))),
             16 => Ok(Address::Nft(id(&bytes[1..]))),
-            k => Err(to_napi(ledger_core::Error::new("unknown-address-type", "type", format!("unknown address type {k}")))),
+            k => Err(to_napi(ledger_core::Error::new(
+                "unknown-address-type",
+                "type",
+                format!("unknown address type {k}"),
+            ))),
         },
-        n => Err(to_napi(ledger_core::Error::new("wrong-id-length", "", format!("an address is 32 or 33 bytes, got {n}")))),
+        n => Err(to_napi(ledger_core::Error::new(
+            "wrong-id-length",
+            "",
+            format!("an address is 32 or 33 bytes, got {n}"),
+        ))),
     }
 }
 
 /// Bech32 form (BIP-173) of an address given as JSON text or hex.
 #[napi]
 pub fn address_to_bech32(hrp: String, address_json_or_hex: String) -> Result<String> {
-    if hrp.is_empty() || hrp.len() > 83 || !hrp.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
-        return Err(invalid_argument("hrp", "a human-readable part is 1 to 83 lower-case letters or digits"));
+    if hrp.is_empty()
+        || hrp.len() > 83
+        || !hrp.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    {
+        return Err(invalid_argument(
+            "hrp",
+            "a human-readable part is 1 to 83 lower-case letters or digits",
+        ));
     }
     Ok(ledger_core::bech32::encode_address(&hrp, &address_of(&address_json_or_hex)?))
 }

@@ -6,7 +6,9 @@ use napi::bindgen_prelude::Buffer;
 use napi_derive::napi;
 
 fn fixed<const N: usize>(bytes: &[u8], name: &str) -> Result<[u8; N]> {
-    bytes.try_into().map_err(|_| invalid_argument(name, format!("expected {N} bytes, got {}", bytes.len())))
+    bytes
+        .try_into()
+        .map_err(|_| invalid_argument(name, format!("expected {N} bytes, got {}", bytes.len())))
 }
 
 #[napi]
@@ -21,17 +23,32 @@ pub fn ed25519_sign(seed: Buffer, message: Buffer) -> Result<Buffer> {
 
 #[napi]
 pub fn ed25519_verify(public_key: Buffer, message: Buffer, signature: Buffer) -> Result<bool> {
-    Ok(crypto::verify(&fixed(&public_key, "publicKey")?, &message, &fixed(&signature, "signature")?))
+    Ok(crypto::verify(
+        &fixed(&public_key, "publicKey")?,
+        &message,
+        &fixed(&signature, "signature")?,
+    ))
 }
 
 #[napi]
-pub fn ed25519_verify_batch(public_keys: Vec<Buffer>, messages: Vec<Buffer>, signatures: Vec<Buffer>) -> Result<bool> {
+pub fn ed25519_verify_batch(
+    public_keys: Vec<Buffer>,
+    messages: Vec<Buffer>,
+    signatures: Vec<Buffer>,
+) -> Result<bool> {
     if public_keys.len() != messages.len() || messages.len() != signatures.len() {
-        return Err(invalid_argument("", "publicKeys, messages and signatures must have equal lengths"));
+        return Err(invalid_argument(
+            "",
+            "publicKeys, messages and signatures must have equal lengths",
+        ));
     }
     let mut items = Vec::with_capacity(public_keys.len());
     for i in 0..public_keys.len() {
-        items.push((fixed(&public_keys[i], "publicKeys")?, &messages[i][..], fixed(&signatures[i], "signatures")?));
+        items.push((
+            fixed(&public_keys[i], "publicKeys")?,
+            &messages[i][..],
+            fixed(&signatures[i], "signatures")?,
+        ));
     }
     Ok(crypto::verify_batch(&items))
 }

@@ -7,7 +7,9 @@
 use crate::errors::{to_napi, Result};
 use crate::store::LedgerStore;
 use ledger_core::json::hex;
-use ledger_store::events::{AppliedTransaction, CommittedMilestone, OutputChange, StoreEvent, StoredBlock};
+use ledger_store::events::{
+    AppliedTransaction, CommittedMilestone, OutputChange, StoreEvent, StoredBlock,
+};
 use napi::bindgen_prelude::{Buffer, Function, Unknown};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
@@ -86,7 +88,13 @@ pub struct StoreEventJs {
 }
 
 fn block_js(b: StoredBlock) -> StoredBlockEvent {
-    StoredBlockEvent { block_id: hex(&b.block_id), bytes: b.bytes.into(), metadata_json: b.metadata_json, payload_type: b.payload_type, tag: b.tag.map(|t| hex(&t)) }
+    StoredBlockEvent {
+        block_id: hex(&b.block_id),
+        bytes: b.bytes.into(),
+        metadata_json: b.metadata_json,
+        payload_type: b.payload_type,
+        tag: b.tag.map(|t| hex(&t)),
+    }
 }
 
 fn output_js(o: OutputChange) -> OutputChangeEvent {
@@ -98,7 +106,11 @@ fn output_js(o: OutputChange) -> OutputChangeEvent {
         output_id: hex(&o.output_id),
         output: o.output.into(),
         metadata_json: o.metadata_json,
-        unlock_addresses: o.unlock_addresses.into_iter().map(|(condition, address)| UnlockAddress { condition: condition as u32, address }).collect(),
+        unlock_addresses: o
+            .unlock_addresses
+            .into_iter()
+            .map(|(condition, address)| UnlockAddress { condition: condition as u32, address })
+            .collect(),
         chain_type,
         chain_id,
     }
@@ -120,15 +132,27 @@ fn milestone_js(m: CommittedMilestone) -> MilestoneCommittedEvent {
         milestone_id: hex(&m.milestone_id),
         block: block_js(m.block),
         payload: m.payload.into(),
-        referenced: m.referenced.into_iter().map(|r| ReferencedBlockEvent { block_id: hex(&r.block_id), metadata_json: r.metadata_json }).collect(),
+        referenced: m
+            .referenced
+            .into_iter()
+            .map(|r| ReferencedBlockEvent {
+                block_id: hex(&r.block_id),
+                metadata_json: r.metadata_json,
+            })
+            .collect(),
         transactions: m.transactions.into_iter().map(transaction_js).collect(),
     }
 }
 
 fn event_js(event: StoreEvent) -> StoreEventJs {
     match event {
-        StoreEvent::BlocksStored(blocks) => StoreEventJs { blocks: Some(blocks.into_iter().map(block_js).collect()), milestone: None },
-        StoreEvent::MilestoneCommitted(m) => StoreEventJs { blocks: None, milestone: Some(milestone_js(*m)) },
+        StoreEvent::BlocksStored(blocks) => StoreEventJs {
+            blocks: Some(blocks.into_iter().map(block_js).collect()),
+            milestone: None,
+        },
+        StoreEvent::MilestoneCommitted(m) => {
+            StoreEventJs { blocks: None, milestone: Some(milestone_js(*m)) }
+        }
     }
 }
 

@@ -13,7 +13,9 @@ use crate::shared::Shared;
 use crate::store::{store_key, LedgerStore};
 use ledger_gossip::config::PeerEntry;
 use ledger_gossip::identity;
-use ledger_gossip::{AddPeerError, Config, Gossip, GossipEvent, GossipInfo, Multiaddr, PeerId, PeerInfo, Relation};
+use ledger_gossip::{
+    AddPeerError, Config, Gossip, GossipEvent, GossipInfo, Multiaddr, PeerId, PeerInfo, Relation,
+};
 use napi::bindgen_prelude::{Function, Unknown};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
@@ -138,17 +140,27 @@ pub struct GossipEventJs {
 fn event_js(event: GossipEvent) -> GossipEventJs {
     let (kind, peer, detail) = match event {
         GossipEvent::Listening { address } => ("listening", None, address.to_string()),
-        GossipEvent::ListenFailed { address, error } => ("listen-failed", None, format!("{address}: {error}")),
+        GossipEvent::ListenFailed { address, error } => {
+            ("listen-failed", None, format!("{address}: {error}"))
+        }
         GossipEvent::DialFailed { peer, error } => ("dial-failed", Some(peer), error),
-        GossipEvent::StreamOpened { peer, relation, outbound } => {
-            ("stream-opened", Some(peer), format!("{relation} peer, {}", if outbound { "outbound" } else { "inbound" }))
-        }
+        GossipEvent::StreamOpened { peer, relation, outbound } => (
+            "stream-opened",
+            Some(peer),
+            format!("{relation} peer, {}", if outbound { "outbound" } else { "inbound" }),
+        ),
         GossipEvent::StreamRefused { peer, reason } => ("stream-refused", Some(peer), reason),
-        GossipEvent::StreamClosed { peer, reason } => ("stream-closed", Some(peer), format!("{reason:?}")),
-        GossipEvent::PeerDropped { peer, reason, removed } => {
-            ("peer-dropped", Some(peer), format!("{reason}{}", if removed { " (removed from the peer list)" } else { "" }))
+        GossipEvent::StreamClosed { peer, reason } => {
+            ("stream-closed", Some(peer), format!("{reason:?}"))
         }
-        GossipEvent::IntakeFailed { block, error } => ("intake-failed", None, format!("{block}: {error}")),
+        GossipEvent::PeerDropped { peer, reason, removed } => (
+            "peer-dropped",
+            Some(peer),
+            format!("{reason}{}", if removed { " (removed from the peer list)" } else { "" }),
+        ),
+        GossipEvent::IntakeFailed { block, error } => {
+            ("intake-failed", None, format!("{block}: {error}"))
+        }
     };
     GossipEventJs { kind: kind.into(), peer: peer.map(|p| p.to_string()), detail }
 }
@@ -189,7 +201,8 @@ fn peer_js(p: PeerInfo) -> PeerJs {
 }
 
 fn parse_peer_id(text: &str) -> Result<PeerId> {
-    text.parse::<PeerId>().map_err(|e| invalid_argument("peerId", format!("{text:?} is not a peer id: {e}")))
+    text.parse::<PeerId>()
+        .map_err(|e| invalid_argument("peerId", format!("{text:?} is not a peer id: {e}")))
 }
 
 fn stopped() -> napi::Error<String> {
@@ -238,18 +251,27 @@ impl GossipNode {
     #[napi(factory)]
     pub fn start(store: &LedgerStore, options: GossipStartOptions) -> Result<GossipNode> {
         let inner = store.get()?;
-        let loaded = identity::load_or_create(Path::new(&options.identity_file), options.identity_private_key.as_deref())
-            .map_err(|e| failure("gossip-identity", e.to_string()))?;
+        let loaded = identity::load_or_create(
+            Path::new(&options.identity_file),
+            options.identity_private_key.as_deref(),
+        )
+        .map_err(|e| failure("gossip-identity", e.to_string()))?;
         let mut config = Config::new(options.network_name.clone());
         config.bind_addresses = options
             .bind_multi_addresses
             .iter()
             .enumerate()
-            .map(|(i, a)| a.parse::<Multiaddr>().map_err(|e| invalid_argument(&format!("p2p.bindMultiAddresses[{i}]"), format!("{a:?}: {e}"))))
+            .map(|(i, a)| {
+                a.parse::<Multiaddr>().map_err(|e| {
+                    invalid_argument(&format!("p2p.bindMultiAddresses[{i}]"), format!("{a:?}: {e}"))
+                })
+            })
             .collect::<Result<Vec<_>>>()?;
         let own = loaded.peer_id();
         for (i, p) in options.peers.iter().enumerate() {
-            let entry = PeerEntry::parse(&p.multi_address, p.alias.clone()).map_err(|e| invalid_argument(&format!("p2p.peers[{i}].multiAddress"), e.to_string()))?;
+            let entry = PeerEntry::parse(&p.multi_address, p.alias.clone()).map_err(|e| {
+                invalid_argument(&format!("p2p.peers[{i}].multiAddress"), e.to_string())
+            })?;
             // An entry with the node's own id is ignored (gossip.md §8).
             if entry.peer_id != own {
                 config.static_peers.push(entry);
@@ -266,7 +288,10 @@ impl GossipNode {
         // never warp-syncs (a peer claiming a higher index must not stop its broadcasts).
         config.warp_sync = inner.follows_milestones();
         let adapter = Arc::new(NodeStore::new(inner));
-        let gossip = Arc::new(Gossip::start(config, &loaded.keypair, adapter.clone()).map_err(|e| failure("gossip-start", e.to_string()))?);
+        let gossip = Arc::new(
+            Gossip::start(config, &loaded.keypair, adapter.clone())
+                .map_err(|e| failure("gossip-start", e.to_string()))?,
+        );
         *store.gossip.write().unwrap_or_else(|p| p.into_inner()) = Some(adapter.clone());
         let stop = Arc::new(AtomicBool::new(false));
         let maintenance = {
@@ -276,7 +301,13 @@ impl GossipNode {
                 .spawn(move || maintain(&gossip, &adapter, &stop))
                 .map_err(|e| failure("gossip-start", e.to_string()))?
         };
-        let running = Arc::new(Mutex::new(Some(Running { gossip, adapter, stop, maintenance: Some(maintenance), local: store.gossip.clone() })));
+        let running = Arc::new(Mutex::new(Some(Running {
+            gossip,
+            adapter,
+            stop,
+            maintenance: Some(maintenance),
+            local: store.gossip.clone(),
+        })));
         RUNNING.publish(store.key.clone(), &running);
         Ok(GossipNode { running, peer_id: own.to_string(), owner: true })
     }
@@ -287,7 +318,14 @@ impl GossipNode {
     #[napi(factory)]
     pub fn attach(data_dir: String) -> Result<GossipNode> {
         let running = RUNNING.find(&store_key(&data_dir)).ok_or_else(stopped)?;
-        let peer_id = running.lock().unwrap_or_else(|p| p.into_inner()).as_ref().ok_or_else(stopped)?.gossip.local_peer_id().to_string();
+        let peer_id = running
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .ok_or_else(stopped)?
+            .gossip
+            .local_peer_id()
+            .to_string();
         Ok(GossipNode { running, peer_id, owner: false })
     }
 
@@ -299,13 +337,25 @@ impl GossipNode {
     #[napi]
     pub async fn listen_addresses(&self) -> napi::Result<Vec<String>> {
         let (gossip, _) = self.gossip().map_err(rejected)?;
-        Ok(gossip.listen_addresses().await.map_err(|_| rejected(stopped()))?.iter().map(|a| a.to_string()).collect())
+        Ok(gossip
+            .listen_addresses()
+            .await
+            .map_err(|_| rejected(stopped()))?
+            .iter()
+            .map(|a| a.to_string())
+            .collect())
     }
 
     #[napi]
     pub async fn peers(&self) -> napi::Result<Vec<PeerJs>> {
         let (gossip, _) = self.gossip().map_err(rejected)?;
-        Ok(gossip.peers().await.map_err(|_| rejected(stopped()))?.into_iter().map(peer_js).collect())
+        Ok(gossip
+            .peers()
+            .await
+            .map_err(|_| rejected(stopped()))?
+            .into_iter()
+            .map(peer_js)
+            .collect())
     }
 
     /// The peer, or null when unknown; throws `invalid-argument` for a malformed id.
@@ -319,12 +369,19 @@ impl GossipNode {
     /// Make the peer `known` and dial it. Throws `invalid-argument` for a bad address and
     /// `own-peer-id` for the node's own id.
     #[napi]
-    pub async fn add_peer(&self, multi_address: String, alias: Option<String>) -> napi::Result<PeerJs> {
-        let entry = PeerEntry::parse(&multi_address, alias).map_err(|e| rejected(invalid_argument("multiAddress", e.to_string())))?;
+    pub async fn add_peer(
+        &self,
+        multi_address: String,
+        alias: Option<String>,
+    ) -> napi::Result<PeerJs> {
+        let entry = PeerEntry::parse(&multi_address, alias)
+            .map_err(|e| rejected(invalid_argument("multiAddress", e.to_string())))?;
         let (gossip, _) = self.gossip().map_err(rejected)?;
         match gossip.add_peer(entry).await.map_err(|_| rejected(stopped()))? {
             Ok(peer) => Ok(peer_js(peer)),
-            Err(AddPeerError::OwnPeerId) => Err(rejected(failure("own-peer-id", "the address is this node's own peer id"))),
+            Err(AddPeerError::OwnPeerId) => {
+                Err(rejected(failure("own-peer-id", "the address is this node's own peer id")))
+            }
         }
     }
 
@@ -408,7 +465,10 @@ impl GossipNode {
         if !self.owner {
             return;
         }
-        let Some(mut running) = self.running.lock().unwrap_or_else(|p| p.into_inner()).take() else { return };
+        let Some(mut running) = self.running.lock().unwrap_or_else(|p| p.into_inner()).take()
+        else {
+            return;
+        };
         *running.local.write().unwrap_or_else(|p| p.into_inner()) = None;
         running.stop.store(true, Relaxed);
         if let Some(thread) = running.maintenance.take() {
@@ -440,8 +500,12 @@ impl Drop for GossipNode {
 /// missing (the configured key if given, else a random one): what `devnet` needs to
 /// peer its nodes before they start.
 #[napi]
-pub fn identity_peer_id(identity_file: String, identity_private_key: Option<String>) -> Result<String> {
-    let loaded = identity::load_or_create(Path::new(&identity_file), identity_private_key.as_deref())
-        .map_err(|e| failure("gossip-identity", e.to_string()))?;
+pub fn identity_peer_id(
+    identity_file: String,
+    identity_private_key: Option<String>,
+) -> Result<String> {
+    let loaded =
+        identity::load_or_create(Path::new(&identity_file), identity_private_key.as_deref())
+            .map_err(|e| failure("gossip-identity", e.to_string()))?;
     Ok(loaded.peer_id().to_string())
 }

@@ -70,7 +70,8 @@ fn facts(bytes: &[u8]) -> Option<Facts> {
     // Only a block whose payload says "milestone" is decoded here; the store decodes and
     // validates every block anyway, so the others need not be decoded twice.
     let at = 2 + 32 * parents.len();
-    let payload_type = bytes.get(at + 4..at + 8).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")));
+    let payload_type =
+        bytes.get(at + 4..at + 8).map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")));
     let milestone = match payload_type {
         Some(MILESTONE_PAYLOAD) => match decode_block(bytes) {
             Ok(block) => match block.payload {
@@ -180,7 +181,8 @@ impl NodeStore {
     }
 
     fn known(&self, id: &BlockId) -> bool {
-        self.store.is_solid_entry_point(id.as_bytes()) || matches!(self.store.has_block(id.as_bytes()), Ok(true))
+        self.store.is_solid_entry_point(id.as_bytes())
+            || matches!(self.store.has_block(id.as_bytes()), Ok(true))
     }
 
     /// The checks a block with missing parents gets before it is held: every rule but the
@@ -218,12 +220,20 @@ impl NodeStore {
     }
 
     /// The verdict on a block the store refused.
-    fn refused(&self, e: ledger_core::Error, id: BlockId, bytes: Vec<u8>, milestone: Option<u32>, pending: &mut Pending) -> Intake {
+    fn refused(
+        &self,
+        e: ledger_core::Error,
+        id: BlockId,
+        bytes: Vec<u8>,
+        milestone: Option<u32>,
+        pending: &mut Pending,
+    ) -> Intake {
         match (e.code, milestone) {
             ("not-ready", _) => Intake::Failed(describe(&e)),
             ("unknown-parent", _) => Intake::Failed(describe(&e)),
             ("milestone-index-mismatch", Some(index)) => {
-                if index > self.confirmed_index() + 1 && pending.milestones.len() < MILESTONES_AHEAD {
+                if index > self.confirmed_index() + 1 && pending.milestones.len() < MILESTONES_AHEAD
+                {
                     let signed = self.signed_milestone_index(&bytes);
                     pending.milestones.insert(index, (id, bytes));
                     if signed.is_some() {
@@ -240,7 +250,9 @@ impl NodeStore {
             }
             // A milestone this node cannot accept (another coordinator's keys, a coordinator
             // node, a broken chain) stays unstored; it may be valid elsewhere: no punishment.
-            (code, Some(_)) if code.starts_with("milestone-") || code == "storage-error" => Intake::Ignored,
+            (code, Some(_)) if code.starts_with("milestone-") || code == "storage-error" => {
+                Intake::Ignored
+            }
             ("storage-error", None) => Intake::Failed(describe(&e)),
             _ => Intake::Invalid(describe(&e)),
         }
@@ -287,7 +299,12 @@ impl GossipStore for NodeStore {
             }
             let Some(facts) = facts(&b.bytes) else {
                 // Too short to name its parents: the store says what is wrong with it.
-                ready.push(Ready { slot: Some(slot), id: b.id, bytes: b.bytes.clone(), milestone: None });
+                ready.push(Ready {
+                    slot: Some(slot),
+                    id: b.id,
+                    bytes: b.bytes.clone(),
+                    milestone: None,
+                });
                 continue;
             };
             if let Some(index) = facts.milestone {
@@ -297,7 +314,11 @@ impl GossipStore for NodeStore {
                 }
                 if index <= self.confirmed_index() {
                     // An old milestone this node has (or a fork of one): nothing to do.
-                    verdicts[slot] = Some(if self.known(&b.id) { Intake::AlreadyStored } else { Intake::Ignored });
+                    verdicts[slot] = Some(if self.known(&b.id) {
+                        Intake::AlreadyStored
+                    } else {
+                        Intake::Ignored
+                    });
                     continue;
                 }
             }
@@ -314,23 +335,30 @@ impl GossipStore for NodeStore {
             }
             if missing.is_empty() {
                 batch_ids.insert(b.id);
-                ready.push(Ready { slot: Some(slot), id: b.id, bytes: b.bytes.clone(), milestone: facts.milestone });
+                ready.push(Ready {
+                    slot: Some(slot),
+                    id: b.id,
+                    bytes: b.bytes.clone(),
+                    milestone: facts.milestone,
+                });
                 continue;
             }
-            verdicts[slot] = Some(match self.check_without_parents(&b.bytes, facts.milestone.is_some()) {
-                Err(reason) => Intake::Invalid(reason),
-                Ok(()) => {
-                    pending.held.hold(b.id, b.bytes.clone(), missing.clone(), now);
-                    // A milestone's cone is requested with "keep" only when its signatures
-                    // are the trusted ones (gossip.md §6.1); others wait like any block.
-                    let signed = facts.milestone.and_then(|_| self.signed_milestone_index(&b.bytes));
-                    if let Some(index) = signed {
-                        pending.held_milestones.insert(index, b.id);
-                        self.saw_milestone(index);
+            verdicts[slot] =
+                Some(match self.check_without_parents(&b.bytes, facts.milestone.is_some()) {
+                    Err(reason) => Intake::Invalid(reason),
+                    Ok(()) => {
+                        pending.held.hold(b.id, b.bytes.clone(), missing.clone(), now);
+                        // A milestone's cone is requested with "keep" only when its signatures
+                        // are the trusted ones (gossip.md §6.1); others wait like any block.
+                        let signed =
+                            facts.milestone.and_then(|_| self.signed_milestone_index(&b.bytes));
+                        if let Some(index) = signed {
+                            pending.held_milestones.insert(index, b.id);
+                            self.saw_milestone(index);
+                        }
+                        Intake::Stored { missing_parents: missing, milestone: signed }
                     }
-                    Intake::Stored { missing_parents: missing, milestone: signed }
-                }
-            });
+                });
         }
 
         while !ready.is_empty() {
@@ -343,7 +371,12 @@ impl GossipStore for NodeStore {
                     Ok(submitted) if submitted.stored => {
                         for released in pending.held.arrived(&r.id) {
                             let milestone = facts(&released.bytes).and_then(|f| f.milestone);
-                            next.push(Ready { slot: None, id: released.id, bytes: released.bytes, milestone });
+                            next.push(Ready {
+                                slot: None,
+                                id: released.id,
+                                bytes: released.bytes,
+                                milestone,
+                            });
                         }
                         if let Some(index) = r.milestone {
                             pending.held_milestones.remove(&index);
@@ -376,12 +409,19 @@ impl GossipStore for NodeStore {
             }
             ready = next;
         }
-        verdicts.into_iter().map(|v| v.unwrap_or_else(|| Intake::Failed("no verdict".into()))).collect()
+        verdicts
+            .into_iter()
+            .map(|v| v.unwrap_or_else(|| Intake::Failed("no verdict".into())))
+            .collect()
     }
 
     fn sync_state(&self) -> SyncState {
         let confirmed = self.confirmed_index();
-        SyncState { confirmed, latest: self.highest_seen.load(Relaxed).max(confirmed), pruned: self.pruning_index() }
+        SyncState {
+            confirmed,
+            latest: self.highest_seen.load(Relaxed).max(confirmed),
+            pruned: self.pruning_index(),
+        }
     }
 
     /// Applied, or held here (waiting for its predecessor, or for its cone while held blocks
@@ -391,7 +431,8 @@ impl GossipStore for NodeStore {
             return true;
         }
         let pending = lock(&self.pending);
-        pending.milestones.contains_key(&index) || pending.held_milestones.get(&index).is_some_and(|id| pending.held.contains(id))
+        pending.milestones.contains_key(&index)
+            || pending.held_milestones.get(&index).is_some_and(|id| pending.held.contains(id))
     }
 
     fn events(&self) -> BoxStream<'static, StoreEvent> {

@@ -15,13 +15,21 @@ pub fn duplicate_socket(fd: i32) -> Result<i32> {
         // SAFETY: F_DUPFD_CLOEXEC only reads `fd`; a bad descriptor is an error, not UB.
         let copy = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
         if copy < 0 {
-            return Err(to_napi(ledger_core::Error::new("handoff-failed", "", format!("descriptor {fd}: {}", std::io::Error::last_os_error()))));
+            return Err(to_napi(ledger_core::Error::new(
+                "handoff-failed",
+                "",
+                format!("descriptor {fd}: {}", std::io::Error::last_os_error()),
+            )));
         }
         Ok(copy)
     }
     #[cfg(not(unix))]
     {
         let _ = fd;
-        Err(to_napi(ledger_core::Error::new("handoff-failed", "", "handing a connection to another thread needs Unix descriptors".into())))
+        Err(to_napi(ledger_core::Error::new(
+            "handoff-failed",
+            "",
+            "handing a connection to another thread needs Unix descriptors".into(),
+        )))
     }
 }

@@ -15,13 +15,22 @@ pub struct ListeningSocket {
 }
 
 fn failure(what: &str) -> napi::Error<String> {
-    to_napi(ledger_core::Error::new("listen-failed", "", format!("{what}: {}", std::io::Error::last_os_error())))
+    to_napi(ledger_core::Error::new(
+        "listen-failed",
+        "",
+        format!("{what}: {}", std::io::Error::last_os_error()),
+    ))
 }
 
 /// Whether this platform can open sockets that share a port (Linux and the BSDs).
 #[napi]
 pub fn reuse_port_supported() -> bool {
-    cfg!(any(target_os = "linux", target_os = "android", target_os = "freebsd", target_os = "macos"))
+    cfg!(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd",
+        target_os = "macos"
+    ))
 }
 
 /// Bind `host` (an IPv4 or IPv6 literal) and `port` with SO_REUSEADDR and SO_REUSEPORT,
@@ -35,7 +44,11 @@ pub fn listen_reuse_port(host: String, port: u32, backlog: u32) -> Result<Listen
     #[cfg(not(unix))]
     {
         let _ = (host, port, backlog);
-        Err(to_napi(ledger_core::Error::new("listen-failed", "", "SO_REUSEPORT is not available on this platform".into())))
+        Err(to_napi(ledger_core::Error::new(
+            "listen-failed",
+            "",
+            "SO_REUSEPORT is not available on this platform".into(),
+        )))
     }
 }
 
@@ -46,9 +59,19 @@ mod unix {
 
     pub fn listen(host: &str, port: u32, backlog: u32) -> Result<ListeningSocket> {
         let ip: IpAddr = host.trim_matches(|c| c == '[' || c == ']').parse().map_err(|_| {
-            to_napi(ledger_core::Error::new("listen-failed", "", format!("{host}: not an IP address")))
+            to_napi(ledger_core::Error::new(
+                "listen-failed",
+                "",
+                format!("{host}: not an IP address"),
+            ))
         })?;
-        let port = u16::try_from(port).map_err(|_| to_napi(ledger_core::Error::new("listen-failed", "", format!("port {port} out of range"))))?;
+        let port = u16::try_from(port).map_err(|_| {
+            to_napi(ledger_core::Error::new(
+                "listen-failed",
+                "",
+                format!("port {port} out of range"),
+            ))
+        })?;
         let address = SocketAddr::new(ip, port);
         // SAFETY: plain socket calls on a descriptor this function owns until it returns it;
         // every failure path closes it.
@@ -68,7 +91,14 @@ mod unix {
             }
             let one: libc::c_int = 1;
             for option in [libc::SO_REUSEADDR, libc::SO_REUSEPORT] {
-                if libc::setsockopt(fd, libc::SOL_SOCKET, option, &one as *const _ as *const libc::c_void, std::mem::size_of_val(&one) as libc::socklen_t) != 0 {
+                if libc::setsockopt(
+                    fd,
+                    libc::SOL_SOCKET,
+                    option,
+                    &one as *const _ as *const libc::c_void,
+                    std::mem::size_of_val(&one) as libc::socklen_t,
+                ) != 0
+                {
                     return Err(fail("setsockopt"));
                 }
             }
@@ -91,7 +121,12 @@ mod unix {
                     std::mem::size_of::<libc::sockaddr_in6>()
                 }
             };
-            if libc::bind(fd, &storage as *const _ as *const libc::sockaddr, length as libc::socklen_t) != 0 {
+            if libc::bind(
+                fd,
+                &storage as *const _ as *const libc::sockaddr,
+                length as libc::socklen_t,
+            ) != 0
+            {
                 return Err(fail("bind"));
             }
             if libc::listen(fd, backlog.min(i32::MAX as u32) as libc::c_int) != 0 {
@@ -99,7 +134,9 @@ mod unix {
             }
             let mut bound: libc::sockaddr_storage = std::mem::zeroed();
             let mut bound_length = std::mem::size_of_val(&bound) as libc::socklen_t;
-            if libc::getsockname(fd, &mut bound as *mut _ as *mut libc::sockaddr, &mut bound_length) != 0 {
+            if libc::getsockname(fd, &mut bound as *mut _ as *mut libc::sockaddr, &mut bound_length)
+                != 0
+            {
                 return Err(fail("getsockname"));
             }
             let bound_port = if family == libc::AF_INET {

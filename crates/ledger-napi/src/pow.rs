@@ -56,19 +56,29 @@ pub struct PowInfo {
 pub fn pow_info() -> PowInfo {
     let engine = pow::Engine::detect();
     let engines = pow::Engine::available().iter().map(|e| e.name().to_string()).collect();
-    PowInfo { engine: engine.name().to_string(), lanes: engine.lanes() as u32, threads: pow::default_threads() as u32, engines }
+    PowInfo {
+        engine: engine.name().to_string(),
+        lanes: engine.lanes() as u32,
+        threads: pow::default_threads() as u32,
+        engines,
+    }
 }
 
 /// Hashes per second of `threads` workers over `millis` milliseconds (runs off the loop),
 /// with the miner's engine or the named one.
 #[napi(ts_return_type = "Promise<number>")]
-pub fn pow_hash_rate(threads: u32, millis: u32, engine: Option<String>) -> Result<AsyncTask<HashRateTask>> {
+pub fn pow_hash_rate(
+    threads: u32,
+    millis: u32,
+    engine: Option<String>,
+) -> Result<AsyncTask<HashRateTask>> {
     let engine = match engine {
         None => pow::Engine::detect(),
-        Some(name) => pow::Engine::available()
-            .into_iter()
-            .find(|e| e.name() == name)
-            .ok_or_else(|| invalid_argument("engine", format!("'{name}' is not an engine this CPU runs")))?,
+        Some(name) => {
+            pow::Engine::available().into_iter().find(|e| e.name() == name).ok_or_else(|| {
+                invalid_argument("engine", format!("'{name}' is not an engine this CPU runs"))
+            })?
+        }
     };
     Ok(AsyncTask::new(HashRateTask { threads: threads.max(1) as usize, millis, engine }))
 }
@@ -83,7 +93,11 @@ impl Task for HashRateTask {
     type Output = f64;
     type JsValue = f64;
     fn compute(&mut self) -> napi::Result<f64> {
-        Ok(pow::hash_rate(self.threads, std::time::Duration::from_millis(self.millis as u64), self.engine))
+        Ok(pow::hash_rate(
+            self.threads,
+            std::time::Duration::from_millis(self.millis as u64),
+            self.engine,
+        ))
     }
     fn resolve(&mut self, _env: Env, output: f64) -> napi::Result<f64> {
         Ok(output)
@@ -137,7 +151,13 @@ pub struct MineOutcome {
 impl MiningPool {
     #[napi(constructor)]
     pub fn new(options: MiningPoolOptions) -> Self {
-        MiningPool { pool: Arc::new(pow::MiningPool::new(pow::PoolOptions { jobs: options.jobs as usize, queue_size: options.queue_size as usize })), shared_as: None }
+        MiningPool {
+            pool: Arc::new(pow::MiningPool::new(pow::PoolOptions {
+                jobs: options.jobs as usize,
+                queue_size: options.queue_size as usize,
+            })),
+            shared_as: None,
+        }
     }
 
     /// The pool shared under `key` by this process's threads: made with `options` by the
@@ -158,11 +178,23 @@ impl MiningPool {
     /// its score reaches `minPowScore`, with `threads` workers (0 = all cores). The promise
     /// resolves once the job is mined, cancelled through `job` or refused.
     #[napi(ts_return_type = "Promise<MineOutcome>")]
-    pub fn mine<'env>(&self, env: &'env Env, block: Buffer, min_pow_score: u32, threads: u32, job: &MiningJob) -> Result<Object<'env>> {
+    pub fn mine<'env>(
+        &self,
+        env: &'env Env,
+        block: Buffer,
+        min_pow_score: u32,
+        threads: u32,
+        job: &MiningJob,
+    ) -> Result<Object<'env>> {
         let threads = if threads == 0 { pow::default_threads() } else { threads as usize };
-        let (deferred, promise) = env.create_deferred().map_err(|e| to_napi(ledger_core::Error::new("binding-failure", "", e.to_string())))?;
+        let (deferred, promise) = env
+            .create_deferred()
+            .map_err(|e| to_napi(ledger_core::Error::new("binding-failure", "", e.to_string())))?;
         let request = pow::MiningRequest { block: block.to_vec(), min_pow_score, threads };
-        let handle = self.pool.submit(request, Box::new(move |outcome| deferred.resolve(move |_env| Ok(mine_outcome(outcome)))));
+        let handle = self.pool.submit(
+            request,
+            Box::new(move |outcome| deferred.resolve(move |_env| Ok(mine_outcome(outcome)))),
+        );
         job.attach(handle);
         Ok(promise)
     }
@@ -195,9 +227,13 @@ impl MiningPool {
 
 fn mine_outcome(outcome: pow::JobOutcome) -> MineOutcome {
     match outcome {
-        pow::JobOutcome::Mined(r) => MineOutcome { nonce: Some(r.nonce.to_string()), hashes: r.hashes as f64, failure: None },
+        pow::JobOutcome::Mined(r) => {
+            MineOutcome { nonce: Some(r.nonce.to_string()), hashes: r.hashes as f64, failure: None }
+        }
         pow::JobOutcome::Cancelled => MineOutcome { nonce: None, hashes: 0.0, failure: None },
-        pow::JobOutcome::Refused(e) => MineOutcome { nonce: None, hashes: 0.0, failure: Some(e.into()) },
+        pow::JobOutcome::Refused(e) => {
+            MineOutcome { nonce: None, hashes: 0.0, failure: Some(e.into()) }
+        }
     }
 }
 

@@ -19,7 +19,8 @@ pub struct WrittenSnapshotJs {
 /// it) to `outFile`, which must not exist.
 #[napi]
 pub fn write_genesis_snapshot(data_dir: String, out_file: String) -> Result<WrittenSnapshotJs> {
-    let written = write_genesis(&Path::new(&data_dir).join("ledger"), Path::new(&out_file)).map_err(to_napi)?;
+    let written = write_genesis(&Path::new(&data_dir).join("ledger"), Path::new(&out_file))
+        .map_err(to_napi)?;
     Ok(WrittenSnapshotJs {
         bytes: written.bytes as u32,
         outputs: written.outputs as u32,

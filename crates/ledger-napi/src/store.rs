@@ -14,16 +14,17 @@ use crate::gossip_store::NodeStore;
 fn invalid_state(detail: String) -> napi::Error<String> {
     to_napi(ledger_core::Error::new("binding-failure", "", detail))
 }
+use crate::shared::Shared;
 use ledger_core::codec::decode_output;
 use ledger_core::json::hex;
 use ledger_store::{
-    protocol_from_json, protocol_json, ChainId, GenesisStyle, IssuedMilestone, KeyRange, MilestoneKeys, MilestoneRecord, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey, Store,
-    StoreOptions, Submitted,
+    protocol_from_json, protocol_json, ChainId, GenesisStyle, IssuedMilestone, KeyRange,
+    MilestoneKeys, MilestoneRecord, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf,
+    SortKey, Store, StoreOptions, Submitted,
 };
 use napi::bindgen_prelude::{AsyncTask, Buffer, BufferSlice};
 use napi::{Env, Task};
 use napi_derive::napi;
-use crate::shared::Shared;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
@@ -208,7 +209,14 @@ pub struct IndexerAnswer {
 
 fn output_query(q: IndexerQuery) -> ledger_core::Result<OutputQuery> {
     let address = |value: &Option<String>, path: &str| -> ledger_core::Result<_> {
-        value.as_deref().map(|text| ledger_core::bech32::decode_address(text).map(|(_, a)| a).map_err(|e| ledger_core::Error::new(e.code, path, e.detail))).transpose()
+        value
+            .as_deref()
+            .map(|text| {
+                ledger_core::bech32::decode_address(text)
+                    .map(|(_, a)| a)
+                    .map_err(|e| ledger_core::Error::new(e.code, path, e.detail))
+            })
+            .transpose()
     };
     let of = match q.route.as_str() {
         "outputs" => OutputsOf::AllKinds,
@@ -216,24 +224,39 @@ fn output_query(q: IndexerQuery) -> ledger_core::Result<OutputQuery> {
         "alias" => OutputsOf::Kind(OutputKind::Alias),
         "foundry" => OutputsOf::Kind(OutputKind::Foundry),
         "nft" => OutputsOf::Kind(OutputKind::Nft),
-        other => return Err(ledger_core::Error::new("invalid-argument", "route", format!("no indexer route {other}"))),
+        other => {
+            return Err(ledger_core::Error::new(
+                "invalid-argument",
+                "route",
+                format!("no indexer route {other}"),
+            ))
+        }
     };
     let tag = match &q.tag {
-        Some(text) => Some(hex::decode(text.trim_start_matches("0x")).map_err(|_| ledger_core::Error::new("invalid-argument", "tag", "not hex"))?),
+        Some(text) => Some(
+            hex::decode(text.trim_start_matches("0x"))
+                .map_err(|_| ledger_core::Error::new("invalid-argument", "tag", "not hex"))?,
+        ),
         None => None,
     };
     let filter = OutputFilter {
         unlockable_by_address: address(&q.unlockable_by_address, "unlockableByAddress")?,
         address: address(&q.address, "address")?,
         has_storage_deposit_return: q.has_storage_deposit_return,
-        storage_deposit_return_address: address(&q.storage_deposit_return_address, "storageDepositReturnAddress")?,
+        storage_deposit_return_address: address(
+            &q.storage_deposit_return_address,
+            "storageDepositReturnAddress",
+        )?,
         has_timelock: q.has_timelock,
         timelocked_before: q.timelocked_before,
         timelocked_after: q.timelocked_after,
         has_expiration: q.has_expiration,
         expires_before: q.expires_before,
         expires_after: q.expires_after,
-        expiration_return_address: address(&q.expiration_return_address, "expirationReturnAddress")?,
+        expiration_return_address: address(
+            &q.expiration_return_address,
+            "expirationReturnAddress",
+        )?,
         sender: address(&q.sender, "sender")?,
         issuer: address(&q.issuer, "issuer")?,
         tag,
@@ -298,12 +321,22 @@ fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
         .genesis_outputs
         .iter()
         .enumerate()
-        .map(|(i, b)| decode_output(b).map_err(|e| to_napi(e.within(&format!("genesis.outputs[{i}]")))))
+        .map(|(i, b)| {
+            decode_output(b).map_err(|e| to_napi(e.within(&format!("genesis.outputs[{i}]"))))
+        })
         .collect::<Result<Vec<_>>>()?;
-    let coordinator_seeds =
-        o.coordinator_private_keys.iter().enumerate().map(|(i, k)| hex_array::<32>(k, &format!("coordinator.privateKeys[{i}]"))).collect::<Result<Vec<_>>>()?;
-    let trusted_public_keys =
-        o.coordinator_public_keys.iter().enumerate().map(|(i, k)| hex_array::<32>(k, &format!("coordinator.publicKeys[{i}]"))).collect::<Result<Vec<_>>>()?;
+    let coordinator_seeds = o
+        .coordinator_private_keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| hex_array::<32>(k, &format!("coordinator.privateKeys[{i}]")))
+        .collect::<Result<Vec<_>>>()?;
+    let trusted_public_keys = o
+        .coordinator_public_keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| hex_array::<32>(k, &format!("coordinator.publicKeys[{i}]")))
+        .collect::<Result<Vec<_>>>()?;
     let ranges = o.public_key_ranges.unwrap_or_default();
     let milestone_keys = MilestoneKeys {
         ranges: ranges
@@ -311,8 +344,13 @@ fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
             .enumerate()
             .map(|(i, r)| {
                 let path = format!("protocol.publicKeyRanges[{i}].key");
-                let key = if r.key.starts_with("0x") { r.key.clone() } else { format!("0x{}", r.key) };
-                Ok(KeyRange { public_key: hex_array::<32>(&key, &path)?, start: r.start, end: r.end })
+                let key =
+                    if r.key.starts_with("0x") { r.key.clone() } else { format!("0x{}", r.key) };
+                Ok(KeyRange {
+                    public_key: hex_array::<32>(&key, &path)?,
+                    start: r.start,
+                    end: r.end,
+                })
             })
             .collect::<Result<Vec<_>>>()?,
         threshold: o.milestone_public_key_count.unwrap_or(0) as usize,
@@ -336,7 +374,13 @@ fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
 }
 
 fn milestone_js(r: MilestoneRecord) -> FoundMilestone {
-    FoundMilestone { index: r.index, timestamp: r.timestamp, milestone_id: hex(&r.milestone_id), block_id: hex(&r.block_id), payload: r.payload.into() }
+    FoundMilestone {
+        index: r.index,
+        timestamp: r.timestamp,
+        milestone_id: hex(&r.milestone_id),
+        block_id: hex(&r.block_id),
+        payload: r.payload.into(),
+    }
 }
 
 #[napi]
@@ -346,7 +390,11 @@ impl LedgerStore {
     /// output.
     #[napi(ts_return_type = "Promise<LedgerStore>")]
     pub fn open(data_dir: String, options: StoreOpenOptions) -> Result<AsyncTask<OpenTask>> {
-        Ok(AsyncTask::new(OpenTask { path: Path::new(&data_dir).join("ledger"), key: store_key(&data_dir), options: Some(open_options(options)?) }))
+        Ok(AsyncTask::new(OpenTask {
+            path: Path::new(&data_dir).join("ledger"),
+            key: store_key(&data_dir),
+            options: Some(open_options(options)?),
+        }))
     }
 
     /// Another handle on the store that this process has open in `dataDir` (for a worker
@@ -355,7 +403,13 @@ impl LedgerStore {
     #[napi(factory)]
     pub fn attach(data_dir: String) -> Result<LedgerStore> {
         let key = store_key(&data_dir);
-        let store = OPEN_STORES.find(&key).ok_or_else(|| to_napi(ledger_core::Error::new("store-closed", "", format!("no store is open in {data_dir} in this process"))))?;
+        let store = OPEN_STORES.find(&key).ok_or_else(|| {
+            to_napi(ledger_core::Error::new(
+                "store-closed",
+                "",
+                format!("no store is open in {data_dir} in this process"),
+            ))
+        })?;
         // The owner's hook: gossip started on any handle sees the blocks of every handle.
         let gossip = GOSSIP_HOOKS.find(&key).unwrap_or_default();
         Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: None, key, gossip })
@@ -363,7 +417,9 @@ impl LedgerStore {
 
     pub(crate) fn get(&self) -> Result<Arc<Store>> {
         let guard = self.store.read().unwrap_or_else(|p| p.into_inner());
-        guard.clone().ok_or_else(|| to_napi(ledger_core::Error::new("store-closed", "", "the store is closed")))
+        guard.clone().ok_or_else(|| {
+            to_napi(ledger_core::Error::new("store-closed", "", "the store is closed"))
+        })
     }
 
     /// Close the database (once the async work in flight has finished).
@@ -414,7 +470,11 @@ impl LedgerStore {
     /// reference to each, which costs more than copying a block.
     #[napi(ts_return_type = "Promise<SubmitOutcome[]>")]
     pub fn submit_blocks(&self, blocks: Vec<BufferSlice<'_>>) -> Result<AsyncTask<SubmitTask>> {
-        Ok(AsyncTask::new(SubmitTask { store: self.get()?, gossip: self.gossip.clone(), blocks: blocks.iter().map(|b| b.to_vec()).collect() }))
+        Ok(AsyncTask::new(SubmitTask {
+            store: self.get()?,
+            gossip: self.gossip.clone(),
+            blocks: blocks.iter().map(|b| b.to_vec()).collect(),
+        }))
     }
 
     /// Every rule `submitBlocks` applies but the proof of work, parents known, nothing
@@ -443,10 +503,16 @@ impl LedgerStore {
     /// bytes that is much cheaper than an external buffer, whose finalizer the garbage
     /// collector would have to run for every lookup.
     #[napi(ts_return_type = "Buffer | null")]
-    pub fn get_block<'env>(&self, env: &'env Env, block_id: String) -> Result<Option<BufferSlice<'env>>> {
+    pub fn get_block<'env>(
+        &self,
+        env: &'env Env,
+        block_id: String,
+    ) -> Result<Option<BufferSlice<'env>>> {
         let id = hex_array::<32>(&block_id, "blockId")?;
         match self.get()?.block(&id).map_err(to_napi)? {
-            Some(bytes) => Ok(Some(BufferSlice::copy_from(env, bytes).map_err(|e| invalid_state(e.to_string()))?)),
+            Some(bytes) => Ok(Some(
+                BufferSlice::copy_from(env, bytes).map_err(|e| invalid_state(e.to_string()))?,
+            )),
             None => Ok(None),
         }
     }
@@ -461,7 +527,11 @@ impl LedgerStore {
     #[napi]
     pub fn get_block_children(&self, block_id: String, max: u32) -> Result<Option<Vec<String>>> {
         let id = hex_array::<32>(&block_id, "blockId")?;
-        Ok(self.get()?.children(&id, max as usize).map_err(to_napi)?.map(|c| c.iter().map(|b| hex(b)).collect()))
+        Ok(self
+            .get()?
+            .children(&id, max as usize)
+            .map_err(to_napi)?
+            .map(|c| c.iter().map(|b| hex(b)).collect()))
     }
 
     #[napi]
@@ -474,13 +544,23 @@ impl LedgerStore {
     #[napi]
     pub fn get_blocks_with_transaction(&self, transaction_id: String) -> Result<Vec<String>> {
         let id = hex_array::<32>(&transaction_id, "transactionId")?;
-        Ok(self.get()?.blocks_with_transaction(&id).map_err(to_napi)?.iter().map(|b| hex(b)).collect())
+        Ok(self
+            .get()?
+            .blocks_with_transaction(&id)
+            .map_err(to_napi)?
+            .iter()
+            .map(|b| hex(b))
+            .collect())
     }
 
     #[napi]
     pub fn get_output(&self, output_id: String) -> Result<Option<FoundOutput>> {
         let id = hex_array::<34>(&output_id, "outputId")?;
-        Ok(self.get()?.output(&id).map_err(to_napi)?.map(|(output, metadata_json)| FoundOutput { output: output.into(), metadata_json }))
+        Ok(self
+            .get()?
+            .output(&id)
+            .map_err(to_napi)?
+            .map(|(output, metadata_json)| FoundOutput { output: output.into(), metadata_json }))
     }
 
     #[napi]
@@ -521,14 +601,20 @@ impl LedgerStore {
             other => return Err(invalid_state(format!("no chain kind {other}"))),
         };
         let (ledger_index, found) = self.get()?.chain_output(&chain).map_err(to_napi)?;
-        Ok(found.map(|output_id| OutputPage { ledger_index, page_size: 0, items: vec![output_id], next: None }.to_json()))
+        Ok(found.map(|output_id| {
+            OutputPage { ledger_index, page_size: 0, items: vec![output_id], next: None }.to_json()
+        }))
     }
 
     #[napi]
     pub fn status(&self) -> Result<StoreStatusJs> {
         let s = self.get()?.status();
         let latest_milestone = match s.latest_milestone {
-            Some((index, timestamp, id)) => LatestMilestoneJs { index, timestamp: Some(timestamp), milestone_id: Some(hex(&id)) },
+            Some((index, timestamp, id)) => LatestMilestoneJs {
+                index,
+                timestamp: Some(timestamp),
+                milestone_id: Some(hex(&id)),
+            },
             None => LatestMilestoneJs { index: 0, timestamp: None, milestone_id: None },
         };
         Ok(StoreStatusJs {
@@ -561,7 +647,12 @@ impl LedgerStore {
     /// The approximate size of each RocksDB column family, in bytes.
     #[napi]
     pub fn approximate_sizes(&self) -> Result<Vec<ColumnSize>> {
-        Ok(self.get()?.approximate_sizes().into_iter().map(|(name, bytes)| ColumnSize { name: name.to_string(), bytes: bytes as f64 }).collect())
+        Ok(self
+            .get()?
+            .approximate_sizes()
+            .into_iter()
+            .map(|(name, bytes)| ColumnSize { name: name.to_string(), bytes: bytes as f64 })
+            .collect())
     }
 }
 
@@ -585,10 +676,18 @@ impl Task for OpenTask {
                 OPEN_STORES.publish(self.key.clone(), &store);
                 let gossip = LocalBlocks::default();
                 GOSSIP_HOOKS.publish(self.key.clone(), &gossip);
-                Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: Some(self.key.clone()), key: self.key.clone(), gossip })
+                Ok(LedgerStore {
+                    store: RwLock::new(Some(store)),
+                    published_as: Some(self.key.clone()),
+                    key: self.key.clone(),
+                    gossip,
+                })
             }
             // The reason code travels in the message; the adapter turns it into a LedgerError.
-            Err(e) => Err(napi::Error::new(napi::Status::GenericFailure, format!("{}{SEPARATOR}{}{SEPARATOR}{}", e.code, e.path, e.detail))),
+            Err(e) => Err(napi::Error::new(
+                napi::Status::GenericFailure,
+                format!("{}{SEPARATOR}{}{SEPARATOR}{}", e.code, e.path, e.detail),
+            )),
         }
     }
 }
@@ -604,7 +703,8 @@ impl Task for SubmitTask {
     type JsValue = Vec<SubmitOutcome>;
     fn compute(&mut self) -> napi::Result<Self::Output> {
         let blocks = std::mem::take(&mut self.blocks);
-        let results = self.store.submit_blocks(&blocks.iter().map(|b| b.as_slice()).collect::<Vec<_>>());
+        let results =
+            self.store.submit_blocks(&blocks.iter().map(|b| b.as_slice()).collect::<Vec<_>>());
         // The bytes move on to gossip (the answer needs only the ids): one hand-over per batch.
         if let Some(gossip) = gossip_of(&self.gossip) {
             let stored = blocks
@@ -623,7 +723,11 @@ impl Task for SubmitTask {
         Ok(output
             .into_iter()
             .map(|result| match result {
-                Ok(s) => SubmitOutcome { block_id: Some(hex(&s.block_id)), stored: s.stored, failure: None },
+                Ok(s) => SubmitOutcome {
+                    block_id: Some(hex(&s.block_id)),
+                    stored: s.stored,
+                    failure: None,
+                },
                 Err(e) => SubmitOutcome { block_id: None, stored: false, failure: Some(e.into()) },
             })
             .collect())

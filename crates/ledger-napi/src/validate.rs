@@ -9,18 +9,16 @@ use napi_derive::napi;
 use serde_json::Value;
 
 fn number(o: &Value, key: &str, max: u64) -> Result<u64> {
-    o.get(key)
-        .and_then(Value::as_u64)
-        .filter(|v| *v <= max)
-        .ok_or_else(|| invalid_argument(&format!("protocol.{key}"), format!("expected an integer up to {max}")))
+    o.get(key).and_then(Value::as_u64).filter(|v| *v <= max).ok_or_else(|| {
+        invalid_argument(&format!("protocol.{key}"), format!("expected an integer up to {max}"))
+    })
 }
 
 fn rent_of(o: &Value, path: &str) -> Result<RentStructure> {
     let field = |key: &str, max: u64| {
-        o.get(key)
-            .and_then(Value::as_u64)
-            .filter(|v| *v <= max)
-            .ok_or_else(|| invalid_argument(&format!("{path}.{key}"), format!("expected an integer up to {max}")))
+        o.get(key).and_then(Value::as_u64).filter(|v| *v <= max).ok_or_else(|| {
+            invalid_argument(&format!("{path}.{key}"), format!("expected an integer up to {max}"))
+        })
     };
     Ok(RentStructure {
         v_byte_cost: field("vByteCost", u32::MAX as u64)? as u32,
@@ -51,7 +49,10 @@ pub fn protocol_of(protocol_json: Option<String>) -> Result<ProtocolParameters> 
         bech32_hrp: text_field("bech32Hrp")?,
         min_pow_score: number(&o, "minPowScore", u32::MAX as u64)? as u32,
         below_max_depth: number(&o, "belowMaxDepth", 255)? as u8,
-        rent_structure: rent_of(o.get("rentStructure").unwrap_or(&Value::Null), "protocol.rentStructure")?,
+        rent_structure: rent_of(
+            o.get("rentStructure").unwrap_or(&Value::Null),
+            "protocol.rentStructure",
+        )?,
         token_supply: supply,
     })
 }
@@ -75,7 +76,8 @@ pub fn validate_block_json(json_text: String, protocol_json: Option<String>) -> 
 /// `{vByteCost, vByteFactorData, vByteFactorKey}`.
 #[napi]
 pub fn storage_deposit(output_json: String, rent_json: String) -> Result<String> {
-    let output = json::output_from_json(&json::parse(&output_json).map_err(to_napi)?).map_err(to_napi)?;
+    let output =
+        json::output_from_json(&json::parse(&output_json).map_err(to_napi)?).map_err(to_napi)?;
     let rent = rent_of(&json::parse(&rent_json).map_err(to_napi)?, "rent")?;
     Ok(validate::deposit::min_deposit(&output, &rent).to_string())
 }

@@ -24,7 +24,8 @@ use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 const BOOKING: usize = 10_000;
-const DEV_GENESIS_ADDRESS: &str = "10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d";
+const DEV_GENESIS_ADDRESS: &str =
+    "10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d";
 
 fn address(label: &str, n: u64) -> Address {
     Address::Ed25519(blake2b256(format!("bench {label} {n}").as_bytes()))
@@ -32,15 +33,24 @@ fn address(label: &str, n: u64) -> Address {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let data_dir = PathBuf::from(args.first().expect("usage: indexer_ledger <dataDir> [outputs] [minPowScore]"));
+    let data_dir = PathBuf::from(
+        args.first().expect("usage: indexer_ledger <dataDir> [outputs] [minPowScore]"),
+    );
     let count: usize = args.get(1).map_or(1_000_000, |a| a.parse().expect("outputs: a number"));
-    let min_pow_score: u32 = args.get(2).map_or(1500, |a| a.parse().expect("minPowScore: a number"));
+    let min_pow_score: u32 =
+        args.get(2).map_or(1500, |a| a.parse().expect("minPowScore: a number"));
     assert!(count >= 2_000, "at least 2,000 outputs");
 
     let protocol = ProtocolParameters { min_pow_score, ..ProtocolParameters::dev_default() };
-    let genesis_address = Address::Ed25519(hex::decode(DEV_GENESIS_ADDRESS).unwrap().try_into().unwrap());
+    let genesis_address =
+        Address::Ed25519(hex::decode(DEV_GENESIS_ADDRESS).unwrap().try_into().unwrap());
     let supply = protocol.token_supply;
-    let genesis = Output::Basic(BasicOutput { amount: supply, native_tokens: vec![], unlock_conditions: vec![UnlockCondition::Address(genesis_address)], features: vec![] });
+    let genesis = Output::Basic(BasicOutput {
+        amount: supply,
+        native_tokens: vec![],
+        unlock_conditions: vec![UnlockCondition::Address(genesis_address)],
+        features: vec![],
+    });
     let store = Store::open(
         &data_dir.join("ledger"),
         StoreOptions {
@@ -67,7 +77,9 @@ fn main() {
     let (one, ten, thousand) = (address("one", 0), address("ten", 0), address("thousand", 0));
     let tag = b"bench-indexer".to_vec();
     // Positions of the special outputs, spread over the ledger.
-    let spread = |n: usize, salt: usize| -> Vec<usize> { (0..n).map(|i| (i * (count / n) + salt * 7919) % count).collect() };
+    let spread = |n: usize, salt: usize| -> Vec<usize> {
+        (0..n).map(|i| (i * (count / n) + salt * 7919) % count).collect()
+    };
     let mut role = vec![0u8; count];
     for i in spread(1000, 1) {
         role[i] = 3;
@@ -97,7 +109,13 @@ fn main() {
                 3 => thousand,
                 _ => address("owner", rng.gen_range(0..count as u64 / 4)),
             };
-            let native_tokens = if rng.gen_ratio(1, 100) { (0..rng.gen_range(1..=3u8)).map(|t| NativeToken { id: [t + 1; 38], amount: [1; 32] }).collect() } else { vec![] };
+            let native_tokens = if rng.gen_ratio(1, 100) {
+                (0..rng.gen_range(1..=3u8))
+                    .map(|t| NativeToken { id: [t + 1; 38], amount: [1; 32] })
+                    .collect()
+            } else {
+                vec![]
+            };
             let mut features = Vec::new();
             if role == 4 {
                 features.push(Feature::Tag(tag.clone()));
@@ -107,17 +125,32 @@ fn main() {
             let mut conditions = vec![UnlockCondition::Address(owner)];
             if role == 0 {
                 if rng.gen_ratio(5, 100) {
-                    conditions.push(UnlockCondition::StorageDepositReturn { return_address: address("owner", rng.gen_range(0..count as u64 / 4)), amount: 50_000 });
+                    conditions.push(UnlockCondition::StorageDepositReturn {
+                        return_address: address("owner", rng.gen_range(0..count as u64 / 4)),
+                        amount: 50_000,
+                    });
                 }
                 if rng.gen_ratio(5, 100) {
-                    conditions.push(UnlockCondition::Timelock { unix_time: now + rng.gen_range(0..86_400) });
+                    conditions.push(UnlockCondition::Timelock {
+                        unix_time: now + rng.gen_range(0..86_400),
+                    });
                 }
                 if rng.gen_ratio(5, 100) {
-                    conditions.push(UnlockCondition::Expiration { return_address: address("owner", rng.gen_range(0..count as u64 / 4)), unix_time: now + rng.gen_range(0..86_400) });
+                    conditions.push(UnlockCondition::Expiration {
+                        return_address: address("owner", rng.gen_range(0..count as u64 / 4)),
+                        unix_time: now + rng.gen_range(0..86_400),
+                    });
                 }
             }
             let output = match (role, rng.gen_range(0..1000)) {
-                (0, 0..=19) => Output::Nft(NftOutput { amount, native_tokens, nft_id: [0; 32], unlock_conditions: conditions, features, immutable_features: vec![] }),
+                (0, 0..=19) => Output::Nft(NftOutput {
+                    amount,
+                    native_tokens,
+                    nft_id: [0; 32],
+                    unlock_conditions: conditions,
+                    features,
+                    immutable_features: vec![],
+                }),
                 (0, 20..=24) => Output::Alias(AliasOutput {
                     amount,
                     native_tokens,
@@ -125,7 +158,10 @@ fn main() {
                     state_index: 0,
                     state_metadata: vec![],
                     foundry_counter: 0,
-                    unlock_conditions: vec![UnlockCondition::StateControllerAddress(owner), UnlockCondition::GovernorAddress(owner)],
+                    unlock_conditions: vec![
+                        UnlockCondition::StateControllerAddress(owner),
+                        UnlockCondition::GovernorAddress(owner),
+                    ],
                     features: vec![],
                     immutable_features: vec![],
                 }),
@@ -135,13 +171,24 @@ fn main() {
                         amount,
                         native_tokens,
                         serial_number: serial,
-                        token_scheme: TokenScheme::Simple { minted_tokens: [0; 32], melted_tokens: [0; 32], maximum_supply: [1; 32] },
-                        unlock_conditions: vec![UnlockCondition::ImmutableAliasAddress(Address::Alias(blake2b256(&serial.to_le_bytes())))],
+                        token_scheme: TokenScheme::Simple {
+                            minted_tokens: [0; 32],
+                            melted_tokens: [0; 32],
+                            maximum_supply: [1; 32],
+                        },
+                        unlock_conditions: vec![UnlockCondition::ImmutableAliasAddress(
+                            Address::Alias(blake2b256(&serial.to_le_bytes())),
+                        )],
                         features: vec![],
                         immutable_features: vec![],
                     })
                 }
-                _ => Output::Basic(BasicOutput { amount, native_tokens, unlock_conditions: conditions, features }),
+                _ => Output::Basic(BasicOutput {
+                    amount,
+                    native_tokens,
+                    unlock_conditions: conditions,
+                    features,
+                }),
             };
             created.push((id, output));
         }

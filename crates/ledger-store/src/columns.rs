@@ -14,14 +14,28 @@ pub const MILESTONE_IDS: &str = "milestone_ids"; // milestone id → index (u32 
 pub const DIFFS: &str = "diffs"; // index (u32 BE) → records::Diff
 pub const STATE: &str = "state"; // name → value (see `state_key`)
 pub const SOLID_ENTRY_POINTS: &str = "solid_entry_points"; // block id → milestone index (u32 LE)
-// The UTXO indexer (indexer.md §6); typed columns in `index/`, keys end in the sort key.
+                                                           // The UTXO indexer (indexer.md §6); typed columns in `index/`, keys end in the sort key.
 pub const INDEXER_OUTPUTS: &str = "indexer_outputs"; // kind ‖ sort key → index::IndexedOutput
 pub const INDEXER_FIELDS: &str = "indexer_fields"; // kind ‖ field code ‖ field value ‖ sort key → ()
 pub const INDEXER_CHAINS: &str = "indexer_chains"; // kind ‖ alias/NFT id or foundry id → output id
 
 pub const ALL: [&str; 16] = [
-    BLOCKS, BLOCK_META, CHILDREN, TX_BLOCKS, UNREFERENCED, OUTPUTS, SPENTS, UNSPENT, MILESTONES, MILESTONE_IDS, DIFFS, STATE, SOLID_ENTRY_POINTS, INDEXER_OUTPUTS,
-    INDEXER_FIELDS, INDEXER_CHAINS,
+    BLOCKS,
+    BLOCK_META,
+    CHILDREN,
+    TX_BLOCKS,
+    UNREFERENCED,
+    OUTPUTS,
+    SPENTS,
+    UNSPENT,
+    MILESTONES,
+    MILESTONE_IDS,
+    DIFFS,
+    STATE,
+    SOLID_ENTRY_POINTS,
+    INDEXER_OUTPUTS,
+    INDEXER_FIELDS,
+    INDEXER_CHAINS,
 ];
 
 /// A column family whose keys and values are encoded in one place (style §5): the compiler

@@ -14,8 +14,9 @@ use crate::columns::{self, TypedColumn};
 use crate::storage_error;
 use ledger_core::Result;
 use rocksdb::{
-    BlockBasedOptions, Cache, ColumnFamily, ColumnFamilyDescriptor, DBRawIteratorWithThreadMode, Direction, IteratorMode, Options, ReadOptions, SliceTransform,
-    SnapshotWithThreadMode, WriteBatch, WriteOptions, DB,
+    BlockBasedOptions, Cache, ColumnFamily, ColumnFamilyDescriptor, DBRawIteratorWithThreadMode,
+    Direction, IteratorMode, Options, ReadOptions, SliceTransform, SnapshotWithThreadMode,
+    WriteBatch, WriteOptions, DB,
 };
 use std::path::Path;
 
@@ -40,7 +41,8 @@ const MAX_MEMTABLE_BYTES: usize = 64 << 20;
 /// arrived before, whether an output exists. They get a bloom filter over the memtable's
 /// keys too, so that such a miss skips the walk of the memtable's skip list, which for a
 /// memtable of a few hundred thousand random ids costs more than the rest of the lookup.
-const POINT_LOOKUP_FAMILIES: [&str; 5] = [columns::BLOCKS, columns::BLOCK_META, columns::OUTPUTS, columns::SPENTS, columns::UNSPENT];
+const POINT_LOOKUP_FAMILIES: [&str; 5] =
+    [columns::BLOCKS, columns::BLOCK_META, columns::OUTPUTS, columns::SPENTS, columns::UNSPENT];
 
 /// The memtable bloom filter's size, as a share of the memtable: 1.3 MiB of a 64 MiB one,
 /// some 16 bits a key for block metadata's entries of about 100 bytes (false positives
@@ -78,7 +80,11 @@ fn prefix_column_options(cache: &Cache, memtable_bytes: usize) -> Options {
     table.set_whole_key_filtering(false);
     let mut opts = column_options(cache, memtable_bytes);
     opts.set_block_based_table_factory(&table);
-    opts.set_prefix_extractor(SliceTransform::create("indexer_field_prefix", crate::index::field_prefix, Some(crate::index::has_field_prefix)));
+    opts.set_prefix_extractor(SliceTransform::create(
+        "indexer_field_prefix",
+        crate::index::field_prefix,
+        Some(crate::index::has_field_prefix),
+    ));
     opts.set_memtable_prefix_bloom_ratio(0.1);
     opts
 }
@@ -103,7 +109,9 @@ impl Db {
             };
             ColumnFamilyDescriptor::new(*name, options)
         });
-        let db = DB::open_cf_descriptors(&opts, path, descriptors).map_err(|e| storage_error(format!("cannot open RocksDB in {}: {e}", path.display())))?;
+        let db = DB::open_cf_descriptors(&opts, path, descriptors).map_err(|e| {
+            storage_error(format!("cannot open RocksDB in {}: {e}", path.display()))
+        })?;
         let mut write_options = WriteOptions::default();
         write_options.set_sync(options.sync_writes);
         write_options.disable_wal(false);
@@ -115,10 +123,16 @@ impl Db {
     pub fn open_read_only(path: &Path) -> Result<Db> {
         let cache = Cache::new_lru_cache(8 << 20);
         let opts = column_options(&cache, 1 << 20);
-        let existing = DB::list_cf(&opts, path).map_err(|e| storage_error(format!("cannot read RocksDB in {}: {e}", path.display())))?;
-        let descriptors = existing.iter().map(|name| ColumnFamilyDescriptor::new(name, column_options(&cache, 1 << 20)));
-        let db = DB::open_cf_descriptors_read_only(&opts, path, descriptors, false)
-            .map_err(|e| storage_error(format!("cannot open RocksDB in {} for reading: {e}", path.display())))?;
+        let existing = DB::list_cf(&opts, path).map_err(|e| {
+            storage_error(format!("cannot read RocksDB in {}: {e}", path.display()))
+        })?;
+        let descriptors = existing
+            .iter()
+            .map(|name| ColumnFamilyDescriptor::new(name, column_options(&cache, 1 << 20)));
+        let db =
+            DB::open_cf_descriptors_read_only(&opts, path, descriptors, false).map_err(|e| {
+                storage_error(format!("cannot open RocksDB in {} for reading: {e}", path.display()))
+            })?;
         Ok(Db { db, write_options: WriteOptions::default(), cache })
     }
 
@@ -147,8 +161,17 @@ impl Db {
     /// Every key/value of a column family in key order, from `start` on while keys begin
     /// with `prefix` (empty: all). In total order, also across the prefixes of a family
     /// with a prefix extractor.
-    pub fn scan(&self, cf: &str, prefix: &[u8], mut each: impl FnMut(&[u8], &[u8]) -> Result<bool>) -> Result<()> {
-        let mode = if prefix.is_empty() { IteratorMode::Start } else { IteratorMode::From(prefix, Direction::Forward) };
+    pub fn scan(
+        &self,
+        cf: &str,
+        prefix: &[u8],
+        mut each: impl FnMut(&[u8], &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        let mode = if prefix.is_empty() {
+            IteratorMode::Start
+        } else {
+            IteratorMode::From(prefix, Direction::Forward)
+        };
         let mut options = ReadOptions::default();
         options.set_total_order_seek(true);
         for item in self.db.iterator_cf_opt(self.cf(cf), options, mode) {
@@ -173,7 +196,9 @@ impl Db {
                 let cf = self.cf(name);
                 let bytes = ["rocksdb.total-sst-files-size", "rocksdb.cur-size-all-mem-tables"]
                     .iter()
-                    .map(|property| self.db.property_int_value_cf(cf, *property).ok().flatten().unwrap_or(0))
+                    .map(|property| {
+                        self.db.property_int_value_cf(cf, *property).ok().flatten().unwrap_or(0)
+                    })
                     .sum();
                 (*name, bytes)
             })
@@ -184,7 +209,13 @@ impl Db {
     pub fn memory_bytes(&self) -> u64 {
         let memtables: u64 = columns::ALL
             .iter()
-            .map(|name| self.db.property_int_value_cf(self.cf(name), "rocksdb.cur-size-all-mem-tables").ok().flatten().unwrap_or(0))
+            .map(|name| {
+                self.db
+                    .property_int_value_cf(self.cf(name), "rocksdb.cur-size-all-mem-tables")
+                    .ok()
+                    .flatten()
+                    .unwrap_or(0)
+            })
             .sum();
         self.cache.get_usage() as u64 + memtables
     }
@@ -242,7 +273,12 @@ impl Snapshot<'_> {
 
     /// The values of several keys of one family at once (RocksDB batches the block
     /// lookups); `sorted` when the keys are in ascending order.
-    pub fn multi_get(&self, cf: &str, keys: &[Vec<u8>], sorted: bool) -> Result<Vec<Option<Vec<u8>>>> {
+    pub fn multi_get(
+        &self,
+        cf: &str,
+        keys: &[Vec<u8>],
+        sorted: bool,
+    ) -> Result<Vec<Option<Vec<u8>>>> {
         let mut options = ReadOptions::default();
         options.set_snapshot(&self.snapshot);
         self.db

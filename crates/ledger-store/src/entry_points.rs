@@ -29,8 +29,16 @@ impl SolidEntryPoints {
     pub fn load(db: &Db) -> Result<Self> {
         let mut points = Vec::new();
         db.scan(SOLID_ENTRY_POINTS, &[], |key, value| {
-            let id: Id32 = key.try_into().map_err(|_| storage_error(format!("solid entry point key of {} bytes", key.len())))?;
-            let index = <[u8; 4]>::try_from(value).map_err(|_| storage_error(format!("solid entry point 0x{} has a value of {} bytes", hex::encode(id), value.len())))?;
+            let id: Id32 = key.try_into().map_err(|_| {
+                storage_error(format!("solid entry point key of {} bytes", key.len()))
+            })?;
+            let index = <[u8; 4]>::try_from(value).map_err(|_| {
+                storage_error(format!(
+                    "solid entry point 0x{} has a value of {} bytes",
+                    hex::encode(id),
+                    value.len()
+                ))
+            })?;
             points.push((id, u32::from_le_bytes(index)));
             Ok(true)
         })?;
@@ -70,7 +78,15 @@ mod tests {
     #[test]
     fn entry_points_persist_with_their_index() {
         let dir = tempfile::tempdir().unwrap();
-        let db = Db::open(dir.path(), &crate::db::DbOptions { sync_writes: false, block_cache_bytes: 8 << 20, write_buffer_bytes: 8 << 20 }).unwrap();
+        let db = Db::open(
+            dir.path(),
+            &crate::db::DbOptions {
+                sync_writes: false,
+                block_cache_bytes: 8 << 20,
+                write_buffer_bytes: 8 << 20,
+            },
+        )
+        .unwrap();
         let points = SolidEntryPoints::new([([9; 32], 70), ([1; 32], 70)]);
         let mut batch = db.batch();
         points.put_all(&mut batch);

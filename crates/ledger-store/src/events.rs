@@ -150,9 +150,15 @@ pub(crate) fn applied_transactions(
 ) -> Result<Vec<AppliedTransaction>> {
     let mut transactions: Vec<AppliedTransaction> = Vec::new();
     for (id, record) in created {
-        let transaction_id: Id32 = id[..32].try_into().expect("an output id starts with its transaction id");
+        let transaction_id: Id32 =
+            id[..32].try_into().expect("an output id starts with its transaction id");
         if transactions.last().map_or(true, |t| t.transaction_id != transaction_id) {
-            transactions.push(AppliedTransaction { transaction_id, block_id: record.block_id, consumed: Vec::new(), created: Vec::new() });
+            transactions.push(AppliedTransaction {
+                transaction_id,
+                block_id: record.block_id,
+                consumed: Vec::new(),
+                created: Vec::new(),
+            });
         }
         let change = output_change(hrp, id, record, None, ledger_index, true)?;
         transactions.last_mut().expect("pushed above").created.push(change);
@@ -163,16 +169,35 @@ pub(crate) fn applied_transactions(
             at += 1;
         }
         let Some(transaction) = transactions.get_mut(at) else {
-            return Err(storage_error(format!("output 0x{} is spent by a transaction that created nothing", hex::encode(id))));
+            return Err(storage_error(format!(
+                "output 0x{} is spent by a transaction that created nothing",
+                hex::encode(id)
+            )));
         };
         let record = consumed_record(id)?;
-        transaction.consumed.push(output_change(hrp, id, &record, Some(spent), ledger_index, false)?);
+        transaction.consumed.push(output_change(
+            hrp,
+            id,
+            &record,
+            Some(spent),
+            ledger_index,
+            false,
+        )?);
     }
     Ok(transactions)
 }
 
-fn output_change(hrp: &str, id: &OutputId, record: &OutputRecord, spent: Option<&SpentRecord>, ledger_index: u32, with_chain: bool) -> Result<OutputChange> {
-    let output = decode_output(&record.output).map_err(|e| storage_error(format!("stored output 0x{} does not decode: {e}", hex::encode(id))))?;
+fn output_change(
+    hrp: &str,
+    id: &OutputId,
+    record: &OutputRecord,
+    spent: Option<&SpentRecord>,
+    ledger_index: u32,
+    with_chain: bool,
+) -> Result<OutputChange> {
+    let output = decode_output(&record.output).map_err(|e| {
+        storage_error(format!("stored output 0x{} does not decode: {e}", hex::encode(id)))
+    })?;
     let unlock_addresses = output
         .unlock_conditions()
         .iter()
@@ -200,13 +225,20 @@ fn output_change(hrp: &str, id: &OutputId, record: &OutputRecord, spent: Option<
 }
 
 fn chain_id(output_id: &OutputId, output: &Output) -> Option<(u8, Vec<u8>)> {
-    let or_derived = |id: &Id32| if *id == [0; 32] { ids::alias_id_from_output_id(output_id) } else { *id };
+    let or_derived =
+        |id: &Id32| if *id == [0; 32] { ids::alias_id_from_output_id(output_id) } else { *id };
     match output {
         Output::Alias(a) => Some((4, or_derived(&a.alias_id).to_vec())),
-        Output::Nft(n) => Some((6, if n.nft_id == [0; 32] { ids::nft_id_from_output_id(output_id) } else { n.nft_id }.to_vec())),
+        Output::Nft(n) => Some((
+            6,
+            if n.nft_id == [0; 32] { ids::nft_id_from_output_id(output_id) } else { n.nft_id }
+                .to_vec(),
+        )),
         Output::Foundry(f) => {
             let alias = f.unlock_conditions.iter().find_map(|uc| match uc {
-                UnlockCondition::ImmutableAliasAddress(ledger_core::model::Address::Alias(id)) => Some(*id),
+                UnlockCondition::ImmutableAliasAddress(ledger_core::model::Address::Alias(id)) => {
+                    Some(*id)
+                }
                 _ => None,
             })?;
             let scheme = match f.token_scheme {
@@ -227,9 +259,17 @@ mod tests {
     fn basic(address: Id32, ret: Option<Id32>) -> Vec<u8> {
         let mut unlock_conditions = vec![UnlockCondition::Address(Address::Ed25519(address))];
         if let Some(r) = ret {
-            unlock_conditions.push(UnlockCondition::Expiration { return_address: Address::Ed25519(r), unix_time: 5 });
+            unlock_conditions.push(UnlockCondition::Expiration {
+                return_address: Address::Ed25519(r),
+                unix_time: 5,
+            });
         }
-        encode_output(&Output::Basic(BasicOutput { amount: 1_000_000, native_tokens: vec![], unlock_conditions, features: vec![] }))
+        encode_output(&Output::Basic(BasicOutput {
+            amount: 1_000_000,
+            native_tokens: vec![],
+            unlock_conditions,
+            features: vec![],
+        }))
     }
 
     fn record(output: Vec<u8>) -> OutputRecord {
@@ -245,7 +285,11 @@ mod tests {
             (ids::output_id(&tx_a, 1), record(basic([2; 32], Some([3; 32])))),
             (ids::output_id(&tx_b, 0), record(basic([1; 32], None))),
         ];
-        let spent = |tx: Id32| SpentRecord { transaction_id: tx, milestone_index: 3, milestone_timestamp: 30 };
+        let spent = |tx: Id32| SpentRecord {
+            transaction_id: tx,
+            milestone_index: 3,
+            milestone_timestamp: 30,
+        };
         // tx_b spends tx_a's first output, created under the same milestone.
         let consumed = vec![([0; 34], spent(tx_a)), (ids::output_id(&tx_a, 0), spent(tx_b))];
         let mut looked_up = Vec::new();
@@ -261,20 +305,30 @@ mod tests {
         assert_eq!((txs[0].consumed.len(), txs[0].created.len()), (1, 2));
         assert_eq!((txs[1].consumed.len(), txs[1].created.len()), (1, 1));
         assert_eq!(txs[1].consumed[0].output_id, ids::output_id(&tx_a, 0));
-        let spent_json: serde_json::Value = serde_json::from_str(&txs[1].consumed[0].metadata_json).unwrap();
+        let spent_json: serde_json::Value =
+            serde_json::from_str(&txs[1].consumed[0].metadata_json).unwrap();
         assert_eq!(spent_json["isSpent"], true);
         assert_eq!(spent_json["transactionIdSpent"], format!("0x{}", hex::encode(tx_b)));
         assert_eq!(spent_json["ledgerIndex"], 3);
         let codes: Vec<u8> = txs[0].created[1].unlock_addresses.iter().map(|(c, _)| *c).collect();
         assert_eq!(codes, vec![0, 3]);
-        assert_eq!(txs[0].created[1].unlock_addresses[0].1, bech32::encode_address("tst", &Address::Ed25519([2; 32])));
+        assert_eq!(
+            txs[0].created[1].unlock_addresses[0].1,
+            bech32::encode_address("tst", &Address::Ed25519([2; 32]))
+        );
         assert!(txs[0].created[0].chain.is_none());
     }
 
     #[test]
     fn a_spend_without_its_transaction_is_an_error() {
-        let consumed = vec![([0; 34], SpentRecord { transaction_id: [1; 32], milestone_index: 3, milestone_timestamp: 30 })];
-        assert!(applied_transactions("tst", 3, &[], &consumed, |_| Ok(record(basic([7; 32], None)))).is_err());
+        let consumed = vec![(
+            [0; 34],
+            SpentRecord { transaction_id: [1; 32], milestone_index: 3, milestone_timestamp: 30 },
+        )];
+        assert!(applied_transactions("tst", 3, &[], &consumed, |_| Ok(record(basic(
+            [7; 32], None
+        ))))
+        .is_err());
     }
 
     #[test]
@@ -286,12 +340,16 @@ mod tests {
             state_index: 0,
             state_metadata: vec![],
             foundry_counter: 0,
-            unlock_conditions: vec![UnlockCondition::StateControllerAddress(Address::Ed25519([1; 32])), UnlockCondition::GovernorAddress(Address::Ed25519([2; 32]))],
+            unlock_conditions: vec![
+                UnlockCondition::StateControllerAddress(Address::Ed25519([1; 32])),
+                UnlockCondition::GovernorAddress(Address::Ed25519([2; 32])),
+            ],
             features: vec![],
             immutable_features: vec![],
         });
         let id = ids::output_id(&[5; 32], 1);
-        let change = output_change("tst", &id, &record(encode_output(&alias)), None, 3, true).unwrap();
+        let change =
+            output_change("tst", &id, &record(encode_output(&alias)), None, 3, true).unwrap();
         assert_eq!(change.chain, Some((4, ids::alias_id_from_output_id(&id).to_vec())));
         assert_eq!(change.unlock_addresses.iter().map(|(c, _)| *c).collect::<Vec<_>>(), vec![4, 5]);
     }
@@ -303,24 +361,59 @@ mod tests {
             amount: 1,
             native_tokens: vec![],
             serial_number: 3,
-            token_scheme: TokenScheme::Simple { minted_tokens: [0; 32], melted_tokens: [0; 32], maximum_supply: [1; 32] },
-            unlock_conditions: vec![UnlockCondition::ImmutableAliasAddress(Address::Alias([8; 32]))],
+            token_scheme: TokenScheme::Simple {
+                minted_tokens: [0; 32],
+                melted_tokens: [0; 32],
+                maximum_supply: [1; 32],
+            },
+            unlock_conditions: vec![UnlockCondition::ImmutableAliasAddress(Address::Alias(
+                [8; 32],
+            ))],
             features: vec![],
             immutable_features: vec![],
         });
-        let change = output_change("tst", &ids::output_id(&[5; 32], 0), &record(encode_output(&foundry)), None, 3, true).unwrap();
+        let change = output_change(
+            "tst",
+            &ids::output_id(&[5; 32], 0),
+            &record(encode_output(&foundry)),
+            None,
+            3,
+            true,
+        )
+        .unwrap();
         assert_eq!(change.chain, Some((5, ids::foundry_id(&[8; 32], 3, 0).to_vec())));
-        assert_eq!(change.unlock_addresses, vec![(6, bech32::encode_address("tst", &Address::Alias([8; 32])))]);
+        assert_eq!(
+            change.unlock_addresses,
+            vec![(6, bech32::encode_address("tst", &Address::Alias([8; 32])))]
+        );
         // Spent outputs carry no chain topic.
-        let spent = SpentRecord { transaction_id: [6; 32], milestone_index: 3, milestone_timestamp: 30 };
-        assert!(output_change("tst", &ids::output_id(&[5; 32], 0), &record(encode_output(&foundry)), Some(&spent), 3, false).unwrap().chain.is_none());
+        let spent =
+            SpentRecord { transaction_id: [6; 32], milestone_index: 3, milestone_timestamp: 30 };
+        assert!(output_change(
+            "tst",
+            &ids::output_id(&[5; 32], 0),
+            &record(encode_output(&foundry)),
+            Some(&spent),
+            3,
+            false
+        )
+        .unwrap()
+        .chain
+        .is_none());
     }
 
     #[test]
     fn block_payload_facts() {
         use ledger_core::model::TaggedData;
-        let block = |payload| Block { protocol_version: 2, parents: vec![[0; 32]], payload, nonce: 0 };
+        let block =
+            |payload| Block { protocol_version: 2, parents: vec![[0; 32]], payload, nonce: 0 };
         assert_eq!(payload_facts(&block(None)), (0, None));
-        assert_eq!(payload_facts(&block(Some(Payload::TaggedData(TaggedData { tag: vec![1, 2], data: vec![] })))), (5, Some(vec![1, 2])));
+        assert_eq!(
+            payload_facts(&block(Some(Payload::TaggedData(TaggedData {
+                tag: vec![1, 2],
+                data: vec![]
+            })))),
+            (5, Some(vec![1, 2]))
+        );
     }
 }

@@ -15,23 +15,44 @@ use ledger_core::validate::validate_output;
 use ledger_core::{Error, Result};
 
 /// The genesis state of a new store: every output checked, the supply matched.
-pub fn built_in(protocol: &ProtocolParameters, outputs: &[Output], style: GenesisStyle) -> Result<InitialState> {
+pub fn built_in(
+    protocol: &ProtocolParameters,
+    outputs: &[Output],
+    style: GenesisStyle,
+) -> Result<InitialState> {
     if outputs.is_empty() || outputs.len() > u16::MAX as usize {
-        return Err(Error::new("genesis-invalid", "genesis.outputs", format!("{} genesis outputs; 1 to {} are possible", outputs.len(), u16::MAX)));
+        return Err(Error::new(
+            "genesis-invalid",
+            "genesis.outputs",
+            format!("{} genesis outputs; 1 to {} are possible", outputs.len(), u16::MAX),
+        ));
     }
     let mut total: u128 = 0;
     for (i, output) in outputs.iter().enumerate() {
-        validate_output(output, protocol).map_err(|e| e.within(&format!("genesis.outputs[{i}]")))?;
+        validate_output(output, protocol)
+            .map_err(|e| e.within(&format!("genesis.outputs[{i}]")))?;
         total += output.amount() as u128;
     }
     if total != protocol.token_supply as u128 {
-        return Err(Error::new("genesis-invalid", "genesis.outputs", format!("the genesis outputs hold {total}, the token supply is {}", protocol.token_supply)));
+        return Err(Error::new(
+            "genesis-invalid",
+            "genesis.outputs",
+            format!(
+                "the genesis outputs hold {total}, the token supply is {}",
+                protocol.token_supply
+            ),
+        ));
     }
     let outputs = outputs
         .iter()
         .enumerate()
         .map(|(i, output)| {
-            let record = OutputRecord { block_id: [0; 32], milestone_index: 0, milestone_timestamp: 0, output: encode_output(output) };
+            let record = OutputRecord {
+                block_id: [0; 32],
+                milestone_index: 0,
+                milestone_timestamp: 0,
+                output: encode_output(output),
+            };
             (ids::output_id(&[0; 32], i as u16), record)
         })
         .collect();
@@ -65,12 +86,19 @@ pub fn protocol_json(p: &ProtocolParameters) -> String {
 
 /// Parse the JSON of `protocol_json` (also what the node's configuration hands over).
 pub fn protocol_from_json(text: &str) -> Result<ProtocolParameters> {
-    let bad = |field: &str, why: &str| Error::new("invalid-protocol", format!("protocol.{field}"), why.to_string());
+    let bad = |field: &str, why: &str| {
+        Error::new("invalid-protocol", format!("protocol.{field}"), why.to_string())
+    };
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad("", &e.to_string()))?;
     let uint = |field: &str, max: u64| -> Result<u64> {
-        let value = field.split('.').try_fold(&v, |at, key| at.get(key)).ok_or_else(|| bad(field, "missing"))?;
+        let value = field
+            .split('.')
+            .try_fold(&v, |at, key| at.get(key))
+            .ok_or_else(|| bad(field, "missing"))?;
         let n = match value {
-            serde_json::Value::String(s) => s.parse::<u64>().map_err(|_| bad(field, "not an unsigned integer"))?,
+            serde_json::Value::String(s) => {
+                s.parse::<u64>().map_err(|_| bad(field, "not an unsigned integer"))?
+            }
             other => other.as_u64().ok_or_else(|| bad(field, "not an unsigned integer"))?,
         };
         if n > max {
@@ -78,7 +106,12 @@ pub fn protocol_from_json(text: &str) -> Result<ProtocolParameters> {
         }
         Ok(n)
     };
-    let text_field = |field: &str| -> Result<String> { v.get(field).and_then(|s| s.as_str()).map(str::to_string).ok_or_else(|| bad(field, "missing or not a string")) };
+    let text_field = |field: &str| -> Result<String> {
+        v.get(field)
+            .and_then(|s| s.as_str())
+            .map(str::to_string)
+            .ok_or_else(|| bad(field, "missing or not a string"))
+    };
     Ok(ProtocolParameters {
         version: uint("version", u8::MAX as u64)? as u8,
         network_name: text_field("networkName")?,
@@ -95,7 +128,10 @@ pub fn protocol_from_json(text: &str) -> Result<ProtocolParameters> {
 }
 
 /// Which persisted protocol values the configuration contradicts, in words.
-pub fn protocol_differences(persisted: &ProtocolParameters, configured: &ProtocolParameters) -> Vec<String> {
+pub fn protocol_differences(
+    persisted: &ProtocolParameters,
+    configured: &ProtocolParameters,
+) -> Vec<String> {
     let mut out = Vec::new();
     let mut check = |name: &str, a: String, b: String| {
         if a != b {
@@ -106,8 +142,16 @@ pub fn protocol_differences(persisted: &ProtocolParameters, configured: &Protoco
     check("networkName", persisted.network_name.clone(), configured.network_name.clone());
     check("bech32Hrp", persisted.bech32_hrp.clone(), configured.bech32_hrp.clone());
     check("minPowScore", persisted.min_pow_score.to_string(), configured.min_pow_score.to_string());
-    check("belowMaxDepth", persisted.below_max_depth.to_string(), configured.below_max_depth.to_string());
-    check("rentStructure", format!("{:?}", persisted.rent_structure), format!("{:?}", configured.rent_structure));
+    check(
+        "belowMaxDepth",
+        persisted.below_max_depth.to_string(),
+        configured.below_max_depth.to_string(),
+    );
+    check(
+        "rentStructure",
+        format!("{:?}", persisted.rent_structure),
+        format!("{:?}", configured.rent_structure),
+    );
     check("tokenSupply", persisted.token_supply.to_string(), configured.token_supply.to_string());
     out
 }

@@ -35,7 +35,10 @@ impl ConeRoots {
     }
 
     fn merge(self, other: ConeRoots) -> ConeRoots {
-        ConeRoots { youngest: self.youngest.max(other.youngest), oldest: self.oldest.min(other.oldest) }
+        ConeRoots {
+            youngest: self.youngest.max(other.youngest),
+            oldest: self.oldest.min(other.oldest),
+        }
     }
 }
 
@@ -83,7 +86,16 @@ impl Graph {
         self.pending.len()
     }
 
-    pub fn insert(&mut self, id: Id32, parents: Vec<Id32>, seq: u64, arrival_ms: u64, milestone_index: u32, roots: ConeRoots, healthy_at_attach: bool) {
+    pub fn insert(
+        &mut self,
+        id: Id32,
+        parents: Vec<Id32>,
+        seq: u64,
+        arrival_ms: u64,
+        milestone_index: u32,
+        roots: ConeRoots,
+        healthy_at_attach: bool,
+    ) {
         for p in &parents {
             if let Some(parent) = self.pending.get_mut(p) {
                 if healthy_at_attach {
@@ -103,7 +115,16 @@ impl Graph {
             self.tips.insert(seq, id);
             self.pool.add(id);
         }
-        let block = Pending { parents, seq, arrival_ms, milestone_index, children: Vec::new(), roots, healthy_at_attach, healthy_children: 0 };
+        let block = Pending {
+            parents,
+            seq,
+            arrival_ms,
+            milestone_index,
+            children: Vec::new(),
+            roots,
+            healthy_at_attach,
+            healthy_children: 0,
+        };
         self.pending.insert(id, block);
     }
 
@@ -113,7 +134,12 @@ impl Graph {
     /// descendants of the referenced blocks can change (their walks now stop there, at
     /// `index`), so only those are visited, parents before children. `stop` answers for
     /// other blocks that are not pending.
-    pub fn roots_after(&self, referenced: &HashSet<Id32>, index: u32, mut stop: impl FnMut(&Id32) -> Result<u32>) -> Result<RootUpdates> {
+    pub fn roots_after(
+        &self,
+        referenced: &HashSet<Id32>,
+        index: u32,
+        mut stop: impl FnMut(&Id32) -> Result<u32>,
+    ) -> Result<RootUpdates> {
         let mut stop = |p: &Id32| if referenced.contains(p) { Ok(index) } else { stop(p) };
         let mut updates = RootUpdates::new();
         let mut affected: BTreeMap<u64, Id32> = BTreeMap::new();
@@ -146,10 +172,17 @@ impl Graph {
 
     /// The pending blocks, other than `referenced`, whose roots (after `updates`) make
     /// `below` true: the ones no milestone can ever reference.
-    pub fn below_max_depth(&self, referenced: &HashSet<Id32>, updates: &RootUpdates, below: impl Fn(ConeRoots) -> bool) -> Vec<Id32> {
+    pub fn below_max_depth(
+        &self,
+        referenced: &HashSet<Id32>,
+        updates: &RootUpdates,
+        below: impl Fn(ConeRoots) -> bool,
+    ) -> Vec<Id32> {
         self.pending
             .iter()
-            .filter(|(id, block)| !referenced.contains(*id) && below(updates.get(*id).copied().unwrap_or(block.roots)))
+            .filter(|(id, block)| {
+                !referenced.contains(*id) && below(updates.get(*id).copied().unwrap_or(block.roots))
+            })
             .map(|(id, _)| *id)
             .collect()
     }
@@ -197,7 +230,11 @@ impl Graph {
     /// arrival order so that parents come before their children, and judge each block's
     /// health against the current milestone (its health at attach time is not kept).
     /// Many blocks share parents, so the answers of `stop` (a storage read) are remembered.
-    pub fn compute_all_roots(&mut self, mut stop: impl FnMut(&Id32) -> Result<u32>, healthy: impl Fn(ConeRoots) -> bool) -> Result<()> {
+    pub fn compute_all_roots(
+        &mut self,
+        mut stop: impl FnMut(&Id32) -> Result<u32>,
+        healthy: impl Fn(ConeRoots) -> bool,
+    ) -> Result<()> {
         let mut known: HashMap<Id32, u32> = HashMap::new();
         let mut remembered = |p: &Id32| -> Result<u32> {
             if let Some(index) = known.get(p) {
@@ -210,7 +247,8 @@ impl Graph {
         let order: Vec<Id32> = self.by_seq.values().copied().collect();
         for id in &order {
             let Some(parents) = self.pending.get(id).map(|b| b.parents.clone()) else { continue };
-            let roots = cone_roots(&parents, |p| self.pending.get(p).map(|x| x.roots), &mut remembered)?;
+            let roots =
+                cone_roots(&parents, |p| self.pending.get(p).map(|x| x.roots), &mut remembered)?;
             if let Some(block) = self.pending.get_mut(id) {
                 block.roots = roots;
                 block.healthy_at_attach = healthy(roots);
@@ -221,7 +259,8 @@ impl Graph {
         self.pool.invalidate();
         for id in &order {
             let Some(block) = self.pending.get(id) else { continue };
-            let (seq, healthy_block, parents) = (block.seq, block.healthy_at_attach, block.parents.clone());
+            let (seq, healthy_block, parents) =
+                (block.seq, block.healthy_at_attach, block.parents.clone());
             if !healthy_block {
                 continue;
             }
@@ -241,7 +280,8 @@ impl Graph {
     pub fn tip_pool(&mut self, index: u32, healthy: impl Fn(&Pending) -> bool) -> &mut TipPool {
         if !self.pool.is_judged_at(index) {
             let pending = &self.pending;
-            let members = self.tips.values().filter(|id| pending.get(*id).is_some_and(&healthy)).copied();
+            let members =
+                self.tips.values().filter(|id| pending.get(*id).is_some_and(&healthy)).copied();
             self.pool.refill(index, members);
         }
         &mut self.pool
@@ -284,7 +324,12 @@ mod tests {
         [n; 32]
     }
 
-    fn referenced_now(g: &mut Graph, ids: &[Id32], index: u32, stop: impl FnMut(&Id32) -> Result<u32>) {
+    fn referenced_now(
+        g: &mut Graph,
+        ids: &[Id32],
+        index: u32,
+        stop: impl FnMut(&Id32) -> Result<u32>,
+    ) {
         let set: HashSet<Id32> = ids.iter().copied().collect();
         let updates = g.roots_after(&set, index, stop).unwrap();
         g.remove_referenced(ids, updates);
@@ -295,10 +340,12 @@ mod tests {
         let mut g = Graph::default();
         // Parents 1 and 2 are referenced by milestones 3 and 5.
         let referenced = |p: &Id32| Ok(if p[0] == 1 { 3 } else { 5 });
-        let r = cone_roots(&[id(1), id(2)], |p| g.get(p).map(|x| x.roots), &mut { referenced }).unwrap();
+        let r = cone_roots(&[id(1), id(2)], |p| g.get(p).map(|x| x.roots), &mut { referenced })
+            .unwrap();
         assert_eq!(r, ConeRoots { youngest: 5, oldest: 3 });
         g.insert(id(10), vec![id(1), id(2)], 0, 0, 0, r, true);
-        let r2 = cone_roots(&[id(10), id(2)], |p| g.get(p).map(|x| x.roots), &mut { referenced }).unwrap();
+        let r2 = cone_roots(&[id(10), id(2)], |p| g.get(p).map(|x| x.roots), &mut { referenced })
+            .unwrap();
         assert_eq!(r2, ConeRoots { youngest: 5, oldest: 3 });
         g.insert(id(11), vec![id(2), id(10)], 1, 0, 0, r2, true);
         let tips: Vec<_> = g.newest_tips().map(|(i, _)| *i).collect();
@@ -348,10 +395,24 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         for _ in 0..50 {
             let n = 60;
-            let id = |k: usize| -> Id32 { let mut b = [0u8; 32]; b[..8].copy_from_slice(&(k as u64 + 1).to_le_bytes()); b };
+            let id = |k: usize| -> Id32 {
+                let mut b = [0u8; 32];
+                b[..8].copy_from_slice(&(k as u64 + 1).to_le_bytes());
+                b
+            };
             // Blocks 0..n, each with 1–3 earlier parents or the entry point (referenced at 0).
             let parents: Vec<Vec<Id32>> = (0..n)
-                .map(|k| (0..rng.gen_range(1..=3)).map(|_| if k == 0 || rng.gen_bool(0.1) { [0; 32] } else { id(rng.gen_range(0..k)) }).collect())
+                .map(|k| {
+                    (0..rng.gen_range(1..=3))
+                        .map(|_| {
+                            if k == 0 || rng.gen_bool(0.1) {
+                                [0; 32]
+                            } else {
+                                id(rng.gen_range(0..k))
+                            }
+                        })
+                        .collect()
+                })
                 .collect();
             let mut g = Graph::default();
             for k in 0..n {
@@ -364,7 +425,10 @@ mod tests {
             while let Some(b) = stack.pop() {
                 if b != [0; 32] && !cone.contains(&b) {
                     cone.push(b);
-                    stack.extend(parents[u64::from_le_bytes(b[..8].try_into().unwrap()) as usize - 1].clone());
+                    stack.extend(
+                        parents[u64::from_le_bytes(b[..8].try_into().unwrap()) as usize - 1]
+                            .clone(),
+                    );
                 }
             }
             let in_cone = |p: &Id32| cone.contains(p);

@@ -8,10 +8,10 @@ use crate::columns::{self, state_key, MILESTONES, MILESTONE_IDS, OUTPUTS, STATE,
 use crate::db::Db;
 use crate::entry_points::SolidEntryPoints;
 use crate::genesis::protocol_json;
-use crate::{index, ledger};
 use crate::origin::Origin;
 use crate::records::{MilestoneRecord, OutputRecord};
 use crate::schema;
+use crate::{index, ledger};
 use ledger_core::model::OutputId;
 use ledger_core::protocol::ProtocolParameters;
 use ledger_core::snapshot::TreasuryOutput;
@@ -38,7 +38,13 @@ impl InitialState {
         }
         // Indexed in the write that creates them (indexer.md §1.2), at the ledger index the
         // ledger starts from.
-        index::write_changes(db, &mut batch, &self.outputs, &[], self.origin.target_milestone_index)?;
+        index::write_changes(
+            db,
+            &mut batch,
+            &self.outputs,
+            &[],
+            self.origin.target_milestone_index,
+        )?;
         self.entry_points.put_all(&mut batch);
         for m in &self.milestones {
             batch.put(MILESTONES, &columns::index_key(m.index), &m.to_bytes());
@@ -49,7 +55,11 @@ impl InitialState {
         }
         batch.put(STATE, state_key::ORIGIN, &self.origin.to_bytes());
         batch.put(STATE, state_key::PROTOCOL, protocol_json(&self.protocol).as_bytes());
-        batch.put(STATE, state_key::LEDGER_INDEX, &self.origin.target_milestone_index.to_le_bytes());
+        batch.put(
+            STATE,
+            state_key::LEDGER_INDEX,
+            &self.origin.target_milestone_index.to_le_bytes(),
+        );
         batch.put(STATE, state_key::NEXT_SEQ, &0u64.to_le_bytes());
         batch.put(STATE, state_key::BLOCK_COUNT, &0u64.to_le_bytes());
         schema::write(&mut batch);

@@ -29,7 +29,8 @@ pub fn unspent_total(db: &Db) -> Result<u128> {
         match db.get(OUTPUTS, key)? {
             Some(record) if record.len() > 48 => total += output_amount(&record[40..]) as u128,
             _ => {
-                failure = Some(format!("unspent output 0x{} has no output record", hex::encode(key)));
+                failure =
+                    Some(format!("unspent output 0x{} has no output record", hex::encode(key)));
                 return Ok(false);
             }
         }
@@ -45,7 +46,10 @@ pub fn unspent_total(db: &Db) -> Result<u128> {
 pub fn treasury(db: &Db) -> Result<TreasuryOutput> {
     match db.get(STATE, state_key::TREASURY)? {
         None => Ok(TreasuryOutput::default()),
-        Some(b) if b.len() == 40 => Ok(TreasuryOutput { milestone_id: b[..32].try_into().expect("32 bytes"), amount: u64::from_le_bytes(b[32..].try_into().expect("8 bytes")) }),
+        Some(b) if b.len() == 40 => Ok(TreasuryOutput {
+            milestone_id: b[..32].try_into().expect("32 bytes"),
+            amount: u64::from_le_bytes(b[32..].try_into().expect("8 bytes")),
+        }),
         Some(b) => Err(storage_error(format!("treasury record of {} bytes", b.len()))),
     }
 }

@@ -37,16 +37,19 @@ mod tip_pool;
 mod tips;
 mod white_flag;
 
-pub use ledger_core::{Error, Result};
 pub use genesis::{protocol_from_json, protocol_json};
 pub use index::{ChainId, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey};
+pub use ledger_core::{Error, Result};
 pub use milestone::{KeyRange, MilestoneKeys};
 pub use origin::{GenesisStyle, Origin};
 pub use records::{InclusionState, MilestoneRecord};
 pub use snapshot::export::{write_genesis_snapshot, WrittenSnapshot};
-pub use store::{Checkpoint, IssuedMilestone, MAX_CHECKPOINTS, MilestoneInterval, Status, Store, StoreOptions, Submitted, UtxoChanges};
 #[cfg(feature = "synthetic-ledger")]
 pub use store::SyntheticChanges;
+pub use store::{
+    Checkpoint, IssuedMilestone, MilestoneInterval, Status, Store, StoreOptions, Submitted,
+    UtxoChanges, MAX_CHECKPOINTS,
+};
 
 /// An error of the storage engine itself: never the client's fault (HTTP 500).
 pub(crate) fn storage_error(err: impl std::fmt::Display) -> Error {

@@ -28,8 +28,14 @@ impl CoordinatorKeys {
     /// Every key signs the milestone id; signatures sorted by public key (ledger.md §6 step 5).
     pub fn sign(&self, milestone: &mut MilestonePayload) {
         let id = ids::milestone_id(milestone);
-        let mut signatures: Vec<Ed25519Signature> =
-            self.seeds.iter().map(|seed| Ed25519Signature { public_key: crypto::public_key(seed), signature: crypto::sign(seed, &id) }).collect();
+        let mut signatures: Vec<Ed25519Signature> = self
+            .seeds
+            .iter()
+            .map(|seed| Ed25519Signature {
+                public_key: crypto::public_key(seed),
+                signature: crypto::sign(seed, &id),
+            })
+            .collect();
         signatures.sort_by(|a, b| a.public_key.cmp(&b.public_key));
         milestone.signatures = signatures;
     }
@@ -64,7 +70,12 @@ pub fn build(essence: Essence, keys: &CoordinatorKeys) -> MilestonePayload {
 
 /// The milestone's block: protocol version 2, the milestone's parents, nonce 0.
 pub fn block_of(milestone: MilestonePayload) -> Block {
-    Block { protocol_version: PROTOCOL_VERSION, parents: milestone.parents.clone(), payload: Some(Payload::Milestone(Box::new(milestone))), nonce: 0 }
+    Block {
+        protocol_version: PROTOCOL_VERSION,
+        parents: milestone.parents.clone(),
+        payload: Some(Payload::Milestone(Box::new(milestone))),
+        nonce: 0,
+    }
 }
 
 /// The last applied milestone, as the next one must continue it.
@@ -115,7 +126,8 @@ impl MilestoneKeys {
 
     /// The distinct keys that may sign milestone `index`, ascending.
     pub fn applicable(&self, index: u32) -> Vec<[u8; 32]> {
-        let mut keys: Vec<[u8; 32]> = self.ranges.iter().filter(|r| r.applies_to(index)).map(|r| r.public_key).collect();
+        let mut keys: Vec<[u8; 32]> =
+            self.ranges.iter().filter(|r| r.applies_to(index)).map(|r| r.public_key).collect();
         keys.sort();
         keys.dedup();
         keys
@@ -135,7 +147,11 @@ impl MilestoneKeys {
             ));
         }
         if m.signatures.len() < required {
-            return Err(Error::new("milestone-signatures-too-few", "payload.signatures", format!("{} signature(s), {required} required", m.signatures.len())));
+            return Err(Error::new(
+                "milestone-signatures-too-few",
+                "payload.signatures",
+                format!("{} signature(s), {required} required", m.signatures.len()),
+            ));
         }
         let mut seen: Vec<[u8; 32]> = Vec::with_capacity(m.signatures.len());
         for (i, s) in m.signatures.iter().enumerate() {
@@ -143,18 +159,30 @@ impl MilestoneKeys {
                 return Err(Error::new(
                     "milestone-signer-not-applicable",
                     format!("payload.signatures[{i}].publicKey"),
-                    format!("key 0x{} may not sign milestone {}", hex::encode(s.public_key), m.index),
+                    format!(
+                        "key 0x{} may not sign milestone {}",
+                        hex::encode(s.public_key),
+                        m.index
+                    ),
                 ));
             }
             if seen.contains(&s.public_key) {
-                return Err(Error::new("milestone-signature-duplicate", format!("payload.signatures[{i}].publicKey"), "the key signed twice"));
+                return Err(Error::new(
+                    "milestone-signature-duplicate",
+                    format!("payload.signatures[{i}].publicKey"),
+                    "the key signed twice",
+                ));
             }
             seen.push(s.public_key);
         }
         let id = ids::milestone_id(m);
         for (i, s) in m.signatures.iter().enumerate() {
             if !crypto::verify(&s.public_key, &id, &s.signature) {
-                return Err(Error::new("milestone-signature-invalid", format!("payload.signatures[{i}].signature"), "the signature does not verify against the milestone id"));
+                return Err(Error::new(
+                    "milestone-signature-invalid",
+                    format!("payload.signatures[{i}].signature"),
+                    "the signature does not verify against the milestone id",
+                ));
             }
         }
         Ok(())
@@ -164,20 +192,36 @@ impl MilestoneKeys {
 /// Checks of a milestone issued elsewhere that need no ledger walk: it continues the
 /// chain, and enough applicable coordinator keys signed its id (D42). What the first
 /// milestone may approve depends on the ledger's entry points: the store checks that.
-pub fn check_foreign(m: &MilestonePayload, previous: &Previous, keys: &MilestoneKeys) -> Result<()> {
+pub fn check_foreign(
+    m: &MilestonePayload,
+    previous: &Previous,
+    keys: &MilestoneKeys,
+) -> Result<()> {
     let expected = previous.index + 1;
     if m.index != expected {
-        return Err(Error::new("milestone-index-mismatch", "payload.index", format!("milestone {} arrived, the next is {expected}", m.index)));
+        return Err(Error::new(
+            "milestone-index-mismatch",
+            "payload.index",
+            format!("milestone {} arrived, the next is {expected}", m.index),
+        ));
     }
     if m.previous_milestone_id != previous.milestone_id {
         return Err(Error::new(
             "milestone-previous-id-mismatch",
             "payload.previousMilestoneId",
-            format!("milestone {} does not follow milestone 0x{}", m.index, hex::encode(previous.milestone_id)),
+            format!(
+                "milestone {} does not follow milestone 0x{}",
+                m.index,
+                hex::encode(previous.milestone_id)
+            ),
         ));
     }
     if previous.index > 0 && m.timestamp <= previous.timestamp {
-        return Err(Error::new("milestone-timestamp-not-increasing", "payload.timestamp", format!("{} is not after the previous milestone's {}", m.timestamp, previous.timestamp)));
+        return Err(Error::new(
+            "milestone-timestamp-not-increasing",
+            "payload.timestamp",
+            format!("{} is not after the previous milestone's {}", m.timestamp, previous.timestamp),
+        ));
     }
     keys.check(m)
 }
@@ -210,10 +254,19 @@ mod tests {
         check_foreign(&m, &previous, &trusted).unwrap();
         let mut bad = m.clone();
         bad.timestamp += 1;
-        assert_eq!(check_foreign(&bad, &previous, &trusted).unwrap_err().code, "milestone-signature-invalid");
-        assert_eq!(check_foreign(&m, &previous, &MilestoneKeys::all_of(&[[1; 32]])).unwrap_err().code, "milestone-signer-not-applicable");
+        assert_eq!(
+            check_foreign(&bad, &previous, &trusted).unwrap_err().code,
+            "milestone-signature-invalid"
+        );
+        assert_eq!(
+            check_foreign(&m, &previous, &MilestoneKeys::all_of(&[[1; 32]])).unwrap_err().code,
+            "milestone-signer-not-applicable"
+        );
         let later = Previous { index: 1, milestone_id: [0; 32], timestamp: 0 };
-        assert_eq!(check_foreign(&m, &later, &trusted).unwrap_err().code, "milestone-index-mismatch");
+        assert_eq!(
+            check_foreign(&m, &later, &trusted).unwrap_err().code,
+            "milestone-index-mismatch"
+        );
     }
 
     #[test]
@@ -256,35 +309,70 @@ mod tests {
             ],
             threshold: 2,
         };
-        assert_eq!(keys.applicable(100), { let mut k = vec![public(1), public(3)]; k.sort(); k });
+        assert_eq!(keys.applicable(100), {
+            let mut k = vec![public(1), public(3)];
+            k.sort();
+            k
+        });
         keys.check(&signed_by(&[[1; 32], [3; 32]], 100)).unwrap();
         keys.check(&signed_by(&[[2; 32], [3; 32]], 101)).unwrap();
         let out_of_range = keys.check(&signed_by(&[[1; 32], [3; 32]], 101)).unwrap_err();
         assert_eq!(out_of_range.code, "milestone-signer-not-applicable");
-        assert_eq!(keys.check(&signed_by(&[[2; 32], [3; 32]], 100)).unwrap_err().code, "milestone-signer-not-applicable");
+        assert_eq!(
+            keys.check(&signed_by(&[[2; 32], [3; 32]], 100)).unwrap_err().code,
+            "milestone-signer-not-applicable"
+        );
         let extra = keys.check(&signed_by(&[[1; 32], [2; 32], [3; 32]], 100)).unwrap_err();
         assert_eq!(extra.code, "milestone-signer-not-applicable");
         // Fewer than the threshold, even from a valid key.
-        assert_eq!(keys.check(&signed_by(&[[3; 32]], 100)).unwrap_err().code, "milestone-signatures-too-few");
+        assert_eq!(
+            keys.check(&signed_by(&[[3; 32]], 100)).unwrap_err().code,
+            "milestone-signatures-too-few"
+        );
         // A key unknown altogether.
-        assert_eq!(keys.check(&signed_by(&[[3; 32], [4; 32]], 100)).unwrap_err().code, "milestone-signer-not-applicable");
+        assert_eq!(
+            keys.check(&signed_by(&[[3; 32], [4; 32]], 100)).unwrap_err().code,
+            "milestone-signer-not-applicable"
+        );
     }
 
     #[test]
     fn the_threshold_may_be_below_the_number_of_keys() {
-        let keys = MilestoneKeys { ranges: vec![KeyRange::open(public(1)), KeyRange::open(public(2)), KeyRange::open(public(3))], threshold: 2 };
+        let keys = MilestoneKeys {
+            ranges: vec![
+                KeyRange::open(public(1)),
+                KeyRange::open(public(2)),
+                KeyRange::open(public(3)),
+            ],
+            threshold: 2,
+        };
         keys.check(&signed_by(&[[1; 32], [2; 32]], 5)).unwrap();
         keys.check(&signed_by(&[[2; 32], [3; 32]], 5)).unwrap();
         keys.check(&signed_by(&[[1; 32], [2; 32], [3; 32]], 5)).unwrap();
-        assert_eq!(keys.check(&signed_by(&[[2; 32]], 5)).unwrap_err().code, "milestone-signatures-too-few");
+        assert_eq!(
+            keys.check(&signed_by(&[[2; 32]], 5)).unwrap_err().code,
+            "milestone-signatures-too-few"
+        );
         // Threshold 0: every applicable key (the default for the node's own keys).
         let all = MilestoneKeys { threshold: 0, ..keys.clone() };
-        assert_eq!(all.check(&signed_by(&[[1; 32], [2; 32]], 5)).unwrap_err().code, "milestone-signatures-too-few");
+        assert_eq!(
+            all.check(&signed_by(&[[1; 32], [2; 32]], 5)).unwrap_err().code,
+            "milestone-signatures-too-few"
+        );
         all.check(&signed_by(&[[1; 32], [2; 32], [3; 32]], 5)).unwrap();
         // More signatures required than keys apply at the index: nothing can be valid.
-        let closed = MilestoneKeys { ranges: vec![KeyRange { public_key: public(1), start: 0, end: 3 }, KeyRange::open(public(2))], threshold: 2 };
+        let closed = MilestoneKeys {
+            ranges: vec![
+                KeyRange { public_key: public(1), start: 0, end: 3 },
+                KeyRange::open(public(2)),
+            ],
+            threshold: 2,
+        };
         closed.check(&signed_by(&[[1; 32], [2; 32]], 3)).unwrap();
-        assert_eq!(closed.check(&signed_by(&[[2; 32]], 4)).unwrap_err().code, "milestone-keys-missing");
+        assert_eq!(
+            closed.check(&signed_by(&[[2; 32]], 4)).unwrap_err().code,
+            "milestone-keys-missing"
+        );
         // A forged signature from an applicable key.
         let mut forged = signed_by(&[[1; 32], [2; 32]], 5);
         forged.signatures[1].signature[0] ^= 1;

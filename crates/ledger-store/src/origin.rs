@@ -22,7 +22,11 @@ impl GenesisStyle {
         match text {
             "ledger" => Ok(GenesisStyle::Ledger),
             "hornet" => Ok(GenesisStyle::Hornet),
-            other => Err(Error::new("invalid-genesis-style", "genesis.style", format!("'{other}' is neither 'ledger' nor 'hornet'"))),
+            other => Err(Error::new(
+                "invalid-genesis-style",
+                "genesis.style",
+                format!("'{other}' is neither 'ledger' nor 'hornet'"),
+            )),
         }
     }
 
@@ -64,7 +68,14 @@ const ORIGIN_LEN: usize = 1 + 1 + 4 + 4 + 4 + 32;
 
 impl Origin {
     pub fn built_in(style: GenesisStyle) -> Origin {
-        Origin { style, from_snapshot: false, genesis_milestone_index: 0, target_milestone_index: 0, target_milestone_timestamp: 0, target_milestone_id: [0; 32] }
+        Origin {
+            style,
+            from_snapshot: false,
+            genesis_milestone_index: 0,
+            target_milestone_index: 0,
+            target_milestone_timestamp: 0,
+            target_milestone_id: [0; 32],
+        }
     }
 
     /// The index of the network's first milestone (the first with a zero previous id).
@@ -88,7 +99,11 @@ impl Origin {
 
     pub fn from_bytes(b: &[u8]) -> Result<Origin> {
         if b.len() != ORIGIN_LEN || b[0] > 1 || b[1] > 1 {
-            return Err(storage_error(format!("origin record of {} bytes ({})", b.len(), hex::encode(b))));
+            return Err(storage_error(format!(
+                "origin record of {} bytes ({})",
+                b.len(),
+                hex::encode(b)
+            )));
         }
         let u32_at = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
         Ok(Origin {
@@ -117,7 +132,10 @@ mod tests {
             target_milestone_id: [7; 32],
         };
         assert_eq!(Origin::from_bytes(&o.to_bytes()).unwrap(), o);
-        assert_eq!(Origin::from_bytes(&Origin::built_in(GenesisStyle::Ledger).to_bytes()).unwrap().style, GenesisStyle::Ledger);
+        assert_eq!(
+            Origin::from_bytes(&Origin::built_in(GenesisStyle::Ledger).to_bytes()).unwrap().style,
+            GenesisStyle::Ledger
+        );
         assert!(Origin::from_bytes(&[0; 45]).is_err());
         let mut bad = o.to_bytes();
         bad[0] = 2;

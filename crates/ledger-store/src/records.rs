@@ -268,15 +268,27 @@ mod tests {
         assert_eq!(BlockMeta::from_bytes(&pruned.to_bytes()).unwrap(), pruned);
         // A record of schema version 0 (no flags byte) still reads.
         assert_eq!(BlockMeta::from_bytes(&meta.to_bytes()[..30]).unwrap(), meta);
-        let out = OutputRecord { block_id: [9; 32], milestone_index: 5, milestone_timestamp: 77, output: vec![3, 1, 0, 0, 0, 0, 0, 0, 0, 0] };
+        let out = OutputRecord {
+            block_id: [9; 32],
+            milestone_index: 5,
+            milestone_timestamp: 77,
+            output: vec![3, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+        };
         let back = OutputRecord::from_bytes(&out.to_bytes()).unwrap();
         assert_eq!(back, out);
         assert_eq!(output_amount(&back.output), 1);
-        let spent = SpentRecord { transaction_id: [1; 32], milestone_index: 2, milestone_timestamp: 3 };
+        let spent =
+            SpentRecord { transaction_id: [1; 32], milestone_index: 2, milestone_timestamp: 3 };
         assert_eq!(SpentRecord::from_bytes(&spent.to_bytes()).unwrap(), spent);
         let diff = Diff { created: vec![[1; 34], [2; 34]], consumed: vec![[3; 34]] };
         assert_eq!(Diff::from_bytes(&diff.to_bytes()).unwrap(), diff);
-        let ms = MilestoneRecord { index: 4, milestone_id: [4; 32], block_id: [5; 32], timestamp: 6, payload: vec![7, 0, 0, 0] };
+        let ms = MilestoneRecord {
+            index: 4,
+            milestone_id: [4; 32],
+            block_id: [5; 32],
+            timestamp: 6,
+            payload: vec![7, 0, 0, 0],
+        };
         assert_eq!(MilestoneRecord::from_bytes(&ms.to_bytes()).unwrap(), ms);
     }
 

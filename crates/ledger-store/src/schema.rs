@@ -36,7 +36,12 @@ pub fn check(db: &Db) -> Result<()> {
     let found = match db.get(STATE, state_key::SCHEMA_VERSION)? {
         None => 0,
         Some(value) if value.len() == 4 => u32_at(&value, 0),
-        Some(value) => return Err(storage_error(format!("the storage schema version is a value of {} bytes, not 4", value.len()))),
+        Some(value) => {
+            return Err(storage_error(format!(
+                "the storage schema version is a value of {} bytes, not 4",
+                value.len()
+            )))
+        }
     };
     match found {
         VERSION => Ok(()),

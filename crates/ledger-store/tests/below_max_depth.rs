@@ -52,11 +52,19 @@ fn a_lazy_block_leaves_memory_when_it_falls_below_max_depth() {
     let (store, old) = store_with_an_old_parent(dir.path());
     let lazy = store.submit_block(&block_on(&[[0; 32], old], tagged("lazy"))).unwrap().block_id;
     let meta = metadata(&store, &lazy);
-    assert_eq!((meta["shouldPromote"].clone(), meta["shouldReattach"].clone()), (true.into(), false.into()), "lazy, not yet below max depth: {meta}");
+    assert_eq!(
+        (meta["shouldPromote"].clone(), meta["shouldReattach"].clone()),
+        (true.into(), false.into()),
+        "lazy, not yet below max depth: {meta}"
+    );
     // A fresh block, and a block approving it and the lazy one (semi-lazy: its old root is
     // 14 behind): that child must not bury the fresh block.
-    let fresh = store.submit_block(&block_on(&store.select_tips().unwrap(), tagged("fresh"))).unwrap().block_id;
-    let lazy_child = store.submit_block(&block_on(&[fresh, lazy], tagged("lazy child"))).unwrap().block_id;
+    let fresh = store
+        .submit_block(&block_on(&store.select_tips().unwrap(), tagged("fresh")))
+        .unwrap()
+        .block_id;
+    let lazy_child =
+        store.submit_block(&block_on(&[fresh, lazy], tagged("lazy child"))).unwrap().block_id;
     assert_eq!(metadata(&store, &lazy_child)["shouldPromote"], true);
     assert!(store.select_tips().unwrap().contains(&fresh));
     let next = store.issue_milestone(None).unwrap();
@@ -80,7 +88,10 @@ fn a_lazy_block_leaves_memory_when_it_falls_below_max_depth() {
     assert_below_max_depth(&store, &lazy);
     assert_below_max_depth(&store, &lazy_child);
     // And the node goes on: a block on the tips is referenced by the next milestone.
-    let later = store.submit_block(&block_on(&store.select_tips().unwrap(), tagged("later"))).unwrap().block_id;
+    let later = store
+        .submit_block(&block_on(&store.select_tips().unwrap(), tagged("later")))
+        .unwrap()
+        .block_id;
     let next = store.issue_milestone(None).unwrap();
     assert_eq!(metadata(&store, &later)["referencedByMilestoneIndex"], next.index);
 }
@@ -97,9 +108,13 @@ fn a_block_attached_on_a_block_below_max_depth_is_below_max_depth_at_once() {
     let pending_before = store.status().pending_blocks;
     // On the pruned block and a healthy tip; and one more level on top of that.
     let tips = store.select_tips().unwrap();
-    let on_pruned = store.submit_block(&block_on(&[lazy, tips[0]], tagged("on a pruned block"))).unwrap();
+    let on_pruned =
+        store.submit_block(&block_on(&[lazy, tips[0]], tagged("on a pruned block"))).unwrap();
     assert!(on_pruned.stored);
-    let on_top = store.submit_block(&block_on(&[on_pruned.block_id, tips[1]], tagged("on top"))).unwrap().block_id;
+    let on_top = store
+        .submit_block(&block_on(&[on_pruned.block_id, tips[1]], tagged("on top")))
+        .unwrap()
+        .block_id;
     assert_below_max_depth(&store, &on_pruned.block_id);
     assert_below_max_depth(&store, &on_top);
     assert_eq!(store.status().pending_blocks, pending_before, "neither entered the pending graph");
@@ -112,10 +127,15 @@ fn a_block_attached_on_a_block_below_max_depth_is_below_max_depth_at_once() {
     assert_below_max_depth(&store, &on_top);
     assert!(metadata(&store, &tips[0]).get("referencedByMilestoneIndex").is_some());
     // A block on an old referenced parent is below max depth at once too.
-    let on_old = store.submit_block(&block_on(&[[0; 32], old], tagged("on an old parent"))).unwrap().block_id;
+    let on_old = store
+        .submit_block(&block_on(&[[0; 32], old], tagged("on an old parent")))
+        .unwrap()
+        .block_id;
     assert_below_max_depth(&store, &on_old);
     // Submitting it again changes nothing.
-    assert!(!store.submit_block(&block_on(&[[0; 32], old], tagged("on an old parent"))).unwrap().stored);
+    assert!(
+        !store.submit_block(&block_on(&[[0; 32], old], tagged("on an old parent"))).unwrap().stored
+    );
 }
 
 #[test]
@@ -123,9 +143,16 @@ fn a_transaction_below_max_depth_never_reaches_the_ledger() {
     let dir = tempfile::tempdir().unwrap();
     let (store, old) = store_with_an_old_parent(dir.path());
     let genesis = [([0u8; 34], genesis_output())];
-    let recipient = ledger_core::crypto::ed25519_address(&ledger_core::crypto::public_key(&[1; 32]));
+    let recipient =
+        ledger_core::crypto::ed25519_address(&ledger_core::crypto::public_key(&[1; 32]));
     let stale = transfer(&genesis_seed(), &genesis, vec![basic_output(SUPPLY, recipient)]);
-    let stale_block = store.submit_block(&block_on(&[[0; 32], old], Some(Payload::Transaction(Box::new(stale.clone()))))).unwrap().block_id;
+    let stale_block = store
+        .submit_block(&block_on(
+            &[[0; 32], old],
+            Some(Payload::Transaction(Box::new(stale.clone()))),
+        ))
+        .unwrap()
+        .block_id;
     for _ in 0..6 {
         store.issue_milestone(None).unwrap();
     }
@@ -154,11 +181,26 @@ fn memory_stays_flat_under_a_steady_stream_of_lazy_and_healthy_blocks() {
         let cmi = store.status().latest_milestone.unwrap().0;
         for i in 0..10 {
             let tips = store.select_tips().unwrap();
-            healthy.push(store.submit_block(&block_on(&tips, tagged(&format!("healthy {m}/{i}")))).unwrap().block_id);
+            healthy.push(
+                store
+                    .submit_block(&block_on(&tips, tagged(&format!("healthy {m}/{i}"))))
+                    .unwrap()
+                    .block_id,
+            );
             // Lazy: two old milestone blocks (young root 10 behind); semi-lazy: a fresh tip
             // and an old milestone block (old root 14 behind).
-            store.submit_block(&block_on(&[milestone_block(cmi - 11), milestone_block(cmi - 12)], tagged(&format!("lazy {m}/{i}")))).unwrap();
-            store.submit_block(&block_on(&[tips[0], milestone_block(cmi - 15)], tagged(&format!("semi-lazy {m}/{i}")))).unwrap();
+            store
+                .submit_block(&block_on(
+                    &[milestone_block(cmi - 11), milestone_block(cmi - 12)],
+                    tagged(&format!("lazy {m}/{i}")),
+                ))
+                .unwrap();
+            store
+                .submit_block(&block_on(
+                    &[tips[0], milestone_block(cmi - 15)],
+                    tagged(&format!("semi-lazy {m}/{i}")),
+                ))
+                .unwrap();
         }
         store.issue_milestone(None).unwrap();
         most = most.max(store.status().pending_blocks);
@@ -166,7 +208,9 @@ fn memory_stays_flat_under_a_steady_stream_of_lazy_and_healthy_blocks() {
     // A few milestones' worth of lazy blocks at most, not 2,400.
     assert!(most <= 150, "{most} pending blocks at most");
     assert!(store.status().blocks_below_max_depth >= 2000);
-    assert!(healthy.iter().all(|id| metadata(&store, id).get("referencedByMilestoneIndex").is_some()));
+    assert!(healthy
+        .iter()
+        .all(|id| metadata(&store, id).get("referencedByMilestoneIndex").is_some()));
 }
 
 #[test]
@@ -180,7 +224,8 @@ fn a_follower_refuses_a_milestone_that_references_a_block_below_max_depth() {
     options.trusted_public_keys = vec![ledger_core::crypto::public_key(&coordinator_seed())];
     let b = Store::open(b_dir.path(), options).unwrap();
     let forward = |index: u32| {
-        let bytes = a.block(&a.milestone_by_index(index).unwrap().unwrap().block_id).unwrap().unwrap();
+        let bytes =
+            a.block(&a.milestone_by_index(index).unwrap().unwrap().block_id).unwrap().unwrap();
         b.submit_block(&bytes).unwrap();
     };
     let first = a.issue_milestone(None).unwrap().block_id;
@@ -215,8 +260,14 @@ fn a_follower_refuses_a_milestone_that_references_a_block_below_max_depth() {
     };
     let seed = coordinator_seed();
     let signature = ledger_core::crypto::sign(&seed, &ids::milestone_id(&payload));
-    payload.signatures = vec![Ed25519Signature { public_key: ledger_core::crypto::public_key(&seed), signature }];
-    let block = Block { protocol_version: 2, parents, payload: Some(Payload::Milestone(Box::new(payload))), nonce: 0 };
+    payload.signatures =
+        vec![Ed25519Signature { public_key: ledger_core::crypto::public_key(&seed), signature }];
+    let block = Block {
+        protocol_version: 2,
+        parents,
+        payload: Some(Payload::Milestone(Box::new(payload))),
+        nonce: 0,
+    };
     let err = b.submit_block(&ledger_core::codec::encode_block(&block)).err().unwrap();
     assert_eq!(err.code, "milestone-parent-below-max-depth");
     // A's own milestone 17 is fine.

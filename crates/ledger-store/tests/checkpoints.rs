@@ -11,13 +11,27 @@ use std::sync::atomic::AtomicBool;
 /// `count` tips: blocks that each approve only the two latest milestones.
 fn independent_tips(store: &Store, min_pow_score: u32, count: usize, tag: &str) -> Vec<Id32> {
     let latest = store.status().latest_milestone.unwrap().0;
-    let mut parents = vec![store.milestone_by_index(latest).unwrap().unwrap().block_id, store.milestone_by_index(latest - 1).unwrap().unwrap().block_id];
+    let mut parents = vec![
+        store.milestone_by_index(latest).unwrap().unwrap().block_id,
+        store.milestone_by_index(latest - 1).unwrap().unwrap().block_id,
+    ];
     parents.sort();
     (0..count)
         .map(|i| {
-            let payload = Payload::TaggedData(TaggedData { tag: tag.as_bytes().to_vec(), data: i.to_le_bytes().to_vec() });
-            let mut bytes = ledger_core::codec::encode_block(&Block { protocol_version: 2, parents: parents.clone(), payload: Some(payload), nonce: 0 });
-            let nonce = ledger_core::pow::miner::mine(&bytes, min_pow_score, 1, &AtomicBool::new(false)).unwrap().nonce;
+            let payload = Payload::TaggedData(TaggedData {
+                tag: tag.as_bytes().to_vec(),
+                data: i.to_le_bytes().to_vec(),
+            });
+            let mut bytes = ledger_core::codec::encode_block(&Block {
+                protocol_version: 2,
+                parents: parents.clone(),
+                payload: Some(payload),
+                nonce: 0,
+            });
+            let nonce =
+                ledger_core::pow::miner::mine(&bytes, min_pow_score, 1, &AtomicBool::new(false))
+                    .unwrap()
+                    .nonce;
             let at = bytes.len() - 8;
             bytes[at..].copy_from_slice(&nonce.to_le_bytes());
             store.submit_block(&bytes).unwrap().block_id
@@ -82,12 +96,16 @@ fn beyond_the_checkpoints_of_one_milestone_the_oldest_tips_go_first() {
     let first = store.issue_milestone(None).unwrap();
     // The checkpoints took the 8 + 7 × 7 oldest tips; the milestone the last checkpoint (now
     // the newest tip) and the 6 oldest after those.
-    let confirmed = tips.iter().filter(|t| referenced_by(&store, t) == Some(first.index as u64)).count();
+    let confirmed =
+        tips.iter().filter(|t| referenced_by(&store, t) == Some(first.index as u64)).count();
     assert_eq!(confirmed, 57 + 6);
     assert!(tips[..63].iter().all(|t| referenced_by(&store, t) == Some(first.index as u64)));
     store.issue_checkpoints(&AtomicBool::new(false)).unwrap();
     let second = store.issue_milestone(None).unwrap();
-    assert!(tips.iter().all(|t| referenced_by(&store, t).is_some()), "tips left after the second milestone");
+    assert!(
+        tips.iter().all(|t| referenced_by(&store, t).is_some()),
+        "tips left after the second milestone"
+    );
     assert!(second.referenced_blocks >= 100 - 63);
 }
 
@@ -97,21 +115,34 @@ fn beyond_the_checkpoints_of_one_milestone_the_oldest_tips_go_first() {
 fn sixty_four_chains_are_confirmed_by_one_milestone() {
     let dir = tempfile::tempdir().unwrap();
     let store = started(dir.path(), 0);
-    let mut heads: Vec<Vec<Id32>> = independent_tips(&store, 0, 64, "chains").into_iter().map(|t| vec![t]).collect();
+    let mut heads: Vec<Vec<Id32>> =
+        independent_tips(&store, 0, 64, "chains").into_iter().map(|t| vec![t]).collect();
     let latest = store.status().latest_milestone.unwrap().0;
     let milestone_block = store.milestone_by_index(latest).unwrap().unwrap().block_id;
     for round in 0..20u32 {
         for (c, chain) in heads.iter_mut().enumerate() {
-            let mut parents = vec![*chain.last().unwrap(), if chain.len() > 1 { chain[chain.len() - 2] } else { milestone_block }];
+            let mut parents = vec![
+                *chain.last().unwrap(),
+                if chain.len() > 1 { chain[chain.len() - 2] } else { milestone_block },
+            ];
             parents.sort();
-            let payload = Payload::TaggedData(TaggedData { tag: b"chain".to_vec(), data: [c as u32, round].iter().flat_map(|x| x.to_le_bytes()).collect() });
-            let bytes = ledger_core::codec::encode_block(&Block { protocol_version: 2, parents, payload: Some(payload), nonce: 0 });
+            let payload = Payload::TaggedData(TaggedData {
+                tag: b"chain".to_vec(),
+                data: [c as u32, round].iter().flat_map(|x| x.to_le_bytes()).collect(),
+            });
+            let bytes = ledger_core::codec::encode_block(&Block {
+                protocol_version: 2,
+                parents,
+                payload: Some(payload),
+                nonce: 0,
+            });
             chain.push(store.submit_block(&bytes).unwrap().block_id);
         }
     }
     let checkpoints = store.issue_checkpoints(&AtomicBool::new(false)).unwrap();
     let m = store.issue_milestone(None).unwrap();
-    let left: Vec<usize> = (0..64).filter(|c| referenced_by(&store, heads[*c].last().unwrap()).is_none()).collect();
+    let left: Vec<usize> =
+        (0..64).filter(|c| referenced_by(&store, heads[*c].last().unwrap()).is_none()).collect();
     // 8 checkpoints approve 57 chains, the milestone 6 more and the last checkpoint.
     assert_eq!(checkpoints.len(), MAX_CHECKPOINTS);
     assert!(left.len() <= 1, "chains left: {left:?}");
@@ -129,10 +160,20 @@ fn the_milestone_approves_the_last_checkpoint_whatever_arrived_since() {
     assert!(!checkpoints.is_empty());
     let later = independent_tips(&store, 0, 10, "after");
     let m = store.issue_milestone(None).unwrap();
-    let parents = ledger_core::codec::decode_block(&store.block(&store.milestone_by_index(m.index).unwrap().unwrap().block_id).unwrap().unwrap()).unwrap().parents;
+    let parents = ledger_core::codec::decode_block(
+        &store
+            .block(&store.milestone_by_index(m.index).unwrap().unwrap().block_id)
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap()
+    .parents;
     assert!(parents.contains(&checkpoints.last().unwrap().block_id));
     assert!(tips.iter().all(|t| referenced_by(&store, t) == Some(m.index as u64)));
     // 30 tips: 4 checkpoints take 29, so the milestone has the previous milestone, the
     // checkpoint, the newest tip, the 30th and the 4 oldest of the later ones.
-    assert_eq!(later.iter().filter(|t| referenced_by(&store, t) == Some(m.index as u64)).count(), 1 + 4);
+    assert_eq!(
+        later.iter().filter(|t| referenced_by(&store, t) == Some(m.index as u64)).count(),
+        1 + 4
+    );
 }

@@ -58,14 +58,24 @@ fn milestone_two_in_white_flag_order() {
     assert_eq!(m.block.payload_type, 7);
     assert_eq!(m.block.bytes, store.block(&second.block_id).unwrap().unwrap());
     assert_eq!(m.payload, store.milestone_by_index(2).unwrap().unwrap().payload);
-    assert_eq!(m.block.metadata_json, store.block_metadata_json(&second.block_id).unwrap().unwrap());
+    assert_eq!(
+        m.block.metadata_json,
+        store.block_metadata_json(&second.block_id).unwrap().unwrap()
+    );
     let meta = json(&m.block.metadata_json);
     assert_eq!(meta["milestoneIndex"], 2);
     assert_eq!(meta["shouldPromote"], false);
 
     // White-flag order: milestone 1's block, Example B, Example C (ledger.md §7.4).
     let order: Vec<String> = m.referenced.iter().map(|r| hex(&r.block_id)).collect();
-    assert_eq!(order, vec![hex(&id32("0xc2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e19")), hex(&b), hex(&c)]);
+    assert_eq!(
+        order,
+        vec![
+            hex(&id32("0xc2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e19")),
+            hex(&b),
+            hex(&c)
+        ]
+    );
     for r in &m.referenced {
         assert_eq!(r.metadata_json, store.block_metadata_json(&r.block_id).unwrap().unwrap());
     }
@@ -81,7 +91,10 @@ fn milestone_two_in_white_flag_order() {
     let (bytes, metadata) = store.output(&[0; 34]).unwrap().unwrap();
     assert_eq!(genesis.output, bytes);
     assert_eq!(genesis.metadata_json, metadata);
-    assert_eq!(genesis.unlock_addresses, vec![(0, "tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc".to_string())]);
+    assert_eq!(
+        genesis.unlock_addresses,
+        vec![(0, "tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc".to_string())]
+    );
     assert_eq!(t.created.len(), 2);
     for (i, created) in t.created.iter().enumerate() {
         let id = ledger_core::ids::output_id(&tx, i as u16);
@@ -91,7 +104,10 @@ fn milestone_two_in_white_flag_order() {
         assert_eq!(created.metadata_json, metadata);
         assert!(created.chain.is_none());
     }
-    assert_eq!(t.created[0].unlock_addresses[0].1, "tst1qz2fwnh90thjx9hmh24jyfeljy2gttvee35gkj3e3yljx9s50vjcklgq6z7");
+    assert_eq!(
+        t.created[0].unlock_addresses[0].1,
+        "tst1qz2fwnh90thjx9hmh24jyfeljy2gttvee35gkj3e3yljx9s50vjcklgq6z7"
+    );
 }
 
 #[test]

@@ -53,14 +53,23 @@ fn hornet_style_milestone_1_has_one_parent_and_empty_tree_roots() {
     // `0x00…01` is no entry point here.
     let mut one = [0u8; 32];
     one[31] = 1;
-    let orphan = encode_block(&Block { protocol_version: 2, parents: vec![[0; 32], one], payload: None, nonce: 0 });
+    let orphan = encode_block(&Block {
+        protocol_version: 2,
+        parents: vec![[0; 32], one],
+        payload: None,
+        nonce: 0,
+    });
     let err = store.submit_block(&orphan).err().unwrap();
     assert_eq!((err.code, err.path.as_str()), ("unknown-parent", "parents[1]"));
     // Later milestones are as in the `ledger` style.
     let block = store.submit_block(&block_bytes(&store, None)).unwrap();
     let second = store.issue_milestone(Some(1_700_000_010)).unwrap();
     assert_eq!(second.referenced_blocks, 2);
-    assert!(json(&store.block_metadata_json(&block.block_id).unwrap().unwrap())["referencedByMilestoneIndex"] == 2);
+    assert!(
+        json(&store.block_metadata_json(&block.block_id).unwrap().unwrap())
+            ["referencedByMilestoneIndex"]
+            == 2
+    );
 }
 
 #[test]
@@ -116,6 +125,9 @@ fn other_roots_at_the_first_index_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let node = Store::open(dir.path(), follower(GenesisStyle::Hornet)).unwrap();
     let err = node.submit_block(&bytes).err().unwrap();
-    assert_eq!((err.code, err.path.as_str()), ("milestone-merkle-root-mismatch", "payload.inclusionMerkleRoot"));
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        ("milestone-merkle-root-mismatch", "payload.inclusionMerkleRoot")
+    );
     assert!(err.detail.contains(&MTH_EMPTY[2..]), "{}", err.detail);
 }

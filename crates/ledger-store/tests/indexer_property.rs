@@ -15,7 +15,9 @@ mod common;
 use common::*;
 use ledger_core::ids;
 use ledger_core::model::*;
-use ledger_store::{ChainId, OutputFilter, OutputKind, OutputQuery, OutputsOf, SortKey, Store, SyntheticChanges};
+use ledger_store::{
+    ChainId, OutputFilter, OutputKind, OutputQuery, OutputsOf, SortKey, Store, SyntheticChanges,
+};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -34,7 +36,11 @@ fn pools() -> Pools {
     let mut addresses: Vec<Address> = (1..=5u8).map(|n| Address::Ed25519([n; 32])).collect();
     addresses.extend((1..=3u8).map(|n| Address::Alias([0x80 + n; 32])));
     addresses.extend((1..=2u8).map(|n| Address::Nft([0xc0 + n; 32])));
-    Pools { addresses, tags: vec![b"a".to_vec(), b"tag-b".to_vec(), vec![0xff; 64]], times: vec![100, 200, 300, 400] }
+    Pools {
+        addresses,
+        tags: vec![b"a".to_vec(), b"tag-b".to_vec(), vec![0xff; 64]],
+        times: vec![100, 200, 300, 400],
+    }
 }
 
 impl Pools {
@@ -42,7 +48,14 @@ impl Pools {
         *self.addresses.choose(rng).unwrap()
     }
     fn alias_address(&self, rng: &mut StdRng) -> Address {
-        *self.addresses.iter().filter(|a| matches!(a, Address::Alias(_))).collect::<Vec<_>>().choose(rng).copied().unwrap()
+        *self
+            .addresses
+            .iter()
+            .filter(|a| matches!(a, Address::Alias(_)))
+            .collect::<Vec<_>>()
+            .choose(rng)
+            .copied()
+            .unwrap()
     }
     fn time(&self, rng: &mut StdRng) -> u32 {
         *self.times.choose(rng).unwrap()
@@ -67,7 +80,10 @@ fn owner_conditions(p: &Pools, rng: &mut StdRng) -> Vec<UnlockCondition> {
         c.push(UnlockCondition::Timelock { unix_time: p.time(rng) });
     }
     if rng.gen_bool(0.3) {
-        c.push(UnlockCondition::Expiration { return_address: p.address(rng), unix_time: p.time(rng) });
+        c.push(UnlockCondition::Expiration {
+            return_address: p.address(rng),
+            unix_time: p.time(rng),
+        });
     }
     c
 }
@@ -97,7 +113,12 @@ fn issuer(p: &Pools, rng: &mut StdRng) -> Vec<Feature> {
 /// A random output of a random kind; `chain` continues an existing alias/NFT/foundry.
 fn random_output(p: &Pools, rng: &mut StdRng, amount: u64, serial: &mut u32) -> Output {
     match rng.gen_range(0..10) {
-        0..=4 => Output::Basic(BasicOutput { amount, native_tokens: native_tokens(rng), unlock_conditions: owner_conditions(p, rng), features: mutable_features(p, rng, true) }),
+        0..=4 => Output::Basic(BasicOutput {
+            amount,
+            native_tokens: native_tokens(rng),
+            unlock_conditions: owner_conditions(p, rng),
+            features: mutable_features(p, rng, true),
+        }),
         5 | 6 => Output::Nft(NftOutput {
             amount,
             native_tokens: native_tokens(rng),
@@ -113,7 +134,10 @@ fn random_output(p: &Pools, rng: &mut StdRng, amount: u64, serial: &mut u32) -> 
             state_index: 0,
             state_metadata: vec![],
             foundry_counter: 0,
-            unlock_conditions: vec![UnlockCondition::StateControllerAddress(p.address(rng)), UnlockCondition::GovernorAddress(p.address(rng))],
+            unlock_conditions: vec![
+                UnlockCondition::StateControllerAddress(p.address(rng)),
+                UnlockCondition::GovernorAddress(p.address(rng)),
+            ],
             features: mutable_features(p, rng, false),
             immutable_features: issuer(p, rng),
         }),
@@ -123,8 +147,14 @@ fn random_output(p: &Pools, rng: &mut StdRng, amount: u64, serial: &mut u32) -> 
                 amount,
                 native_tokens: native_tokens(rng),
                 serial_number: *serial,
-                token_scheme: TokenScheme::Simple { minted_tokens: [0; 32], melted_tokens: [0; 32], maximum_supply: [1; 32] },
-                unlock_conditions: vec![UnlockCondition::ImmutableAliasAddress(p.alias_address(rng))],
+                token_scheme: TokenScheme::Simple {
+                    minted_tokens: [0; 32],
+                    melted_tokens: [0; 32],
+                    maximum_supply: [1; 32],
+                },
+                unlock_conditions: vec![UnlockCondition::ImmutableAliasAddress(
+                    p.alias_address(rng),
+                )],
                 features: vec![],
                 immutable_features: vec![],
             })
@@ -137,31 +167,56 @@ fn continued(previous: &Output, id: &OutputId, p: &Pools, rng: &mut StdRng, amou
     let mut serial = 0;
     match previous {
         Output::Alias(a) => {
-            let alias_id = if a.alias_id == [0; 32] { ids::alias_id_from_output_id(id) } else { a.alias_id };
+            let alias_id =
+                if a.alias_id == [0; 32] { ids::alias_id_from_output_id(id) } else { a.alias_id };
             Output::Alias(AliasOutput {
                 amount,
                 alias_id,
                 state_index: a.state_index + 1,
-                unlock_conditions: vec![UnlockCondition::StateControllerAddress(p.address(rng)), UnlockCondition::GovernorAddress(p.address(rng))],
+                unlock_conditions: vec![
+                    UnlockCondition::StateControllerAddress(p.address(rng)),
+                    UnlockCondition::GovernorAddress(p.address(rng)),
+                ],
                 features: mutable_features(p, rng, false),
                 ..a.clone()
             })
         }
         Output::Nft(n) => {
-            let nft_id = if n.nft_id == [0; 32] { ids::nft_id_from_output_id(id) } else { n.nft_id };
-            Output::Nft(NftOutput { amount, nft_id, unlock_conditions: owner_conditions(p, rng), features: mutable_features(p, rng, true), ..n.clone() })
+            let nft_id =
+                if n.nft_id == [0; 32] { ids::nft_id_from_output_id(id) } else { n.nft_id };
+            Output::Nft(NftOutput {
+                amount,
+                nft_id,
+                unlock_conditions: owner_conditions(p, rng),
+                features: mutable_features(p, rng, true),
+                ..n.clone()
+            })
         }
-        Output::Foundry(f) => Output::Foundry(FoundryOutput { amount, native_tokens: native_tokens(rng), ..f.clone() }),
+        Output::Foundry(f) => Output::Foundry(FoundryOutput {
+            amount,
+            native_tokens: native_tokens(rng),
+            ..f.clone()
+        }),
         _ => random_output(p, rng, amount, &mut serial),
     }
 }
 
 fn chain_of(output: &Output, id: &OutputId) -> Option<ChainId> {
     match output {
-        Output::Alias(a) => Some(ChainId::Alias(if a.alias_id == [0; 32] { ids::alias_id_from_output_id(id) } else { a.alias_id })),
-        Output::Nft(n) => Some(ChainId::Nft(if n.nft_id == [0; 32] { ids::nft_id_from_output_id(id) } else { n.nft_id })),
+        Output::Alias(a) => Some(ChainId::Alias(if a.alias_id == [0; 32] {
+            ids::alias_id_from_output_id(id)
+        } else {
+            a.alias_id
+        })),
+        Output::Nft(n) => Some(ChainId::Nft(if n.nft_id == [0; 32] {
+            ids::nft_id_from_output_id(id)
+        } else {
+            n.nft_id
+        })),
         Output::Foundry(f) => match f.unlock_conditions.first() {
-            Some(UnlockCondition::ImmutableAliasAddress(Address::Alias(alias))) => Some(ChainId::Foundry(ids::foundry_id(alias, f.serial_number, 0))),
+            Some(UnlockCondition::ImmutableAliasAddress(Address::Alias(alias))) => {
+                Some(ChainId::Foundry(ids::foundry_id(alias, f.serial_number, 0)))
+            }
             _ => None,
         },
         _ => None,
@@ -170,7 +225,14 @@ fn chain_of(output: &Output, id: &OutputId) -> Option<ChainId> {
 
 /// One booking: spend a few unspent outputs, create outputs worth the same, some of them
 /// continuing the chains just spent, some spent again at once.
-fn random_booking(model: &mut Model, p: &Pools, rng: &mut StdRng, timestamp: u32, next_tx: &mut u32, serial: &mut u32) -> SyntheticChanges {
+fn random_booking(
+    model: &mut Model,
+    p: &Pools,
+    rng: &mut StdRng,
+    timestamp: u32,
+    next_tx: &mut u32,
+    serial: &mut u32,
+) -> SyntheticChanges {
     let mut ids: Vec<OutputId> = model.keys().copied().collect();
     ids.sort();
     ids.shuffle(rng);
@@ -194,7 +256,8 @@ fn random_booking(model: &mut Model, p: &Pools, rng: &mut StdRng, timestamp: u32
         total -= amount;
         created.push(random_output(p, rng, amount, serial));
     }
-    let created: Vec<(OutputId, Output)> = created.into_iter().enumerate().map(|(i, o)| (ids::output_id(&tx, i as u16), o)).collect();
+    let created: Vec<(OutputId, Output)> =
+        created.into_iter().enumerate().map(|(i, o)| (ids::output_id(&tx, i as u16), o)).collect();
     let mut consumed = spent.clone();
     for id in &spent {
         model.remove(id);
@@ -238,27 +301,86 @@ fn condition<T>(output: &Output, pick: impl Fn(&UnlockCondition) -> Option<T>) -
 }
 
 fn brute_force_matches(output: &Output, created: u32, f: &OutputFilter) -> bool {
-    let address = condition(output, |c| if let UnlockCondition::Address(a) = c { Some(*a) } else { None });
-    let sdr = condition(output, |c| if let UnlockCondition::StorageDepositReturn { return_address, .. } = c { Some(*return_address) } else { None });
-    let timelock = condition(output, |c| if let UnlockCondition::Timelock { unix_time } = c { Some(*unix_time) } else { None });
-    let expiration = condition(output, |c| if let UnlockCondition::Expiration { return_address, unix_time } = c { Some((*return_address, *unix_time)) } else { None });
-    let state_controller = condition(output, |c| if let UnlockCondition::StateControllerAddress(a) = c { Some(*a) } else { None });
-    let governor = condition(output, |c| if let UnlockCondition::GovernorAddress(a) = c { Some(*a) } else { None });
-    let alias_address = condition(output, |c| if let UnlockCondition::ImmutableAliasAddress(a) = c { Some(*a) } else { None });
-    let sender = output.features().iter().find_map(|x| if let Feature::Sender(a) = x { Some(*a) } else { None });
-    let tag = output.features().iter().find_map(|x| if let Feature::Tag(t) = x { Some(t.clone()) } else { None });
-    let issuer = output.immutable_features().iter().find_map(|x| if let Feature::Issuer(a) = x { Some(*a) } else { None });
+    let address =
+        condition(output, |c| if let UnlockCondition::Address(a) = c { Some(*a) } else { None });
+    let sdr = condition(output, |c| {
+        if let UnlockCondition::StorageDepositReturn { return_address, .. } = c {
+            Some(*return_address)
+        } else {
+            None
+        }
+    });
+    let timelock = condition(output, |c| {
+        if let UnlockCondition::Timelock { unix_time } = c {
+            Some(*unix_time)
+        } else {
+            None
+        }
+    });
+    let expiration = condition(output, |c| {
+        if let UnlockCondition::Expiration { return_address, unix_time } = c {
+            Some((*return_address, *unix_time))
+        } else {
+            None
+        }
+    });
+    let state_controller = condition(output, |c| {
+        if let UnlockCondition::StateControllerAddress(a) = c {
+            Some(*a)
+        } else {
+            None
+        }
+    });
+    let governor = condition(output, |c| {
+        if let UnlockCondition::GovernorAddress(a) = c {
+            Some(*a)
+        } else {
+            None
+        }
+    });
+    let alias_address = condition(output, |c| {
+        if let UnlockCondition::ImmutableAliasAddress(a) = c {
+            Some(*a)
+        } else {
+            None
+        }
+    });
+    let sender =
+        output
+            .features()
+            .iter()
+            .find_map(|x| if let Feature::Sender(a) = x { Some(*a) } else { None });
+    let tag = output.features().iter().find_map(|x| {
+        if let Feature::Tag(t) = x {
+            Some(t.clone())
+        } else {
+            None
+        }
+    });
+    let issuer = output.immutable_features().iter().find_map(|x| {
+        if let Feature::Issuer(a) = x {
+            Some(*a)
+        } else {
+            None
+        }
+    });
     let tokens = output.native_tokens().len() as u32;
     let unlockable = |a: &Address| match output {
-        Output::Basic(_) | Output::Nft(_) => address == Some(*a) || sdr == Some(*a) || expiration.map(|e| e.0) == Some(*a),
+        Output::Basic(_) | Output::Nft(_) => {
+            address == Some(*a) || sdr == Some(*a) || expiration.map(|e| e.0) == Some(*a)
+        }
         Output::Alias(_) => state_controller == Some(*a) || governor == Some(*a),
         Output::Foundry(_) => matches!(a, Address::Alias(_)) && alias_address == Some(*a),
         Output::Treasury { .. } => false,
     };
     let eq = |asked: Option<Address>, held: Option<Address>| asked.is_none() || asked == held;
     let has = |asked: Option<bool>, held: bool| asked.is_none() || asked == Some(held);
-    let before = |asked: Option<u32>, held: Option<u32>| asked.is_none() || held.is_some_and(|h| h < asked.unwrap());
-    let after = |asked: Option<u32>, held: Option<u32>| asked.is_none() || held.is_some_and(|h| h > asked.unwrap());
+    let before = |asked: Option<u32>, held: Option<u32>| {
+        asked.is_none() || held.is_some_and(|h| h < asked.unwrap())
+    };
+    let after = |asked: Option<u32>, held: Option<u32>| {
+        asked.is_none() || held.is_some_and(|h| h > asked.unwrap())
+    };
     f.unlockable_by_address.is_none_or(|a| unlockable(&a))
         && eq(f.address, address)
         && has(f.has_storage_deposit_return, sdr.is_some())
@@ -297,7 +419,12 @@ fn brute_force(model: &Model, of: OutputsOf, f: &OutputFilter) -> Vec<SortKey> {
     keys
 }
 
-fn random_filter(p: &Pools, rng: &mut StdRng, of: OutputsOf, booking_times: &[u32]) -> OutputFilter {
+fn random_filter(
+    p: &Pools,
+    rng: &mut StdRng,
+    of: OutputsOf,
+    booking_times: &[u32],
+) -> OutputFilter {
     let mut f = OutputFilter::default();
     let any = |rng: &mut StdRng, probability: f64| rng.gen_bool(probability);
     if any(rng, 0.3) {
@@ -352,17 +479,26 @@ fn random_filter(p: &Pools, rng: &mut StdRng, of: OutputsOf, booking_times: &[u3
 }
 
 /// Page through the index and compare with the oracle page by page.
-fn check_query(store: &Store, model: &Model, of: OutputsOf, filter: OutputFilter, rng: &mut StdRng) {
+fn check_query(
+    store: &Store,
+    model: &Model,
+    of: OutputsOf,
+    filter: OutputFilter,
+    rng: &mut StdRng,
+) {
     let expected = brute_force(model, of, &filter);
     let page_size = if rng.gen_bool(0.3) { 1000 } else { rng.gen_range(1..=7) };
     let mut cursor = None;
     let mut seen = Vec::new();
     loop {
-        let page = store.indexed_outputs(&OutputQuery { of, filter: filter.clone(), cursor, page_size }).unwrap();
+        let page = store
+            .indexed_outputs(&OutputQuery { of, filter: filter.clone(), cursor, page_size })
+            .unwrap();
         assert_eq!(page.page_size, page_size);
         assert!(page.items.len() <= page_size as usize);
         let start = seen.len();
-        let wanted: Vec<OutputId> = expected.iter().skip(start).take(page_size as usize).map(|k| k.output_id()).collect();
+        let wanted: Vec<OutputId> =
+            expected.iter().skip(start).take(page_size as usize).map(|k| k.output_id()).collect();
         assert_eq!(page.items, wanted, "{of:?} {filter:?} page from {start}");
         seen.extend(page.items.iter().copied());
         match page.next {
@@ -382,7 +518,8 @@ fn check_chains(store: &Store, model: &Model, destroyed: &[ChainId]) {
             assert_eq!(store.chain_output(&chain).unwrap().1, Some(*id), "{chain:?}");
         }
     }
-    let live: std::collections::HashSet<ChainId> = model.iter().filter_map(|(id, (o, _))| chain_of(o, id)).collect();
+    let live: std::collections::HashSet<ChainId> =
+        model.iter().filter_map(|(id, (o, _))| chain_of(o, id)).collect();
     for chain in destroyed.iter().filter(|c| !live.contains(c)) {
         assert_eq!(store.chain_output(chain).unwrap().1, None, "{chain:?} was destroyed");
     }
@@ -398,13 +535,22 @@ fn run_history(seed: u64, bookings: usize, queries_per_booking: usize) {
     let mut times = vec![0u32];
     let mut destroyed = Vec::new();
     let (mut next_tx, mut serial) = (0u32, 0u32);
-    let kinds = [OutputsOf::AllKinds, OutputsOf::Kind(OutputKind::Basic), OutputsOf::Kind(OutputKind::Alias), OutputsOf::Kind(OutputKind::Foundry), OutputsOf::Kind(OutputKind::Nft)];
+    let kinds = [
+        OutputsOf::AllKinds,
+        OutputsOf::Kind(OutputKind::Basic),
+        OutputsOf::Kind(OutputKind::Alias),
+        OutputsOf::Kind(OutputKind::Foundry),
+        OutputsOf::Kind(OutputKind::Nft),
+    ];
     for b in 0..bookings {
         // Several bookings may share a timestamp: the output id orders them.
         let timestamp = 1000 + (b as u32 / 2) * 10;
-        let before: Vec<(OutputId, Output)> = model.iter().map(|(id, (o, _))| (*id, o.clone())).collect();
+        let before: Vec<(OutputId, Output)> =
+            model.iter().map(|(id, (o, _))| (*id, o.clone())).collect();
         let changes = random_booking(&mut model, &p, rng, timestamp, &mut next_tx, &mut serial);
-        destroyed.extend(changes.consumed.iter().filter_map(|id| before.iter().find(|(b, _)| b == id).and_then(|(id, o)| chain_of(o, id))));
+        destroyed.extend(changes.consumed.iter().filter_map(|id| {
+            before.iter().find(|(b, _)| b == id).and_then(|(id, o)| chain_of(o, id))
+        }));
         times.push(timestamp);
         store.book_synthetic(changes).unwrap();
         for _ in 0..queries_per_booking {
@@ -424,8 +570,22 @@ fn run_history(seed: u64, bookings: usize, queries_per_booking: usize) {
 
     // Switched off for some bookings, then on again: rebuilt from the ledger at start-up.
     drop(store);
-    let off = Store::open(dir.path(), ledger_store::StoreOptions { indexer_enabled: false, ..dev_options(0) }).unwrap();
-    assert_eq!(off.indexed_outputs(&OutputQuery { of: OutputsOf::AllKinds, filter: OutputFilter::default(), cursor: None, page_size: 10 }).unwrap_err().code, "indexer-disabled");
+    let off = Store::open(
+        dir.path(),
+        ledger_store::StoreOptions { indexer_enabled: false, ..dev_options(0) },
+    )
+    .unwrap();
+    assert_eq!(
+        off.indexed_outputs(&OutputQuery {
+            of: OutputsOf::AllKinds,
+            filter: OutputFilter::default(),
+            cursor: None,
+            page_size: 10
+        })
+        .unwrap_err()
+        .code,
+        "indexer-disabled"
+    );
     off.issue_milestone(None).unwrap();
     for b in 0..5 {
         let changes = random_booking(&mut model, &p, rng, 5000 + b, &mut next_tx, &mut serial);

@@ -11,7 +11,12 @@ use std::sync::atomic::AtomicBool;
 const MIN_POW: u32 = 10;
 
 fn mined(parents: Vec<Id32>, data: &[u8]) -> Vec<u8> {
-    let block = Block { protocol_version: 2, parents, payload: Some(Payload::TaggedData(TaggedData { tag: vec![], data: data.to_vec() })), nonce: 0 };
+    let block = Block {
+        protocol_version: 2,
+        parents,
+        payload: Some(Payload::TaggedData(TaggedData { tag: vec![], data: data.to_vec() })),
+        nonce: 0,
+    };
     let mut bytes = encode_block(&block);
     let found = ledger_core::pow::mine(&bytes, MIN_POW, 1, &AtomicBool::new(false)).unwrap();
     let at = bytes.len() - 8;
@@ -52,7 +57,7 @@ fn a_batch_gets_one_result_per_block_in_order() {
     assert_eq!(results[4].as_ref().err().unwrap().path, "parents[1]");
     assert!(results[5].is_err());
     assert_eq!(store.status().blocks_stored, 3); // milestone 1, first, child
-    // The child's parent came in the same batch and is no tip any more.
+                                                 // The child's parent came in the same batch and is no tip any more.
     let tips_now = store.select_tips().unwrap();
     assert!(tips_now.contains(&ids::block_id(&child)));
     assert!(!tips_now.contains(&ids::block_id(&first)));
@@ -67,10 +72,21 @@ fn precheck_applies_every_rule_but_the_proof_of_work() {
     let dir = tempfile::tempdir().unwrap();
     let store = open_dev(dir.path(), u32::MAX);
     let unmined = |parents: Vec<Id32>, data: Vec<u8>| {
-        encode_block(&Block { protocol_version: 2, parents, payload: Some(Payload::TaggedData(TaggedData { tag: vec![], data })), nonce: 0 })
+        encode_block(&Block {
+            protocol_version: 2,
+            parents,
+            payload: Some(Payload::TaggedData(TaggedData { tag: vec![], data })),
+            nonce: 0,
+        })
     };
     let genesis_parents = ledger_store::GenesisStyle::Ledger.entry_points();
-    assert_eq!(store.precheck_block(&unmined(genesis_parents.clone(), b"early".to_vec())).unwrap_err().code, "not-ready");
+    assert_eq!(
+        store
+            .precheck_block(&unmined(genesis_parents.clone(), b"early".to_vec()))
+            .unwrap_err()
+            .code,
+        "not-ready"
+    );
     store.issue_milestone(None).unwrap();
     let tips = store.select_tips().unwrap();
     let blocks_before = store.status().blocks_stored;
@@ -107,7 +123,8 @@ fn children_are_listed_in_id_order_up_to_the_limit() {
     // Three blocks that all approve `parent` and the milestone-1 block.
     let mut parents = vec![milestone_1, parent_id];
     parents.sort();
-    let blocks: Vec<Vec<u8>> = (0..3).map(|i| mined(parents.clone(), format!("child {i}").as_bytes())).collect();
+    let blocks: Vec<Vec<u8>> =
+        (0..3).map(|i| mined(parents.clone(), format!("child {i}").as_bytes())).collect();
     for b in &blocks {
         assert!(store.submit_block(b).unwrap().stored);
     }
@@ -148,7 +165,10 @@ fn one_parent_is_stored_from_a_peer_and_refused_on_the_api() {
     assert_eq!(meta["ledgerInclusionState"], "noTransaction");
     let none = mined(vec![], b"no parents");
     for origin in [BlockOrigin::Api, BlockOrigin::Peer] {
-        assert_eq!(store.submit_blocks_from(&[&none], origin).pop().unwrap().err().unwrap().code, "parents-too-few");
+        assert_eq!(
+            store.submit_blocks_from(&[&none], origin).pop().unwrap().err().unwrap().code,
+            "parents-too-few"
+        );
     }
 }
 
@@ -173,9 +193,14 @@ fn blocks_of_a_batch_sharing_old_parents_get_their_own_roots() {
     let results = store.submit_blocks(&[&lazy_a, &fresh, &lazy_b, &orphan]);
     let refused = results[3].as_ref().err().expect("the orphan is refused");
     assert_eq!((refused.code.as_ref(), refused.path.as_ref()), ("unknown-parent", "parents[1]"));
-    let promote = |bytes: &[u8]| json(&store.block_metadata_json(&ids::block_id(bytes)).unwrap().unwrap())["shouldPromote"].clone();
+    let promote = |bytes: &[u8]| {
+        json(&store.block_metadata_json(&ids::block_id(bytes)).unwrap().unwrap())["shouldPromote"]
+            .clone()
+    };
     for (bytes, lazy) in [(&lazy_a, true), (&fresh, false), (&lazy_b, true)] {
-        assert!(results.iter().any(|r| r.as_ref().is_ok_and(|s| s.stored && s.block_id == ids::block_id(bytes))));
+        assert!(results
+            .iter()
+            .any(|r| r.as_ref().is_ok_and(|s| s.stored && s.block_id == ids::block_id(bytes))));
         assert_eq!(promote(bytes), lazy, "{}", String::from_utf8_lossy(&bytes[bytes.len() - 20..]));
     }
     // The same as a block on the old parent submitted alone.

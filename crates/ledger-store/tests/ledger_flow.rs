@@ -15,7 +15,10 @@ fn recipient(n: u8) -> [u8; 32] {
 
 fn state_of(store: &Store, block_id: &Id32) -> (String, i64) {
     let meta = json(&store.block_metadata_json(block_id).unwrap().unwrap());
-    (meta["ledgerInclusionState"].as_str().unwrap_or("pending").to_string(), meta["conflictReason"].as_i64().unwrap_or(0))
+    (
+        meta["ledgerInclusionState"].as_str().unwrap_or("pending").to_string(),
+        meta["conflictReason"].as_i64().unwrap_or(0),
+    )
 }
 
 fn started(dir: &std::path::Path) -> Store {
@@ -53,21 +56,29 @@ fn invalid_transactions_conflict_and_leave_the_ledger_alone() {
     let genesis = [([0u8; 34], genesis_output())];
     let mut cases: Vec<(TransactionPayload, i64)> = Vec::new();
 
-    let mut bad_signature = transfer(&genesis_seed(), &genesis, vec![basic_output(SUPPLY, recipient(1))]);
+    let mut bad_signature =
+        transfer(&genesis_seed(), &genesis, vec![basic_output(SUPPLY, recipient(1))]);
     if let Unlock::Signature(s) = &mut bad_signature.unlocks[0] {
         s.signature[0] ^= 1;
     }
     cases.push((bad_signature, 5));
-    let mut wrong_commitment = transfer(&genesis_seed(), &genesis, vec![basic_output(SUPPLY, recipient(1))]);
+    let mut wrong_commitment =
+        transfer(&genesis_seed(), &genesis, vec![basic_output(SUPPLY, recipient(1))]);
     wrong_commitment.essence.inputs_commitment = [7; 32];
     cases.push((wrong_commitment, 10));
-    cases.push((transfer(&genesis_seed(), &genesis, vec![basic_output(SUPPLY - 1, recipient(1))]), 4));
+    cases.push((
+        transfer(&genesis_seed(), &genesis, vec![basic_output(SUPPLY - 1, recipient(1))]),
+        4,
+    ));
     let missing = [(ids::output_id(&[9; 32], 0), genesis_output())];
     cases.push((transfer(&genesis_seed(), &missing, vec![basic_output(SUPPLY, recipient(1))]), 3));
     let wrong_key = transfer(&[5; 32], &genesis, vec![basic_output(SUPPLY, recipient(1))]);
     cases.push((wrong_key, 5));
 
-    let blocks: Vec<Id32> = cases.iter().map(|(tx, _)| store.submit_block(&tx_block(&store, tx)).unwrap().block_id).collect();
+    let blocks: Vec<Id32> = cases
+        .iter()
+        .map(|(tx, _)| store.submit_block(&tx_block(&store, tx)).unwrap().block_id)
+        .collect();
     let m = store.issue_milestone(None).unwrap();
     assert_eq!(m.included_transactions, 0);
     for ((_, reason), block) in cases.iter().zip(&blocks) {
@@ -84,13 +95,20 @@ fn a_timelocked_output_waits_for_its_time() {
     let locked = Output::Basic(BasicOutput {
         amount: SUPPLY,
         native_tokens: vec![],
-        unlock_conditions: vec![UnlockCondition::Address(Address::Ed25519(genesis_address())), UnlockCondition::Timelock { unix_time: u32::MAX - 1 }],
+        unlock_conditions: vec![
+            UnlockCondition::Address(Address::Ed25519(genesis_address())),
+            UnlockCondition::Timelock { unix_time: u32::MAX - 1 },
+        ],
         features: vec![],
     });
     let lock = transfer(&genesis_seed(), &[([0u8; 34], genesis_output())], vec![locked.clone()]);
     store.submit_block(&tx_block(&store, &lock)).unwrap();
     store.issue_milestone(None).unwrap();
-    let spend = transfer(&genesis_seed(), &[(ids::output_id(&ids::transaction_id(&lock), 0), locked)], vec![basic_output(SUPPLY, recipient(1))]);
+    let spend = transfer(
+        &genesis_seed(),
+        &[(ids::output_id(&ids::transaction_id(&lock), 0), locked)],
+        vec![basic_output(SUPPLY, recipient(1))],
+    );
     let block = store.submit_block(&tx_block(&store, &spend)).unwrap().block_id;
     store.issue_milestone(None).unwrap();
     assert_eq!(state_of(&store, &block), ("conflicting".into(), 6));
@@ -137,12 +155,14 @@ fn unknown_parents_are_refused_with_their_position() {
     let dir = tempfile::tempdir().unwrap();
     let store = started(dir.path());
     let tips = store.select_tips().unwrap();
-    let block = Block { protocol_version: 2, parents: vec![tips[0], [0xee; 32]], payload: None, nonce: 0 };
+    let block =
+        Block { protocol_version: 2, parents: vec![tips[0], [0xee; 32]], payload: None, nonce: 0 };
     let err = store.submit_block(&ledger_core::codec::encode_block(&block)).err().unwrap();
     assert_eq!(err.code, "unknown-parent");
     assert_eq!(err.path, "parents[1]");
     // Milestones are refused over the API while the coordinator runs (D16).
-    let milestone_block = store.block(&store.milestone_by_index(1).unwrap().unwrap().block_id).unwrap().unwrap();
+    let milestone_block =
+        store.block(&store.milestone_by_index(1).unwrap().unwrap().block_id).unwrap().unwrap();
     assert_eq!(store.submit_block(&milestone_block).err().unwrap().code, "milestone-not-allowed");
 }
 
@@ -155,7 +175,12 @@ fn blocks_anchored_too_far_back_should_be_reattached() {
         store.issue_milestone(None).unwrap();
     }
     // Milestone 2 referenced milestone 1's block; CMI 18 − 2 > belowMaxDepth 15.
-    let old = Block { protocol_version: 2, parents: vec![[0; 32], first_milestone_block], payload: None, nonce: 0 };
+    let old = Block {
+        protocol_version: 2,
+        parents: vec![[0; 32], first_milestone_block],
+        payload: None,
+        nonce: 0,
+    };
     let id = store.submit_block(&ledger_core::codec::encode_block(&old)).unwrap().block_id;
     let meta = json(&store.block_metadata_json(&id).unwrap().unwrap());
     assert_eq!(meta["shouldReattach"], true);
@@ -172,17 +197,29 @@ fn a_follower_applies_the_coordinators_milestones_in_any_arrival_order() {
     let mut follower_options = dev_options(0);
     follower_options.coordinator_enabled = false;
     follower_options.coordinator_seeds = vec![];
-    follower_options.trusted_public_keys = vec![ledger_core::crypto::public_key(&coordinator_seed())];
+    follower_options.trusted_public_keys =
+        vec![ledger_core::crypto::public_key(&coordinator_seed())];
     let b = Store::open(b_dir.path(), follower_options).unwrap();
 
     let genesis = [([0u8; 34], genesis_output())];
     let half = SUPPLY / 2;
-    let split = transfer(&genesis_seed(), &genesis, vec![basic_output(half, genesis_address()), basic_output(SUPPLY - half, recipient(1))]);
+    let split = transfer(
+        &genesis_seed(),
+        &genesis,
+        vec![basic_output(half, genesis_address()), basic_output(SUPPLY - half, recipient(1))],
+    );
     let rival = transfer(&genesis_seed(), &genesis, vec![basic_output(SUPPLY, recipient(2))]);
     let tagged = Payload::TaggedData(TaggedData { tag: b"x".to_vec(), data: b"y".to_vec() });
     // Three blocks on the same parents, so any arrival order is parent-first.
     let parents = a.select_tips().unwrap();
-    let with_parents = |payload: Payload| ledger_core::codec::encode_block(&Block { protocol_version: 2, parents: parents.clone(), payload: Some(payload), nonce: 0 });
+    let with_parents = |payload: Payload| {
+        ledger_core::codec::encode_block(&Block {
+            protocol_version: 2,
+            parents: parents.clone(),
+            payload: Some(payload),
+            nonce: 0,
+        })
+    };
     let mut blocks = vec![
         with_parents(Payload::Transaction(Box::new(split.clone()))),
         with_parents(tagged),
@@ -194,16 +231,31 @@ fn a_follower_applies_the_coordinators_milestones_in_any_arrival_order() {
     let m2 = a.issue_milestone(None).unwrap();
     // Spend what the winner of the double spend created (white flag decides by block order).
     let later = if a.included_block_id(&ids::transaction_id(&split)).unwrap().is_some() {
-        transfer(&genesis_seed(), &[(ids::output_id(&ids::transaction_id(&split), 0), basic_output(half, genesis_address()))], vec![basic_output(half, recipient(3))])
+        transfer(
+            &genesis_seed(),
+            &[(
+                ids::output_id(&ids::transaction_id(&split), 0),
+                basic_output(half, genesis_address()),
+            )],
+            vec![basic_output(half, recipient(3))],
+        )
     } else {
-        transfer(&[2; 32], &[(ids::output_id(&ids::transaction_id(&rival), 0), basic_output(SUPPLY, recipient(2)))], vec![basic_output(SUPPLY, recipient(3))])
+        transfer(
+            &[2; 32],
+            &[(
+                ids::output_id(&ids::transaction_id(&rival), 0),
+                basic_output(SUPPLY, recipient(2)),
+            )],
+            vec![basic_output(SUPPLY, recipient(3))],
+        )
     };
     blocks.push(tx_block(&a, &later));
     a.submit_block(&blocks[3]).unwrap();
     let m3 = a.issue_milestone(None).unwrap();
 
     let b_meta = |_: &Vec<u8>, id: Id32| b.block_metadata_json(&id).unwrap().unwrap();
-    let milestone_block = |i: u32| a.block(&a.milestone_by_index(i).unwrap().unwrap().block_id).unwrap().unwrap();
+    let milestone_block =
+        |i: u32| a.block(&a.milestone_by_index(i).unwrap().unwrap().block_id).unwrap().unwrap();
     // Before milestone 1 the follower accepts nothing else.
     assert_eq!(b.submit_block(&blocks[1]).err().unwrap().code, "not-ready");
     assert!(b.submit_block(&milestone_block(1)).unwrap().stored);
@@ -230,14 +282,30 @@ fn a_follower_applies_the_coordinators_milestones_in_any_arrival_order() {
         let id = ids::block_id(block);
         assert_eq!(a.block_metadata_json(&id).unwrap(), b.block_metadata_json(&id).unwrap());
     }
-    for id in [[0u8; 34], ids::output_id(&ids::transaction_id(&split), 0), ids::output_id(&ids::transaction_id(&rival), 0), ids::output_id(&ids::transaction_id(&later), 0)] {
+    for id in [
+        [0u8; 34],
+        ids::output_id(&ids::transaction_id(&split), 0),
+        ids::output_id(&ids::transaction_id(&rival), 0),
+        ids::output_id(&ids::transaction_id(&later), 0),
+    ] {
         assert_eq!(a.output(&id).unwrap(), b.output(&id).unwrap());
     }
     assert_eq!(m2.included_transactions, 1);
     assert_eq!(m3.included_transactions, 1);
     // Exactly one of the double spends won, the same one on both nodes.
-    let states: Vec<String> = [&blocks[0], &blocks[2]].iter().map(|b| json(&b_meta(&b, ids::block_id(b)))["ledgerInclusionState"].as_str().unwrap().to_string()).collect();
-    assert!(states.contains(&"included".to_string()) && states.contains(&"conflicting".to_string()), "{states:?}");
+    let states: Vec<String> = [&blocks[0], &blocks[2]]
+        .iter()
+        .map(|b| {
+            json(&b_meta(&b, ids::block_id(b)))["ledgerInclusionState"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(
+        states.contains(&"included".to_string()) && states.contains(&"conflicting".to_string()),
+        "{states:?}"
+    );
 }
 
 /// Enough transactions in one milestone for the white flag to prepare them on several
@@ -255,7 +323,8 @@ fn a_large_milestone_is_judged_in_white_flag_order() {
     let fan_out = transfer(&genesis_seed(), &genesis, outputs.clone());
     store.submit_block(&tx_block(&store, &fan_out)).unwrap();
     store.issue_milestone(None).unwrap();
-    let fanned = |i: usize| (ids::output_id(&ids::transaction_id(&fan_out), i as u16), outputs[i].clone());
+    let fanned =
+        |i: usize| (ids::output_id(&ids::transaction_id(&fan_out), i as u16), outputs[i].clone());
 
     // One chain of blocks, each on the one before, so that the white-flag order is the
     // order of submission.
@@ -263,14 +332,20 @@ fn a_large_milestone_is_judged_in_white_flag_order() {
     let mut previous = store.milestone_by_index(latest).unwrap().unwrap().block_id;
     let mut chain = Vec::new();
     let mut attach = |tx: &TransactionPayload| {
-        let mut parents = vec![previous, store.milestone_by_index(latest).unwrap().unwrap().block_id];
+        let mut parents =
+            vec![previous, store.milestone_by_index(latest).unwrap().unwrap().block_id];
         parents.sort();
         parents.dedup();
         if parents.len() < 2 {
             parents.push(store.milestone_by_index(latest - 1).unwrap().unwrap().block_id);
             parents.sort();
         }
-        let block = Block { protocol_version: 2, parents, payload: Some(Payload::Transaction(Box::new(tx.clone()))), nonce: 0 };
+        let block = Block {
+            protocol_version: 2,
+            parents,
+            payload: Some(Payload::Transaction(Box::new(tx.clone()))),
+            nonce: 0,
+        };
         previous = store.submit_block(&ledger_core::codec::encode_block(&block)).unwrap().block_id;
         chain.push(previous);
     };
@@ -285,17 +360,31 @@ fn a_large_milestone_is_judged_in_white_flag_order() {
     let Unlock::Signature(s) = &mut forged.unlocks[0] else { unreachable!() };
     s.signature[10] ^= 1;
     attach(&forged);
-    let created = (ids::output_id(&ids::transaction_id(&first), 0), basic_output(share, recipient(2)));
+    let created =
+        (ids::output_id(&ids::transaction_id(&first), 0), basic_output(share, recipient(2)));
     attach(&transfer(&[2u8; 32], &[created], vec![basic_output(share, recipient(4))]));
-    attach(&transfer(&owner, &[(ids::output_id(&[7u8; 32], 0), basic_output(share, recipient(1)))], vec![basic_output(share, recipient(2))]));
+    attach(&transfer(
+        &owner,
+        &[(ids::output_id(&[7u8; 32], 0), basic_output(share, recipient(1)))],
+        vec![basic_output(share, recipient(2))],
+    ));
 
     let m = store.issue_milestone(None).unwrap();
     assert_eq!(m.included_transactions, 97);
     for (position, block) in chain.iter().enumerate() {
         let expected = match position {
-            96 => ("conflicting".to_string(), ledger_core::validate::ConflictReason::InputSpentInThisMilestone.code() as i64),
-            97 => ("conflicting".to_string(), ledger_core::validate::ConflictReason::InvalidSignature.code() as i64),
-            99 => ("conflicting".to_string(), ledger_core::validate::ConflictReason::InputNotFound.code() as i64),
+            96 => (
+                "conflicting".to_string(),
+                ledger_core::validate::ConflictReason::InputSpentInThisMilestone.code() as i64,
+            ),
+            97 => (
+                "conflicting".to_string(),
+                ledger_core::validate::ConflictReason::InvalidSignature.code() as i64,
+            ),
+            99 => (
+                "conflicting".to_string(),
+                ledger_core::validate::ConflictReason::InputNotFound.code() as i64,
+            ),
             _ => ("included".to_string(), 0),
         };
         assert_eq!(state_of(&store, block), expected, "block {position}");

@@ -48,7 +48,10 @@ fn a_key_signing_outside_its_range_makes_the_milestone_invalid() {
     assert!(b.submit_block(&blocks[0]).unwrap().stored);
     assert!(b.submit_block(&blocks[1]).unwrap().stored);
     let refused = b.submit_block(&blocks[2]).err().unwrap();
-    assert_eq!((refused.code, refused.path.as_str()), ("milestone-signer-not-applicable", "payload.signatures[2].publicKey"));
+    assert_eq!(
+        (refused.code, refused.path.as_str()),
+        ("milestone-signer-not-applicable", "payload.signatures[2].publicKey")
+    );
     assert_eq!(b.status().latest_milestone.unwrap().0, 2);
     // A key whose range starts later cannot sign milestone 1 either.
     let c = follower(dirs[2].path(), vec![range(0, 0, 0), range(1, 0, 0), range(2, 2, 0)], 2);
@@ -61,7 +64,8 @@ fn the_threshold_counts_signatures_of_applicable_keys() {
     let dirs: Vec<_> = (0..4).map(|_| tempfile::tempdir().unwrap()).collect();
     // Two of three keys sign.
     let two = milestones(dirs[0].path(), &SEEDS[..2], 3);
-    let all_three = follower(dirs[1].path(), vec![range(0, 0, 0), range(1, 0, 0), range(2, 0, 0)], 2);
+    let all_three =
+        follower(dirs[1].path(), vec![range(0, 0, 0), range(1, 0, 0), range(2, 0, 0)], 2);
     for block in &two {
         assert!(all_three.submit_block(block).unwrap().stored);
     }
@@ -71,10 +75,13 @@ fn the_threshold_counts_signatures_of_applicable_keys() {
     assert_eq!(strict.submit_block(&two[0]).err().unwrap().code, "milestone-signatures-too-few");
     // Threshold 0 (the default): every applicable key; with key 3 retired after milestone 1,
     // milestone 1 needs three signatures and later ones two.
-    let rotating = follower(dirs[3].path(), vec![range(0, 0, 0), range(1, 0, 0), range(2, 0, 1)], 0);
+    let rotating =
+        follower(dirs[3].path(), vec![range(0, 0, 0), range(1, 0, 0), range(2, 0, 1)], 0);
     assert_eq!(rotating.submit_block(&two[0]).err().unwrap().code, "milestone-signatures-too-few");
     let m = ledger_core::codec::decode_block(&two[1]).unwrap();
-    let Some(ledger_core::model::Payload::Milestone(payload)) = m.payload else { panic!("a milestone block") };
+    let Some(ledger_core::model::Payload::Milestone(payload)) = m.payload else {
+        panic!("a milestone block")
+    };
     rotating.check_milestone_signatures(&payload).unwrap();
 }
 

@@ -13,10 +13,13 @@ use ledger_core::merkle::merkle_root;
 use ledger_core::model::*;
 use ledger_core::protocol::ProtocolParameters;
 use ledger_core::snapshot::*;
-use ledger_store::{write_genesis_snapshot, GenesisStyle, OutputFilter, OutputQuery, OutputsOf, Store, StoreOptions};
+use ledger_store::{
+    write_genesis_snapshot, GenesisStyle, OutputFilter, OutputQuery, OutputsOf, Store, StoreOptions,
+};
 use std::path::{Path, PathBuf};
 
-const GENESIS_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/data/genesis-hornet-dev.snapshot.bin");
+const GENESIS_FILE: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/data/genesis-hornet-dev.snapshot.bin");
 
 fn from_snapshot(path: &Path, min_pow_score: u32) -> StoreOptions {
     StoreOptions { snapshot: Some(path.to_path_buf()), ..dev_options(min_pow_score) }
@@ -34,7 +37,12 @@ fn follower(options: StoreOptions) -> StoreOptions {
 
 /// Every output the indexer lists.
 fn indexed(store: &Store) -> Vec<OutputId> {
-    let query = OutputQuery { of: OutputsOf::AllKinds, filter: OutputFilter::default(), cursor: None, page_size: 1000 };
+    let query = OutputQuery {
+        of: OutputsOf::AllKinds,
+        filter: OutputFilter::default(),
+        cursor: None,
+        page_size: 1000,
+    };
     store.indexed_outputs(&query).unwrap().items
 }
 
@@ -55,7 +63,11 @@ fn the_genesis_file_starts_the_same_network_as_the_hornet_style() {
     assert_eq!(loaded.status().pruning_index, 0);
     assert!(!loaded.is_ready());
     let built_dir = tempfile::tempdir().unwrap();
-    let built = Store::open(built_dir.path(), StoreOptions { genesis_style: GenesisStyle::Hornet, ..dev_options(1500) }).unwrap();
+    let built = Store::open(
+        built_dir.path(),
+        StoreOptions { genesis_style: GenesisStyle::Hornet, ..dev_options(1500) },
+    )
+    .unwrap();
     // Milestone 1 is the same block on both.
     let a = loaded.issue_milestone(Some(1_700_000_000)).unwrap();
     let b = built.issue_milestone(Some(1_700_000_000)).unwrap();
@@ -63,7 +75,11 @@ fn the_genesis_file_starts_the_same_network_as_the_hornet_style() {
     assert_eq!(loaded.output(&[0; 34]).unwrap(), built.output(&[0; 34]).unwrap());
     drop(loaded);
     // Reopened with another minPowScore: the file's parameters stay; the path is ignored.
-    let reopened = Store::open(&loaded_dir.path().join("ledger"), StoreOptions { snapshot: Some("/nonexistent".into()), ..dev_options(7) }).unwrap();
+    let reopened = Store::open(
+        &loaded_dir.path().join("ledger"),
+        StoreOptions { snapshot: Some("/nonexistent".into()), ..dev_options(7) },
+    )
+    .unwrap();
     assert_eq!(reopened.protocol().min_pow_score, 1500);
     assert_eq!(reopened.status().ledger_index, 1);
 }
@@ -72,12 +88,19 @@ fn the_genesis_file_starts_the_same_network_as_the_hornet_style() {
 fn a_written_genesis_is_the_spec_file_and_loads_back() {
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("ledger");
-    let store = Store::open(&ledger, StoreOptions { genesis_style: GenesisStyle::Hornet, ..dev_options(1500) }).unwrap();
+    let store = Store::open(
+        &ledger,
+        StoreOptions { genesis_style: GenesisStyle::Hornet, ..dev_options(1500) },
+    )
+    .unwrap();
     store.issue_milestone(Some(1_700_000_000)).unwrap();
     // Written while the node has it open (read-only access), after milestone 1.
     let out = dir.path().join("genesis.bin");
     let written = write_genesis_snapshot(&ledger, &out).unwrap();
-    assert_eq!((written.bytes, written.outputs, written.solid_entry_points, written.style), (311, 1, 1, GenesisStyle::Hornet));
+    assert_eq!(
+        (written.bytes, written.outputs, written.solid_entry_points, written.style),
+        (311, 1, 1, GenesisStyle::Hornet)
+    );
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(GENESIS_FILE).unwrap());
     // Never over an existing file.
     assert_eq!(write_genesis_snapshot(&ledger, &out).err().unwrap().code, "file-exists");
@@ -91,10 +114,19 @@ fn a_written_genesis_is_the_spec_file_and_loads_back() {
     drop(Store::open(ledger_style.path(), dev_options(1500)).unwrap());
     let out = ledger_style.path().join("genesis.bin");
     let written = write_genesis_snapshot(ledger_style.path(), &out).unwrap();
-    assert_eq!((written.bytes, written.solid_entry_points, written.style), (343, 2, GenesisStyle::Ledger));
+    assert_eq!(
+        (written.bytes, written.solid_entry_points, written.style),
+        (343, 2, GenesisStyle::Ledger)
+    );
     // No ledger at all.
     let empty = tempfile::tempdir().unwrap();
-    assert_eq!(write_genesis_snapshot(&empty.path().join("ledger"), &empty.path().join("x")).err().unwrap().code, "no-ledger");
+    assert_eq!(
+        write_genesis_snapshot(&empty.path().join("ledger"), &empty.path().join("x"))
+            .err()
+            .unwrap()
+            .code,
+        "no-ledger"
+    );
 }
 
 #[test]
@@ -102,26 +134,58 @@ fn a_refused_file_leaves_no_ledger_behind() {
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("ledger");
     let file = PathBuf::from(GENESIS_FILE);
-    let other_network = StoreOptions { protocol: ProtocolParameters { network_name: "other-v2".into(), ..dev_protocol(1500) }, ..from_snapshot(&file, 1500) };
+    let other_network = StoreOptions {
+        protocol: ProtocolParameters { network_name: "other-v2".into(), ..dev_protocol(1500) },
+        ..from_snapshot(&file, 1500)
+    };
     let err = Store::open(&ledger, other_network).err().unwrap();
-    assert_eq!((err.code, err.path.as_str()), ("snapshot-network-mismatch", "protocolParameters.params.networkName"));
-    assert!(err.detail.contains("'ledger-devnet-v2' (id 5140426672903325834)") && err.detail.contains("genesis-hornet-dev"), "{}", err.detail);
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        ("snapshot-network-mismatch", "protocolParameters.params.networkName")
+    );
+    assert!(
+        err.detail.contains("'ledger-devnet-v2' (id 5140426672903325834)")
+            && err.detail.contains("genesis-hornet-dev"),
+        "{}",
+        err.detail
+    );
     assert!(!ledger.exists());
     let mut bytes = std::fs::read(&file).unwrap();
     bytes.push(0);
     let bad = dir.path().join("trailing.bin");
     std::fs::write(&bad, bytes).unwrap();
-    assert_eq!(Store::open(&ledger, from_snapshot(&bad, 1500)).err().unwrap().code, "trailing-bytes");
-    assert_eq!(Store::open(&ledger, from_snapshot(&dir.path().join("missing.bin"), 1500)).err().unwrap().code, "snapshot-unreadable");
+    assert_eq!(
+        Store::open(&ledger, from_snapshot(&bad, 1500)).err().unwrap().code,
+        "trailing-bytes"
+    );
+    assert_eq!(
+        Store::open(&ledger, from_snapshot(&dir.path().join("missing.bin"), 1500))
+            .err()
+            .unwrap()
+            .code,
+        "snapshot-unreadable"
+    );
     assert!(!ledger.exists());
 }
 
 /// A network at milestone 3 whose snapshot targets milestone 2: milestone 3 moved the
 /// genesis output to A; the entry points are two blocks confirmed by milestone 2.
 fn at_target_2() -> FullSnapshot {
-    let genesis = SnapshotOutput { output_id: [0; 34], block_id: [0; 32], milestone_index_booked: 0, milestone_timestamp_booked: 0, output: genesis_output() };
+    let genesis = SnapshotOutput {
+        output_id: [0; 34],
+        block_id: [0; 32],
+        milestone_index_booked: 0,
+        milestone_timestamp_booked: 0,
+        output: genesis_output(),
+    };
     let tx = [0x33; 32];
-    let a = SnapshotOutput { output_id: ids::output_id(&tx, 0), block_id: [0xb3; 32], milestone_index_booked: 3, milestone_timestamp_booked: 1_700_000_030, output: basic_output(SUPPLY, [5; 32]) };
+    let a = SnapshotOutput {
+        output_id: ids::output_id(&tx, 0),
+        block_id: [0xb3; 32],
+        milestone_index_booked: 3,
+        milestone_timestamp_booked: 1_700_000_030,
+        output: basic_output(SUPPLY, [5; 32]),
+    };
     let milestone = |index: u32, timestamp: u32, previous: Id32| MilestonePayload {
         index,
         timestamp,
@@ -143,11 +207,25 @@ fn at_target_2() -> FullSnapshot {
         target_milestone_id: ids::milestone_id(&m2),
         ledger_milestone_index: 3,
         treasury: TreasuryOutput::default(),
-        protocol_parameters: ProtocolParametersOption { target_milestone_index: 0, protocol_version: 2, params: dev_protocol(0) },
+        protocol_parameters: ProtocolParametersOption {
+            target_milestone_index: 0,
+            protocol_version: 2,
+            params: dev_protocol(0),
+        },
         outputs: vec![a.clone()],
         milestone_diffs: vec![
-            MilestoneDiff { milestone: m3, spent_treasury: None, created: vec![a], consumed: vec![SpentOutput { output: genesis, transaction_id_spent: tx }] },
-            MilestoneDiff { milestone: m2, spent_treasury: None, created: vec![], consumed: vec![] },
+            MilestoneDiff {
+                milestone: m3,
+                spent_treasury: None,
+                created: vec![a],
+                consumed: vec![SpentOutput { output: genesis, transaction_id_spent: tx }],
+            },
+            MilestoneDiff {
+                milestone: m2,
+                spent_treasury: None,
+                created: vec![],
+                consumed: vec![],
+            },
         ],
         solid_entry_points: vec![[0xe2; 32], [0xe1; 32]],
     }
@@ -186,7 +264,10 @@ fn a_later_snapshot_makes_a_follower_at_its_target() {
     assert_eq!(store.select_tips().unwrap(), vec![[0xe1; 32], [0xe2; 32]]);
     let block = store.submit_block(&block_bytes(&store, None)).unwrap();
     let meta = json(&store.block_metadata_json(&block.block_id).unwrap().unwrap());
-    assert_eq!((meta["shouldPromote"].as_bool(), meta["shouldReattach"].as_bool()), (Some(false), Some(false)));
+    assert_eq!(
+        (meta["shouldPromote"].as_bool(), meta["shouldReattach"].as_bool()),
+        (Some(false), Some(false))
+    );
 
     // The next milestone must follow the target's id and time, and approves the new block.
     let next = |previous: Id32, timestamp: u32| {
@@ -206,9 +287,15 @@ fn a_later_snapshot_makes_a_follower_at_its_target() {
         }
     };
     let wrong_previous = signed_milestone_block(next([0; 32], 1_700_000_030));
-    assert_eq!(store.submit_block(&wrong_previous).err().unwrap().code, "milestone-previous-id-mismatch");
+    assert_eq!(
+        store.submit_block(&wrong_previous).err().unwrap().code,
+        "milestone-previous-id-mismatch"
+    );
     let too_early = signed_milestone_block(next(snapshot.target_milestone_id, 1_700_000_020));
-    assert_eq!(store.submit_block(&too_early).err().unwrap().code, "milestone-timestamp-not-increasing");
+    assert_eq!(
+        store.submit_block(&too_early).err().unwrap().code,
+        "milestone-timestamp-not-increasing"
+    );
     let good = signed_milestone_block(next(snapshot.target_milestone_id, 1_700_000_030));
     assert!(store.submit_block(&good).unwrap().stored);
     assert_eq!(store.status().ledger_index, 3);
@@ -221,7 +308,10 @@ fn a_later_snapshot_makes_a_follower_at_its_target() {
     assert_eq!(store.status().ledger_index, 3);
     assert_eq!(store.status().pruning_index, 2);
     assert_eq!(store.origin().target_milestone_index, 2);
-    assert_eq!(write_genesis_snapshot(&ledger, &dir.path().join("g.bin")).err().unwrap().code, "snapshot-not-genesis");
+    assert_eq!(
+        write_genesis_snapshot(&ledger, &dir.path().join("g.bin")).err().unwrap().code,
+        "snapshot-not-genesis"
+    );
 }
 
 #[test]
@@ -242,16 +332,30 @@ fn the_first_milestone_after_a_genesis_file_is_accepted_by_a_follower() {
 
 #[test]
 fn a_snapshot_written_by_hornet_makes_a_follower_at_its_target() {
-    let file = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../test/data/hornet-private-tangle-t56.snapshot.bin"));
+    let file = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../test/data/hornet-private-tangle-t56.snapshot.bin"
+    ));
     let dir = tempfile::tempdir().unwrap();
-    let configured = ProtocolParameters { network_name: "private_tangle1".into(), ..dev_protocol(1500) };
-    let store = Store::open(dir.path(), StoreOptions { protocol: configured, ..follower(from_snapshot(&file, 1500)) }).unwrap();
+    let configured =
+        ProtocolParameters { network_name: "private_tangle1".into(), ..dev_protocol(1500) };
+    let store = Store::open(
+        dir.path(),
+        StoreOptions { protocol: configured, ..follower(from_snapshot(&file, 1500)) },
+    )
+    .unwrap();
     assert_eq!(store.protocol().token_supply, 2_779_530_283_277_761);
     assert_eq!((store.status().ledger_index, store.status().pruning_index), (56, 56));
     assert_eq!(store.unspent_total().unwrap(), 2_779_530_283_277_761);
     store.verify_index().unwrap();
     assert!(!indexed(&store).is_empty());
     let m81 = store.milestone_by_index(81).unwrap().unwrap();
-    assert_eq!(ledger_core::json::hex(&m81.block_id), "0xf07a3d8c3f05341f0b75daea5412138589cfff39b040f0de300246954efd9288");
-    assert_eq!(store.select_tips().unwrap(), vec![id32("0x25e3765acf9ade42d7577398012dcc325f6e294db3de5b9b4f1d79e5bb399e9e"); 1]);
+    assert_eq!(
+        ledger_core::json::hex(&m81.block_id),
+        "0xf07a3d8c3f05341f0b75daea5412138589cfff39b040f0de300246954efd9288"
+    );
+    assert_eq!(
+        store.select_tips().unwrap(),
+        vec![id32("0x25e3765acf9ade42d7577398012dcc325f6e294db3de5b9b4f1d79e5bb399e9e"); 1]
+    );
 }

@@ -23,7 +23,8 @@ fn set_state(dir: &Path, key: &[u8], value: Option<&[u8]>) {
 
 fn get_state(dir: &Path, key: &[u8]) -> Option<Vec<u8>> {
     let names = ["state"];
-    let db = rocksdb::DB::open_cf_for_read_only(&rocksdb::Options::default(), dir, names, false).unwrap();
+    let db = rocksdb::DB::open_cf_for_read_only(&rocksdb::Options::default(), dir, names, false)
+        .unwrap();
     db.get_cf(db.cf_handle("state").unwrap(), key).unwrap()
 }
 
@@ -42,7 +43,11 @@ fn a_newer_schema_version_is_refused_with_a_clear_error() {
     set_state(dir.path(), b"schema_version", Some(&7u32.to_le_bytes()));
     let err = ledger_store::Store::open(dir.path(), dev_options(0)).err().unwrap();
     assert_eq!(err.code, "storage-version-unsupported");
-    assert!(err.detail.contains("version 7") && err.detail.contains("reads version 3"), "{}", err.detail);
+    assert!(
+        err.detail.contains("version 7") && err.detail.contains("reads version 3"),
+        "{}",
+        err.detail
+    );
 }
 
 #[test]
@@ -82,14 +87,20 @@ fn the_last_interval_counts_new_and_referenced_blocks() {
     store.issue_milestone(Some(1_700_000_000)).unwrap();
     assert_eq!(store.status().last_interval, None, "no interval before the second milestone");
     store.issue_milestone(Some(1_700_000_002)).unwrap();
-    assert_eq!(store.status().last_interval, Some(MilestoneInterval { index: 2, new_blocks: 1, referenced_blocks: 1, seconds: 2 }));
+    assert_eq!(
+        store.status().last_interval,
+        Some(MilestoneInterval { index: 2, new_blocks: 1, referenced_blocks: 1, seconds: 2 })
+    );
     for i in 0..10 {
         let payload = Payload::TaggedData(TaggedData { tag: vec![], data: vec![i] });
         store.submit_block(&block_bytes(&store, Some(payload))).unwrap();
     }
     store.issue_milestone(Some(1_700_000_007)).unwrap();
     // 10 blocks and milestone 3's own; milestone 2's block and the 10 referenced.
-    assert_eq!(store.status().last_interval, Some(MilestoneInterval { index: 3, new_blocks: 11, referenced_blocks: 11, seconds: 5 }));
+    assert_eq!(
+        store.status().last_interval,
+        Some(MilestoneInterval { index: 3, new_blocks: 11, referenced_blocks: 11, seconds: 5 })
+    );
     // Restarted: the first milestone only starts counting again.
     drop(store);
     let store = open_dev(dir.path(), 0);

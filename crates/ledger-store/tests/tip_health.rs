@@ -10,12 +10,20 @@ use ledger_core::model::*;
 use ledger_store::Store;
 
 fn tagged(text: &str) -> Option<Payload> {
-    Some(Payload::TaggedData(TaggedData { tag: b"tip-health".to_vec(), data: text.as_bytes().to_vec() }))
+    Some(Payload::TaggedData(TaggedData {
+        tag: b"tip-health".to_vec(),
+        data: text.as_bytes().to_vec(),
+    }))
 }
 
 /// A block on `parents`, nonce 0 (the stores here run at minPowScore 0).
 fn block_on(parents: Vec<Id32>, text: &str) -> Vec<u8> {
-    ledger_core::codec::encode_block(&Block { protocol_version: 2, parents, payload: tagged(text), nonce: 0 })
+    ledger_core::codec::encode_block(&Block {
+        protocol_version: 2,
+        parents,
+        payload: tagged(text),
+        nonce: 0,
+    })
 }
 
 fn metadata(store: &Store, id: &Id32) -> serde_json::Value {
@@ -29,7 +37,11 @@ fn attach_and_check(store: &Store, text: &str) {
     assert_eq!(meta["shouldPromote"], false, "{text}: {meta}");
     assert_eq!(meta["shouldReattach"], false, "{text}: {meta}");
     let next = store.issue_milestone(None).unwrap();
-    assert_eq!(metadata(store, &id)["referencedByMilestoneIndex"], next.index, "{text}: not referenced by the next milestone");
+    assert_eq!(
+        metadata(store, &id)["referencedByMilestoneIndex"],
+        next.index,
+        "{text}: not referenced by the next milestone"
+    );
 }
 
 #[test]
@@ -55,7 +67,10 @@ fn after_idling_far_past_below_max_depth() {
     }
     // The tips are the last two milestone blocks, never an old block.
     let latest = store.status().latest_milestone.unwrap().0;
-    let mut expected = vec![store.milestone_by_index(latest).unwrap().unwrap().block_id, store.milestone_by_index(latest - 1).unwrap().unwrap().block_id];
+    let mut expected = vec![
+        store.milestone_by_index(latest).unwrap().unwrap().block_id,
+        store.milestone_by_index(latest - 1).unwrap().unwrap().block_id,
+    ];
     expected.sort();
     assert_eq!(store.select_tips().unwrap(), expected);
     attach_and_check(&store, "after idling");
@@ -74,7 +89,11 @@ fn after_a_burst_of_concurrent_clients() {
     let mut burst = Vec::new();
     for round in 0..31 {
         let selections: Vec<Vec<Id32>> = (0..20).map(|_| store.select_tips().unwrap()).collect();
-        let blocks: Vec<Vec<u8>> = selections.into_iter().enumerate().map(|(c, parents)| block_on(parents, &format!("burst {round}/{c}"))).collect();
+        let blocks: Vec<Vec<u8>> = selections
+            .into_iter()
+            .enumerate()
+            .map(|(c, parents)| block_on(parents, &format!("burst {round}/{c}")))
+            .collect();
         let refs: Vec<&[u8]> = blocks.iter().map(|b| b.as_slice()).collect();
         for result in store.submit_blocks(&refs) {
             burst.push(result.unwrap().block_id);
@@ -89,8 +108,16 @@ fn after_a_burst_of_concurrent_clients() {
     for _ in 0..3 {
         store.issue_milestone(None).unwrap();
     }
-    let unreferenced: Vec<_> = burst.iter().filter(|id| metadata(&store, id).get("referencedByMilestoneIndex").is_none()).collect();
-    assert!(unreferenced.is_empty(), "{} of {} burst blocks are not referenced", unreferenced.len(), burst.len());
+    let unreferenced: Vec<_> = burst
+        .iter()
+        .filter(|id| metadata(&store, id).get("referencedByMilestoneIndex").is_none())
+        .collect();
+    assert!(
+        unreferenced.is_empty(),
+        "{} of {} burst blocks are not referenced",
+        unreferenced.len(),
+        burst.len()
+    );
     assert_eq!(store.status().pending_blocks, 1, "only the latest milestone block is pending");
     assert_eq!(store.status().blocks_below_max_depth, 0);
 }
@@ -110,7 +137,13 @@ fn while_a_milestone_is_issued_at_most_the_one_after() {
             (0..300)
                 .map(|i| {
                     let selected_at = store.status().latest_milestone.unwrap().0;
-                    let id = store.submit_block(&block_on(store.select_tips().unwrap(), &format!("racing {i}"))).unwrap().block_id;
+                    let id = store
+                        .submit_block(&block_on(
+                            store.select_tips().unwrap(),
+                            &format!("racing {i}"),
+                        ))
+                        .unwrap()
+                        .block_id;
                     (id, selected_at, store.status().latest_milestone.unwrap().0)
                 })
                 .collect::<Vec<_>>()
@@ -132,13 +165,23 @@ fn while_a_milestone_is_issued_at_most_the_one_after() {
         let meta = metadata(&store, id);
         if latest_then - selected_at <= 1 {
             let by = meta["referencedByMilestoneIndex"].as_u64().unwrap_or(u64::MAX);
-            assert!(by <= *latest_then as u64 + 2, "selected at milestone {selected_at}, attached after {latest_then}: {meta}");
+            assert!(
+                by <= *latest_then as u64 + 2,
+                "selected at milestone {selected_at}, attached after {latest_then}: {meta}"
+            );
             checked += 1;
         } else {
-            assert!(meta.get("referencedByMilestoneIndex").is_some() || meta["shouldReattach"] == true, "{meta}");
+            assert!(
+                meta.get("referencedByMilestoneIndex").is_some() || meta["shouldReattach"] == true,
+                "{meta}"
+            );
         }
     }
-    assert!(checked >= 100, "only {checked} of {} blocks were attached within a milestone of their selection", blocks.len());
+    assert!(
+        checked >= 100,
+        "only {checked} of {} blocks were attached within a milestone of their selection",
+        blocks.len()
+    );
 }
 
 /// Tip selection draws from a pool kept in step with the graph (`tip_pool.rs`): between
@@ -150,7 +193,11 @@ fn selection_follows_the_tips_between_and_across_milestones() {
     let store = open_dev(dir.path(), 0);
     store.issue_milestone(None).unwrap();
     let first = store.select_tips().unwrap();
-    let tips: Vec<Id32> = (0..30).map(|i| store.submit_block(&block_on(first.clone(), &format!("tip {i}"))).unwrap().block_id).collect();
+    let tips: Vec<Id32> = (0..30)
+        .map(|i| {
+            store.submit_block(&block_on(first.clone(), &format!("tip {i}"))).unwrap().block_id
+        })
+        .collect();
     let drawn = |store: &Store, rounds: usize| -> std::collections::HashSet<Id32> {
         (0..rounds)
             .flat_map(|_| {
@@ -161,7 +208,11 @@ fn selection_follows_the_tips_between_and_across_milestones() {
             })
             .collect()
     };
-    assert_eq!(drawn(&store, 200), tips.iter().copied().collect(), "every tip is drawn, nothing else");
+    assert_eq!(
+        drawn(&store, 200),
+        tips.iter().copied().collect(),
+        "every tip is drawn, nothing else"
+    );
     // A block approving the first 8 takes them out and comes in.
     let mut approved = tips[..8].to_vec();
     approved.sort();
@@ -172,11 +223,17 @@ fn selection_follows_the_tips_between_and_across_milestones() {
     // The milestone references what it approves; the selection then draws from what is left.
     let issued = store.issue_milestone(None).unwrap();
     for id in drawn(&store, 100) {
-        assert!(metadata(&store, &id).get("referencedByMilestoneIndex").is_none(), "a referenced block was drawn after milestone {}", issued.index);
+        assert!(
+            metadata(&store, &id).get("referencedByMilestoneIndex").is_none(),
+            "a referenced block was drawn after milestone {}",
+            issued.index
+        );
     }
     // The API's text form is the same selection.
     let text: serde_json::Value = serde_json::from_str(&store.select_tips_json().unwrap()).unwrap();
     let listed = text["tips"].as_array().unwrap();
     assert!((2..=8).contains(&listed.len()));
-    assert!(listed.iter().all(|t| t.as_str().is_some_and(|s| s.len() == 66 && s.starts_with("0x"))));
+    assert!(listed
+        .iter()
+        .all(|t| t.as_str().is_some_and(|s| s.len() == 66 && s.starts_with("0x"))));
 }

@@ -20,17 +20,29 @@ fn the_spec_history_replays_byte_for_byte() {
 
     let first = store.issue_milestone(Some(1_700_000_000)).unwrap();
     assert_eq!(first.index, 1);
-    assert_eq!(hex(&first.milestone_id), "0x26e97b04f2c7df179c5818c4e172c7f3e6424aa86c0b547d2962812430d8fec2");
-    assert_eq!(hex(&first.block_id), "0xc2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e19");
+    assert_eq!(
+        hex(&first.milestone_id),
+        "0x26e97b04f2c7df179c5818c4e172c7f3e6424aa86c0b547d2962812430d8fec2"
+    );
+    assert_eq!(
+        hex(&first.block_id),
+        "0xc2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e19"
+    );
     assert_eq!(store.block(&first.block_id).unwrap().unwrap(), unhex(EXAMPLE_A));
     // Right after milestone 1 the tips are [0x00…00, milestone 1] (ledger.md §5 example).
     assert_eq!(store.select_tips().unwrap(), vec![[0; 32], first.block_id]);
 
     let b = store.submit_block(&unhex(EXAMPLE_B)).unwrap();
     assert!(b.stored);
-    assert_eq!(hex(&b.block_id), "0x344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56");
+    assert_eq!(
+        hex(&b.block_id),
+        "0x344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56"
+    );
     let c = store.submit_block(&unhex(EXAMPLE_C)).unwrap();
-    assert_eq!(hex(&c.block_id), "0x04d316e4a2edb85e074a9ba99191c562a9e8bbc90f994fd7261c1c87946bcea8");
+    assert_eq!(
+        hex(&c.block_id),
+        "0x04d316e4a2edb85e074a9ba99191c562a9e8bbc90f994fd7261c1c87946bcea8"
+    );
     // Idempotent: the same bytes again store nothing.
     assert!(!store.submit_block(&unhex(EXAMPLE_C)).unwrap().stored);
     let tx = id32("0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad08571");
@@ -40,8 +52,14 @@ fn the_spec_history_replays_byte_for_byte() {
     let second = store.issue_milestone(Some(1_700_000_010)).unwrap();
     assert_eq!(second.referenced_blocks, 3);
     assert_eq!(second.included_transactions, 1);
-    assert_eq!(hex(&second.milestone_id), "0x421074774e4b2c2588cbc12f2891d9ac3ffd55d671c9e17b194de9b0c96b8bb0");
-    assert_eq!(hex(&second.block_id), "0x758579c5534385bcd58cb66725028cd6eb6b2af11367830561d03bb47480666e");
+    assert_eq!(
+        hex(&second.milestone_id),
+        "0x421074774e4b2c2588cbc12f2891d9ac3ffd55d671c9e17b194de9b0c96b8bb0"
+    );
+    assert_eq!(
+        hex(&second.block_id),
+        "0x758579c5534385bcd58cb66725028cd6eb6b2af11367830561d03bb47480666e"
+    );
     assert_eq!(store.block(&second.block_id).unwrap().unwrap(), unhex(EXAMPLE_D));
 
     // Metadata after milestone 2 (ledger.md §9).
@@ -99,7 +117,10 @@ fn the_history_survives_a_restart() {
     assert!(store.is_ready());
     assert_eq!(store.status().pending_blocks, 3);
     let second = store.issue_milestone(Some(1_700_000_010)).unwrap();
-    assert_eq!(hex(&second.block_id), "0x758579c5534385bcd58cb66725028cd6eb6b2af11367830561d03bb47480666e");
+    assert_eq!(
+        hex(&second.block_id),
+        "0x758579c5534385bcd58cb66725028cd6eb6b2af11367830561d03bb47480666e"
+    );
     drop(store);
     let store = open_dev(dir.path(), 1500);
     assert_eq!(store.status().latest_milestone.unwrap().0, 2);

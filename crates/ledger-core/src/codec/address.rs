@@ -17,7 +17,13 @@ pub fn read_address(r: &mut Reader, path: &str) -> Result<Address> {
         0 => Address::Ed25519,
         8 => Address::Alias,
         16 => Address::Nft,
-        other => return Err(Error::new("unknown-address-type", field(path, "type"), format!("unknown address type {other}"))),
+        other => {
+            return Err(Error::new(
+                "unknown-address-type",
+                field(path, "type"),
+                format!("unknown address type {other}"),
+            ))
+        }
     };
     let key = match kind {
         0 => "pubKeyHash",

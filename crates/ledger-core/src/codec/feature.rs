@@ -37,7 +37,13 @@ pub fn read_features(r: &mut Reader, path: &str) -> Result<Vec<Feature>> {
             1 => Feature::Issuer(read_address(r, &field(&p, "address"))?),
             2 => Feature::Metadata(r.u16_prefixed(&field(&p, "data"))?),
             3 => Feature::Tag(r.u8_prefixed(&field(&p, "tag"))?),
-            other => return Err(Error::new("unknown-feature-type", field(&p, "type"), format!("unknown feature type {other}"))),
+            other => {
+                return Err(Error::new(
+                    "unknown-feature-type",
+                    field(&p, "type"),
+                    format!("unknown feature type {other}"),
+                ))
+            }
         });
     }
     Ok(list)

@@ -28,6 +28,10 @@ pub fn read_input(r: &mut Reader, path: &str) -> Result<Input> {
             output_index: r.u16(&field(path, "transactionOutputIndex"))?,
         }),
         1 => Ok(Input::Treasury { milestone_id: r.array(&field(path, "milestoneId"))? }),
-        other => Err(Error::new("unknown-input-type", field(path, "type"), format!("unknown input type {other}"))),
+        other => Err(Error::new(
+            "unknown-input-type",
+            field(path, "type"),
+            format!("unknown input type {other}"),
+        )),
     }
 }

@@ -26,7 +26,11 @@ pub fn write_option(out: &mut Vec<u8>, option: &MilestoneOption) {
             out.u32(tx.len() as u32);
             out.bytes(&tx);
         }
-        MilestoneOption::ProtocolParameters { target_milestone_index, protocol_version, params } => {
+        MilestoneOption::ProtocolParameters {
+            target_milestone_index,
+            protocol_version,
+            params,
+        } => {
             out.u8(1);
             out.u32(*target_milestone_index);
             out.u8(*protocol_version);
@@ -58,12 +62,20 @@ pub fn read_option(r: &mut Reader, path: &str) -> Result<MilestoneOption> {
             let len = r.u32(&tx_path)? as usize;
             match read_sized_payload(r, len, &tx_path)? {
                 Payload::TreasuryTransaction(transaction) => {
-                    Ok(MilestoneOption::Receipt(ReceiptOption { migrated_at, last, funds, transaction }))
+                    Ok(MilestoneOption::Receipt(ReceiptOption {
+                        migrated_at,
+                        last,
+                        funds,
+                        transaction,
+                    }))
                 }
                 other => Err(Error::new(
                     "payload-not-allowed-in-receipt",
                     field(&tx_path, "type"),
-                    format!("a receipt carries a treasury transaction (type 4), not type {}", other.type_code()),
+                    format!(
+                        "a receipt carries a treasury transaction (type 4), not type {}",
+                        other.type_code()
+                    ),
                 )),
             }
         }

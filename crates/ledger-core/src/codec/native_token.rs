@@ -20,7 +20,10 @@ pub fn read_native_tokens(r: &mut Reader, path: &str) -> Result<Vec<NativeToken>
     let mut tokens = Vec::with_capacity(count);
     for i in 0..count {
         let p = at(path, i);
-        tokens.push(NativeToken { id: r.array(&field(&p, "id"))?, amount: r.array(&field(&p, "amount"))? });
+        tokens.push(NativeToken {
+            id: r.array(&field(&p, "id"))?,
+            amount: r.array(&field(&p, "amount"))?,
+        });
     }
     Ok(tokens)
 }

@@ -2,7 +2,9 @@
 //! parts live beside: native_token.rs, unlock_condition.rs, feature.rs.
 
 use super::feature::{read_features, write_features};
-use super::native_token::{read_native_tokens, read_token_scheme, write_native_tokens, write_token_scheme};
+use super::native_token::{
+    read_native_tokens, read_token_scheme, write_native_tokens, write_token_scheme,
+};
 use super::reader::{field, Reader};
 use super::unlock_condition::{read_unlock_conditions, write_unlock_conditions};
 use super::writer::Write;
@@ -111,6 +113,12 @@ pub fn read_output(r: &mut Reader, path: &str) -> Result<Output> {
                 immutable_features: read_features(r, &field(path, "immutableFeatures"))?,
             })
         }
-        other => return Err(Error::new("unknown-output-type", field(path, "type"), format!("unknown output type {other}"))),
+        other => {
+            return Err(Error::new(
+                "unknown-output-type",
+                field(path, "type"),
+                format!("unknown output type {other}"),
+            ))
+        }
     })
 }

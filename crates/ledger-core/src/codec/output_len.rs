@@ -32,7 +32,11 @@ pub fn output_len(output: &Output) -> usize {
     let tokens = |nt: &[NativeToken]| 1 + 70 * nt.len();
     match output {
         Output::Treasury { .. } => 9,
-        Output::Basic(o) => 9 + tokens(&o.native_tokens) + conditions_len(&o.unlock_conditions) + features_len(&o.features),
+        Output::Basic(o) => {
+            9 + tokens(&o.native_tokens)
+                + conditions_len(&o.unlock_conditions)
+                + features_len(&o.features)
+        }
         Output::Alias(o) => {
             9 + tokens(&o.native_tokens)
                 + 32

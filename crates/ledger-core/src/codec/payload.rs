@@ -57,7 +57,11 @@ pub fn read_sized_payload(r: &mut Reader, len: usize, path: &str) -> Result<Payl
     let mut inner = r.nested(slot, path)?;
     let payload = read_payload(&mut inner, path).map_err(|e| {
         if e.code == "truncated-bytes" {
-            Error::new("payload-length-mismatch", path, format!("the payload does not fit its declared length {len}"))
+            Error::new(
+                "payload-length-mismatch",
+                path,
+                format!("the payload does not fit its declared length {len}"),
+            )
         } else {
             e
         }
@@ -83,6 +87,12 @@ pub fn read_payload(r: &mut Reader, path: &str) -> Result<Payload> {
         }
         6 => Payload::Transaction(Box::new(read_transaction_body(r, path)?)),
         7 => Payload::Milestone(Box::new(read_milestone(r, path)?)),
-        other => return Err(Error::new("unknown-payload-type", field(path, "type"), format!("unknown payload type {other}"))),
+        other => {
+            return Err(Error::new(
+                "unknown-payload-type",
+                field(path, "type"),
+                format!("unknown payload type {other}"),
+            ))
+        }
     })
 }

@@ -52,7 +52,11 @@ impl<'a> Reader<'a> {
             return Err(Error::new(
                 "truncated-bytes",
                 path,
-                format!("needs {n} bytes at offset {} but only {} remain", self.pos, self.remaining()),
+                format!(
+                    "needs {n} bytes at offset {} but only {} remain",
+                    self.pos,
+                    self.remaining()
+                ),
             ));
         }
         let slice = &self.bytes[self.pos..self.pos + n];
@@ -84,7 +88,9 @@ impl<'a> Reader<'a> {
         match self.u8(path)? {
             0 => Ok(false),
             1 => Ok(true),
-            v => Err(Error::new("invalid-bool", path, format!("a boolean must be 0 or 1, got {v}"))),
+            v => {
+                Err(Error::new("invalid-bool", path, format!("a boolean must be 0 or 1, got {v}")))
+            }
         }
     }
 

@@ -15,7 +15,14 @@ pub fn write_signature(out: &mut Vec<u8>, signature: &Ed25519Signature) {
 pub fn read_signature(r: &mut Reader, path: &str) -> Result<Ed25519Signature> {
     let kind = r.u8(&field(path, "type"))?;
     if kind != 0 {
-        return Err(Error::new("unknown-signature-type", field(path, "type"), format!("unknown signature type {kind}")));
+        return Err(Error::new(
+            "unknown-signature-type",
+            field(path, "type"),
+            format!("unknown signature type {kind}"),
+        ));
     }
-    Ok(Ed25519Signature { public_key: r.array(&field(path, "publicKey"))?, signature: r.array(&field(path, "signature"))? })
+    Ok(Ed25519Signature {
+        public_key: r.array(&field(path, "publicKey"))?,
+        signature: r.array(&field(path, "signature"))?,
+    })
 }

@@ -50,7 +50,11 @@ pub fn write_essence(out: &mut Vec<u8>, essence: &RegularEssence) {
 pub fn read_essence(r: &mut Reader, path: &str) -> Result<RegularEssence> {
     let kind = r.u8(&field(path, "type"))?;
     if kind != 1 {
-        return Err(Error::new("unknown-essence-type", field(path, "type"), format!("unknown transaction essence type {kind}")));
+        return Err(Error::new(
+            "unknown-essence-type",
+            field(path, "type"),
+            format!("unknown transaction essence type {kind}"),
+        ));
     }
     let network_id = r.u64(&field(path, "networkId"))?;
     let inputs_path = field(path, "inputs");
@@ -96,6 +100,12 @@ fn read_unlock(r: &mut Reader, path: &str) -> Result<Unlock> {
         1 => Unlock::Reference(r.u16(&field(path, "reference"))?),
         2 => Unlock::Alias(r.u16(&field(path, "reference"))?),
         3 => Unlock::Nft(r.u16(&field(path, "reference"))?),
-        other => return Err(Error::new("unknown-unlock-type", field(path, "type"), format!("unknown unlock type {other}"))),
+        other => {
+            return Err(Error::new(
+                "unknown-unlock-type",
+                field(path, "type"),
+                format!("unknown unlock type {other}"),
+            ))
+        }
     })
 }

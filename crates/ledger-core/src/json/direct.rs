@@ -56,7 +56,11 @@ fn set<T>(slot: &mut Option<T>, value: Scan<T>) -> Scan<()> {
 }
 
 /// An array of at most `max` items.
-fn list<'a, T>(c: &mut Cursor<'a>, max: usize, mut item: impl FnMut(&mut Cursor<'a>) -> Scan<T>) -> Scan<Vec<T>> {
+fn list<'a, T>(
+    c: &mut Cursor<'a>,
+    max: usize,
+    mut item: impl FnMut(&mut Cursor<'a>) -> Scan<T>,
+) -> Scan<Vec<T>> {
     let mut items = Vec::new();
     c.array(|c| {
         items.push(item(c)?);
@@ -78,7 +82,10 @@ fn payload_at(c: &mut Cursor, depth: u8) -> Scan<Payload> {
                 b"data" => set(&mut data, c.hex_bytes(usize::MAX)),
                 _ => None,
             })?;
-            Payload::TaggedData(TaggedData { tag: tag.unwrap_or_default(), data: data.unwrap_or_default() })
+            Payload::TaggedData(TaggedData {
+                tag: tag.unwrap_or_default(),
+                data: data.unwrap_or_default(),
+            })
         }
         6 => Payload::Transaction(Box::new(transaction_rest(c, depth)?)),
         7 => Payload::Milestone(Box::new(milestone_rest(c, depth)?)),
@@ -100,7 +107,8 @@ fn essence_at(c: &mut Cursor, depth: u8) -> Scan<RegularEssence> {
     if c.typed(255)? != 1 {
         return None;
     }
-    let (mut network_id, mut inputs, mut commitment, mut outputs, mut payload) = (None, None, None, None, None);
+    let (mut network_id, mut inputs, mut commitment, mut outputs, mut payload) =
+        (None, None, None, None, None);
     c.members(|c, key| match key {
         b"networkId" => set(&mut network_id, u64_decimal(c)),
         b"inputs" => set(&mut inputs, list(c, u16::MAX as usize, input_at)),
@@ -185,7 +193,8 @@ fn output_at(c: &mut Cursor) -> Scan<Output> {
     }
     let mut amount = None;
     let (mut tokens, mut conditions, mut features, mut immutable) = (None, None, None, None);
-    let (mut id, mut state_index, mut state_metadata, mut foundry_counter) = (None, None, None, None);
+    let (mut id, mut state_index, mut state_metadata, mut foundry_counter) =
+        (None, None, None, None);
     let (mut serial, mut scheme) = (None, None);
     c.members(|c, key| match (kind, key) {
         (_, b"amount") => set(&mut amount, u64_decimal(c)),
@@ -229,7 +238,14 @@ fn output_at(c: &mut Cursor) -> Scan<Output> {
             features,
             immutable_features,
         }),
-        _ => Output::Nft(NftOutput { amount, native_tokens, nft_id: id?, unlock_conditions, features, immutable_features }),
+        _ => Output::Nft(NftOutput {
+            amount,
+            native_tokens,
+            nft_id: id?,
+            unlock_conditions,
+            features,
+            immutable_features,
+        }),
     })
 }
 
@@ -254,7 +270,11 @@ fn token_scheme_at(c: &mut Cursor) -> Scan<TokenScheme> {
         b"maximumSupply" => set(&mut maximum, u256(c.str()?)),
         _ => None,
     })?;
-    Some(TokenScheme::Simple { minted_tokens: minted?, melted_tokens: melted?, maximum_supply: maximum? })
+    Some(TokenScheme::Simple {
+        minted_tokens: minted?,
+        melted_tokens: melted?,
+        maximum_supply: maximum?,
+    })
 }
 
 fn unlock_condition_at(c: &mut Cursor) -> Scan<UnlockCondition> {

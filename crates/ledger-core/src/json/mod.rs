@@ -53,7 +53,11 @@ fn block_from_json_at(v: &Value) -> Result<Block> {
     let protocol_version = field_integer(o, "protocolVersion", 255, "")? as u8;
     let parents_json = optional_array(o, "parents", "")?;
     if parents_json.len() > 255 {
-        return Err(Error::new("parents-too-many", "parents", "at most 255 parents fit the wire format"));
+        return Err(Error::new(
+            "parents-too-many",
+            "parents",
+            "at most 255 parents fit the wire format",
+        ));
     }
     let parents = parents_json
         .iter()
@@ -107,5 +111,6 @@ fn from_text(text: &str) -> Value {
 
 /// Parse JSON text into a value, reporting malformed text as a 400-style error.
 pub fn parse(text: &str) -> Result<Value> {
-    serde_json::from_str(text).map_err(|e| Error::new("invalid-json", "", format!("malformed JSON: {e}")))
+    serde_json::from_str(text)
+        .map_err(|e| Error::new("invalid-json", "", format!("malformed JSON: {e}")))
 }

@@ -17,14 +17,22 @@ fn address_from_json_at(v: &Value, path: &str) -> Result<Address> {
         8 => Address::Alias(field_fixed_hex(o, "aliasId", path)?),
         16 => Address::Nft(field_fixed_hex(o, "nftId", path)?),
         other => {
-            return Err(Error::new("unknown-address-type", path_of(path, "type"), format!("unknown address type {other}")))
+            return Err(Error::new(
+                "unknown-address-type",
+                path_of(path, "type"),
+                format!("unknown address type {other}"),
+            ))
         }
     })
 }
 
-
 fn amount(o: &Obj, key: &str, path: &str) -> Result<u64> {
-    u64_decimal(required(o, key, path)?, &path_of(path, key), "amount-not-decimal", "amount-overflow-u64")
+    u64_decimal(
+        required(o, key, path)?,
+        &path_of(path, key),
+        "amount-not-decimal",
+        "amount-overflow-u64",
+    )
 }
 
 pub fn output_from_json(v: &Value) -> Result<Output> {
@@ -38,7 +46,11 @@ pub fn output_from_json_at(v: &Value, path: &str) -> Result<Output> {
         return Ok(Output::Treasury { amount: amount(o, "amount", path)? });
     }
     if !(3..=6).contains(&kind) {
-        return Err(Error::new("unknown-output-type", path_of(path, "type"), format!("unknown output type {kind}")));
+        return Err(Error::new(
+            "unknown-output-type",
+            path_of(path, "type"),
+            format!("unknown output type {kind}"),
+        ));
     }
     let amount = amount(o, "amount", path)?;
     let native_tokens = native_tokens_from_json(o, path)?;
@@ -51,7 +63,13 @@ pub fn output_from_json_at(v: &Value, path: &str) -> Result<Output> {
             native_tokens,
             alias_id: field_fixed_hex(o, "aliasId", path)?,
             state_index: field_integer(o, "stateIndex", u32::MAX as u64, path)? as u32,
-            state_metadata: bounded_hex(o, "stateMetadata", path, u16::MAX as usize, "state-metadata-too-long")?,
+            state_metadata: bounded_hex(
+                o,
+                "stateMetadata",
+                path,
+                u16::MAX as usize,
+                "state-metadata-too-long",
+            )?,
             foundry_counter: field_integer(o, "foundryCounter", u32::MAX as u64, path)? as u32,
             unlock_conditions,
             features,
@@ -61,7 +79,10 @@ pub fn output_from_json_at(v: &Value, path: &str) -> Result<Output> {
             amount,
             native_tokens,
             serial_number: field_integer(o, "serialNumber", u32::MAX as u64, path)? as u32,
-            token_scheme: token_scheme_from_json(required(o, "tokenScheme", path)?, &path_of(path, "tokenScheme"))?,
+            token_scheme: token_scheme_from_json(
+                required(o, "tokenScheme", path)?,
+                &path_of(path, "tokenScheme"),
+            )?,
             unlock_conditions,
             features,
             immutable_features: list(o, "immutableFeatures", path, feature_from_json)?,
@@ -77,12 +98,12 @@ pub fn output_from_json_at(v: &Value, path: &str) -> Result<Output> {
     })
 }
 
-
 fn list<T>(o: &Obj, key: &str, path: &str, each: fn(&Value, &str) -> Result<T>) -> Result<Vec<T>> {
     let list_path = path_of(path, key);
     let items = optional_array(o, key, path)?;
     if items.len() > 255 {
-        let code = if key == "nativeTokens" { "too-many-native-tokens" } else { "number-out-of-range" };
+        let code =
+            if key == "nativeTokens" { "too-many-native-tokens" } else { "number-out-of-range" };
         return Err(Error::new(code, list_path, "at most 255 entries fit the wire format"));
     }
     items.iter().enumerate().map(|(i, v)| each(v, &path_at(&list_path, i))).collect()
@@ -114,7 +135,12 @@ fn token_scheme_from_json(v: &Value, path: &str) -> Result<TokenScheme> {
         ));
     }
     let value = |key: &str| {
-        u256(required(o, key, path)?, &path_of(path, key), "token-amount-not-hex", "token-amount-over-uint256")
+        u256(
+            required(o, key, path)?,
+            &path_of(path, key),
+            "token-amount-not-hex",
+            "token-amount-over-uint256",
+        )
     };
     Ok(TokenScheme::Simple {
         minted_tokens: value("mintedTokens")?,
@@ -127,16 +153,23 @@ fn unlock_condition_from_json(v: &Value, path: &str) -> Result<UnlockCondition> 
     let o = object(v, path)?;
     let kind = field_integer(o, "type", 255, path)?;
     let addr = |key: &str| address_from_json(required(o, key, path)?, &path_of(path, key));
-    let unix_time = || Ok::<u32, Error>(field_integer(o, "unixTime", u32::MAX as u64, path)? as u32);
+    let unix_time =
+        || Ok::<u32, Error>(field_integer(o, "unixTime", u32::MAX as u64, path)? as u32);
     Ok(match kind {
         0 => UnlockCondition::Address(addr("address")?),
         1 => {
             // `amount` (Hornet, iota-sdk) or TIP-25's `returnAmount` (D15).
             let key = if optional(o, "amount").is_some() { "amount" } else { "returnAmount" };
-            UnlockCondition::StorageDepositReturn { return_address: addr("returnAddress")?, amount: amount(o, key, path)? }
+            UnlockCondition::StorageDepositReturn {
+                return_address: addr("returnAddress")?,
+                amount: amount(o, key, path)?,
+            }
         }
         2 => UnlockCondition::Timelock { unix_time: unix_time()? },
-        3 => UnlockCondition::Expiration { return_address: addr("returnAddress")?, unix_time: unix_time()? },
+        3 => UnlockCondition::Expiration {
+            return_address: addr("returnAddress")?,
+            unix_time: unix_time()?,
+        },
         4 => UnlockCondition::StateControllerAddress(addr("address")?),
         5 => UnlockCondition::GovernorAddress(addr("address")?),
         6 => UnlockCondition::ImmutableAliasAddress(addr("address")?),
@@ -150,17 +183,32 @@ fn unlock_condition_from_json(v: &Value, path: &str) -> Result<UnlockCondition> 
     })
 }
 
-
 fn feature_from_json(v: &Value, path: &str) -> Result<Feature> {
     let o = object(v, path)?;
     let kind = field_integer(o, "type", 255, path)?;
     Ok(match kind {
-        0 => Feature::Sender(address_from_json(required(o, "address", path)?, &path_of(path, "address"))?),
-        1 => Feature::Issuer(address_from_json(required(o, "address", path)?, &path_of(path, "address"))?),
-        2 => Feature::Metadata(bounded_hex(o, "data", path, u16::MAX as usize, "metadata-feature-too-long")?),
+        0 => Feature::Sender(address_from_json(
+            required(o, "address", path)?,
+            &path_of(path, "address"),
+        )?),
+        1 => Feature::Issuer(address_from_json(
+            required(o, "address", path)?,
+            &path_of(path, "address"),
+        )?),
+        2 => Feature::Metadata(bounded_hex(
+            o,
+            "data",
+            path,
+            u16::MAX as usize,
+            "metadata-feature-too-long",
+        )?),
         3 => Feature::Tag(bounded_hex(o, "tag", path, u8::MAX as usize, "tag-feature-too-long")?),
         other => {
-            return Err(Error::new("unknown-feature-type", path_of(path, "type"), format!("unknown feature type {other}")))
+            return Err(Error::new(
+                "unknown-feature-type",
+                path_of(path, "type"),
+                format!("unknown feature type {other}"),
+            ))
         }
     })
 }
@@ -168,7 +216,13 @@ fn feature_from_json(v: &Value, path: &str) -> Result<Feature> {
 /// A byte string whose wire length prefix has a maximum (u8/u16). Longer ones cannot be
 /// encoded at all; they are reported with the reason of the rule whose (lower) limit they
 /// also break, so JSON and bytes name the same defect alike.
-pub fn bounded_hex(o: &Obj, key: &str, path: &str, max: usize, too_long: &'static str) -> Result<Vec<u8>> {
+pub fn bounded_hex(
+    o: &Obj,
+    key: &str,
+    path: &str,
+    max: usize,
+    too_long: &'static str,
+) -> Result<Vec<u8>> {
     let bytes = optional_hex(o, key, path)?;
     if bytes.len() > max {
         return Err(Error::new(
@@ -179,4 +233,3 @@ pub fn bounded_hex(o: &Obj, key: &str, path: &str, max: usize, too_long: &'stati
     }
     Ok(bytes)
 }
-

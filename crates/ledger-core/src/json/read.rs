@@ -44,8 +44,12 @@ pub fn integer(v: &Value, max: u64, path: &str) -> Result<u64> {
     };
     match n.as_u64() {
         Some(x) if x <= max => Ok(x),
-        Some(x) => Err(Error::new("number-out-of-range", path, format!("{x} is larger than {max}"))),
-        None if n.is_i64() => Err(Error::new("number-out-of-range", path, format!("{n} is negative"))),
+        Some(x) => {
+            Err(Error::new("number-out-of-range", path, format!("{x} is larger than {max}")))
+        }
+        None if n.is_i64() => {
+            Err(Error::new("number-out-of-range", path, format!("{n} is negative")))
+        }
         None => Err(Error::new("invalid-type", path, format!("{n} is not an integer"))),
     }
 }
@@ -58,7 +62,12 @@ const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// A u64 as a decimal string (canonical) or a JSON integer ≤ 2^53−1 (D15).
 /// `not_decimal` / `overflow` are the reason codes for this field's kind.
-pub fn u64_decimal(v: &Value, path: &str, not_decimal: &'static str, overflow: &'static str) -> Result<u64> {
+pub fn u64_decimal(
+    v: &Value,
+    path: &str,
+    not_decimal: &'static str,
+    overflow: &'static str,
+) -> Result<u64> {
     match v {
         Value::String(s) => parse_decimal(s, path, not_decimal, overflow),
         Value::Number(n) => match n.as_u64() {
@@ -74,12 +83,26 @@ pub fn u64_decimal(v: &Value, path: &str, not_decimal: &'static str, overflow: &
     }
 }
 
-pub fn parse_decimal(s: &str, path: &str, not_decimal: &'static str, overflow: &'static str) -> Result<u64> {
+pub fn parse_decimal(
+    s: &str,
+    path: &str,
+    not_decimal: &'static str,
+    overflow: &'static str,
+) -> Result<u64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(Error::new(not_decimal, path, format!("{:?} is not a decimal number", truncate(s))));
+        return Err(Error::new(
+            not_decimal,
+            path,
+            format!("{:?} is not a decimal number", truncate(s)),
+        ));
     }
-    s.parse::<u64>()
-        .map_err(|_| Error::new(overflow, path, format!("{} does not fit an unsigned 64-bit integer", truncate(s))))
+    s.parse::<u64>().map_err(|_| {
+        Error::new(
+            overflow,
+            path,
+            format!("{} does not fit an unsigned 64-bit integer", truncate(s)),
+        )
+    })
 }
 
 fn truncate(s: &str) -> String {
@@ -92,7 +115,9 @@ fn truncate(s: &str) -> String {
 
 /// `0x`-prefixed hex of raw bytes (wire order); upper-case digits accepted.
 pub fn hex_bytes(v: &Value, path: &str) -> Result<Vec<u8>> {
-    let s = v.as_str().ok_or_else(|| Error::new("invalid-type", path, "expected a 0x-prefixed hex string"))?;
+    let s = v
+        .as_str()
+        .ok_or_else(|| Error::new("invalid-type", path, "expected a 0x-prefixed hex string"))?;
     hex_str(s, path)
 }
 
@@ -100,14 +125,23 @@ pub fn hex_str(s: &str, path: &str) -> Result<Vec<u8>> {
     let digits = match s.strip_prefix("0x") {
         Some(d) => d,
         None if s.starts_with("0X") => {
-            return Err(Error::new("uppercase-0X-prefix", path, "hex must start with a lower-case 0x"))
+            return Err(Error::new(
+                "uppercase-0X-prefix",
+                path,
+                "hex must start with a lower-case 0x",
+            ))
         }
         None => return Err(Error::new("missing-0x", path, "hex must start with 0x")),
     };
     if digits.len() % 2 != 0 {
-        return Err(Error::new("odd-hex-length", path, format!("{} hex digits is not a whole number of bytes", digits.len())));
+        return Err(Error::new(
+            "odd-hex-length",
+            path,
+            format!("{} hex digits is not a whole number of bytes", digits.len()),
+        ));
     }
-    hex::decode(digits).map_err(|_| Error::new("bad-hex", path, "contains a character that is not a hex digit"))
+    hex::decode(digits)
+        .map_err(|_| Error::new("bad-hex", path, "contains a character that is not a hex digit"))
 }
 
 /// Optional byte string: absent, null, "" and "0x" are all empty (D15).
@@ -133,9 +167,17 @@ pub fn field_fixed_hex<const N: usize>(o: &Obj, key: &str, path: &str) -> Result
 
 /// u256 as `0x` + big-endian hex of the value (leading zeros and upper case accepted),
 /// returned little-endian as on the wire.
-pub fn u256(v: &Value, path: &str, not_hex: &'static str, overflow: &'static str) -> Result<[u8; 32]> {
-    let s = v.as_str().ok_or_else(|| Error::new(not_hex, path, "expected a 0x-prefixed hex number"))?;
-    let digits = s.strip_prefix("0x").ok_or_else(|| Error::new(not_hex, path, "expected a 0x-prefixed hex number"))?;
+pub fn u256(
+    v: &Value,
+    path: &str,
+    not_hex: &'static str,
+    overflow: &'static str,
+) -> Result<[u8; 32]> {
+    let s =
+        v.as_str().ok_or_else(|| Error::new(not_hex, path, "expected a 0x-prefixed hex number"))?;
+    let digits = s
+        .strip_prefix("0x")
+        .ok_or_else(|| Error::new(not_hex, path, "expected a 0x-prefixed hex number"))?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(Error::new(not_hex, path, "expected a 0x-prefixed hex number"));
     }
@@ -159,13 +201,22 @@ pub fn nonce(o: &Obj) -> Result<u64> {
         Some(Value::String(s)) if s.is_empty() => Ok(0),
         Some(Value::String(s)) => {
             if let Some(hex_digits) = s.strip_prefix("0x") {
-                if hex_digits.is_empty() || hex_digits.len() > 16 || !hex_digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    let reason = if hex_digits.len() > 16 && hex_digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+                if hex_digits.is_empty()
+                    || hex_digits.len() > 16
+                    || !hex_digits.bytes().all(|b| b.is_ascii_hexdigit())
+                {
+                    let reason = if hex_digits.len() > 16
+                        && hex_digits.bytes().all(|b| b.is_ascii_hexdigit())
+                    {
                         "nonce-overflow-u64"
                     } else {
                         "nonce-not-decimal"
                     };
-                    return Err(Error::new(reason, "nonce", "a hex nonce is 0x followed by 1 to 16 hex digits"));
+                    return Err(Error::new(
+                        reason,
+                        "nonce",
+                        "a hex nonce is 0x followed by 1 to 16 hex digits",
+                    ));
                 }
                 return Ok(u64::from_str_radix(hex_digits, 16).expect("checked"));
             }

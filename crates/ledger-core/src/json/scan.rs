@@ -202,7 +202,9 @@ impl<'a> Cursor<'a> {
             b'[' => self.array(|c| c.skip(depth + 1)),
             _ => {
                 let rest = &self.text[self.at..];
-                let len = rest.iter().position(|b| !matches!(b, b'0'..=b'9' | b'a'..=b'z' | b'.' | b'+' | b'-' | b'E'));
+                let len = rest.iter().position(
+                    |b| !matches!(b, b'0'..=b'9' | b'a'..=b'z' | b'.' | b'+' | b'-' | b'E'),
+                );
                 let len = len.unwrap_or(rest.len());
                 if len == 0 {
                     return None;

@@ -239,7 +239,8 @@ fn output_fields(o: &mut Out, out: &Output) {
         }
         Output::Foundry(f) => {
             o.num("serialNumber", f.serial_number as u64);
-            let TokenScheme::Simple { minted_tokens, melted_tokens, maximum_supply } = &f.token_scheme;
+            let TokenScheme::Simple { minted_tokens, melted_tokens, maximum_supply } =
+                &f.token_scheme;
             o.obj("tokenScheme", |o| {
                 o.num("type", 0);
                 o.u256("mintedTokens", minted_tokens);
@@ -257,7 +258,9 @@ fn output_fields(o: &mut Out, out: &Output) {
                 UnlockCondition::Address(a)
                 | UnlockCondition::StateControllerAddress(a)
                 | UnlockCondition::GovernorAddress(a)
-                | UnlockCondition::ImmutableAliasAddress(a) => o.obj("address", |o| address_fields(o, a)),
+                | UnlockCondition::ImmutableAliasAddress(a) => {
+                    o.obj("address", |o| address_fields(o, a))
+                }
                 UnlockCondition::StorageDepositReturn { return_address, amount } => {
                     o.obj("returnAddress", |o| address_fields(o, return_address));
                     o.dec("amount", *amount);
@@ -327,7 +330,11 @@ fn milestone_fields(o: &mut Out, m: &MilestonePayload) {
                     treasury_fields(o, &r.transaction);
                 });
             }
-            MilestoneOption::ProtocolParameters { target_milestone_index, protocol_version, params } => {
+            MilestoneOption::ProtocolParameters {
+                target_milestone_index,
+                protocol_version,
+                params,
+            } => {
                 o.num("type", 1);
                 o.num("targetMilestoneIndex", *target_milestone_index as u64);
                 o.num("protocolVersion", *protocol_version as u64);

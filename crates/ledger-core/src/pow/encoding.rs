@@ -151,7 +151,12 @@ mod tests {
     #[test]
     fn ternlog_immediates_compute_f() {
         let ternlog = |imm: i32, x: u64, y: u64, z: u64| -> u64 {
-            (0..64).map(|i| ((imm as u64) >> ((x >> i & 1) << 2 | (y >> i & 1) << 1 | (z >> i & 1)) & 1) << i).sum()
+            (0..64)
+                .map(|i| {
+                    ((imm as u64) >> ((x >> i & 1) << 2 | (y >> i & 1) << 1 | (z >> i & 1)) & 1)
+                        << i
+                })
+                .sum()
         };
         for a in -1i8..=1 {
             for b in -1i8..=1 {

@@ -39,7 +39,9 @@ impl Engine {
     pub fn detect() -> Engine {
         let available = Self::available();
         let forced = std::env::var("LEDGER_NODE_POW_ENGINE").ok();
-        forced.and_then(|name| available.iter().copied().find(|e| e.name() == name)).unwrap_or(available[0])
+        forced
+            .and_then(|name| available.iter().copied().find(|e| e.name() == name))
+            .unwrap_or(available[0])
     }
 
     /// Supported engines, fastest first.

@@ -3,8 +3,8 @@
 //! target or the caller cancels.
 
 use super::engines::Engine;
-use super::required_zeros;
 use super::lanes::search::{batch_of, SearchJob};
+use super::required_zeros;
 use super::ternary::b1t6;
 use crate::hash::blake2b256;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -23,7 +23,12 @@ pub fn default_threads() -> usize {
 
 /// Find a nonce for `block` (complete serialized block; its last 8 bytes are the nonce
 /// slot and are ignored) so that its score reaches `min_pow_score`. `None` when cancelled.
-pub fn mine(block: &[u8], min_pow_score: u32, threads: usize, cancel: &AtomicBool) -> Option<MineResult> {
+pub fn mine(
+    block: &[u8],
+    min_pow_score: u32,
+    threads: usize,
+    cancel: &AtomicBool,
+) -> Option<MineResult> {
     assert!(block.len() >= 8, "a block ends with an 8-byte nonce");
     let zeros = required_zeros(min_pow_score, block.len());
     if zeros == 0 {
@@ -33,7 +38,13 @@ pub fn mine(block: &[u8], min_pow_score: u32, threads: usize, cancel: &AtomicBoo
 }
 
 /// Search for `zeros` trailing zero trits over `prefix` (the block without its nonce).
-pub fn mine_zeros(prefix: &[u8], zeros: u32, threads: usize, cancel: &AtomicBool, engine: Engine) -> Option<MineResult> {
+pub fn mine_zeros(
+    prefix: &[u8],
+    zeros: u32,
+    threads: usize,
+    cancel: &AtomicBool,
+    engine: Engine,
+) -> Option<MineResult> {
     let digest_trits = b1t6(&blake2b256(prefix));
     let threads = threads.max(1);
     let stop = AtomicBool::new(false);
@@ -45,7 +56,8 @@ pub fn mine_zeros(prefix: &[u8], zeros: u32, threads: usize, cancel: &AtomicBool
     let relay = std::thread::current();
     std::thread::scope(|scope| {
         for k in 0..threads {
-            let (digest_trits, stop, hashes, winner, relay) = (&digest_trits, &stop, &hashes, &winner, &relay);
+            let (digest_trits, stop, hashes, winner, relay) =
+                (&digest_trits, &stop, &hashes, &winner, &relay);
             scope.spawn(move || {
                 let job = SearchJob {
                     digest_trits,
@@ -93,7 +105,14 @@ pub fn hash_rate(threads: usize, duration: std::time::Duration, engine: Engine) 
             scope.spawn(move || {
                 let mut first_batch = k as u64;
                 loop {
-                    let job = SearchJob { digest_trits, target_zeros: PROBE_ZEROS, first_batch, batch_stride: threads as u64, stop, hashes };
+                    let job = SearchJob {
+                        digest_trits,
+                        target_zeros: PROBE_ZEROS,
+                        first_batch,
+                        batch_stride: threads as u64,
+                        stop,
+                        hashes,
+                    };
                     match engine.search(&job) {
                         Some(nonce) => first_batch = batch_of(nonce) + threads as u64,
                         None => break,

@@ -8,14 +8,14 @@
 //! - `lanes/`: many inputs at once, one per bit of a register (mining, batch scoring);
 //!   `engines.rs` picks the instruction set; `miner.rs` runs the threads.
 
+pub mod curl_reference;
 mod encoding;
+pub mod engines;
 mod lanes;
 mod layout;
-mod single;
-pub mod curl_reference;
-pub mod engines;
 pub mod miner;
 pub mod pool;
+mod single;
 pub mod ternary;
 
 pub use engines::Engine;
@@ -43,9 +43,13 @@ pub fn trailing_zeros_many(blocks: &[&[u8]]) -> Vec<u32> {
     if blocks.len() < LANES_FROM {
         return blocks.iter().map(|b| trailing_zeros(b)).collect();
     }
-    let inputs: Vec<[u8; 40]> = blocks.iter().filter(|b| b.len() >= 8).map(|b| curl_input(b)).collect();
+    let inputs: Vec<[u8; 40]> =
+        blocks.iter().filter(|b| b.len() >= 8).map(|b| curl_input(b)).collect();
     let mut zeros = Engine::detect().trailing_zeros_many(&inputs).into_iter();
-    blocks.iter().map(|b| if b.len() >= 8 { zeros.next().expect("one result per input") } else { 0 }).collect()
+    blocks
+        .iter()
+        .map(|b| if b.len() >= 8 { zeros.next().expect("one result per input") } else { 0 })
+        .collect()
 }
 
 /// The 40 bytes whose b1t6 form (plus three zero trits) is the Curl input of pow.md §1:
@@ -121,8 +125,14 @@ mod tests {
             for (len, min_score) in [(104usize, 100u32), (300, 50), (1000, 10)] {
                 let mut block = vec![0x5au8; len];
                 block[0] = 2;
-                let found = miner::mine_zeros(&block[..len - 8], required_zeros(min_score, len), 2, &never, engine)
-                    .expect("not cancelled");
+                let found = miner::mine_zeros(
+                    &block[..len - 8],
+                    required_zeros(min_score, len),
+                    2,
+                    &never,
+                    engine,
+                )
+                .expect("not cancelled");
                 block[len - 8..].copy_from_slice(&found.nonce.to_le_bytes());
                 assert!(meets_min_score(&block, min_score), "{engine:?} len {len}");
             }

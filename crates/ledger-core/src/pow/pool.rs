@@ -130,7 +130,12 @@ impl Shared {
 impl MiningPool {
     pub fn new(options: PoolOptions) -> MiningPool {
         let jobs = options.jobs.max(1);
-        let shared = Arc::new(Shared { queue: Mutex::new(Queue::default()), work: Condvar::new(), jobs, queue_size: options.queue_size });
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue::default()),
+            work: Condvar::new(),
+            jobs,
+            queue_size: options.queue_size,
+        });
         let slots = (0..jobs)
             .map(|k| {
                 let shared = shared.clone();
@@ -156,8 +161,17 @@ impl MiningPool {
             Some(Error::new("invalid-argument", "", "a block has at least 8 bytes (its nonce)"))
         } else if queue.closed {
             Some(Error::new("pow-pool-closed", "nonce", "the mining pool is closed"))
-        } else if queue.running.len() + queue.waiting.len() >= self.shared.jobs.saturating_add(self.shared.queue_size) {
-            Some(Error::new("pow-queue-full", "nonce", format!("{} blocks are waiting to be mined, the most this node queues", queue.waiting.len())))
+        } else if queue.running.len() + queue.waiting.len()
+            >= self.shared.jobs.saturating_add(self.shared.queue_size)
+        {
+            Some(Error::new(
+                "pow-queue-full",
+                "nonce",
+                format!(
+                    "{} blocks are waiting to be mined, the most this node queues",
+                    queue.waiting.len()
+                ),
+            ))
         } else {
             None
         };
@@ -206,7 +220,9 @@ impl MiningPool {
             job.cancel.store(true, Ordering::Relaxed);
             (job.done)(JobOutcome::Cancelled);
         }
-        let slots = std::mem::take(&mut *self.slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+        let slots = std::mem::take(
+            &mut *self.slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
         for slot in slots {
             // A slot thread that panicked has nothing left to clean up.
             let _ = slot.join();
@@ -238,7 +254,8 @@ fn slot(shared: &Shared) {
             }
         };
         let started = Instant::now();
-        let found = mine(&job.request.block, job.request.min_pow_score, job.request.threads, &job.cancel);
+        let found =
+            mine(&job.request.block, job.request.min_pow_score, job.request.threads, &job.cancel);
         let mut queue = shared.lock();
         queue.running.retain(|(id, _)| *id != job.id);
         let outcome = match found {
@@ -247,7 +264,9 @@ fn slot(shared: &Shared) {
                 let seconds = started.elapsed().as_secs_f64();
                 queue.mean_job_seconds = match queue.mined {
                     1 => seconds,
-                    _ => queue.mean_job_seconds + AVERAGE_WEIGHT * (seconds - queue.mean_job_seconds),
+                    _ => {
+                        queue.mean_job_seconds + AVERAGE_WEIGHT * (seconds - queue.mean_job_seconds)
+                    }
                 };
                 JobOutcome::Mined(result)
             }
@@ -318,7 +337,9 @@ mod tests {
             })
             .collect();
         for (k, rx) in receivers {
-            let JobOutcome::Mined(found) = rx.recv().unwrap() else { panic!("job {k} was not mined") };
+            let JobOutcome::Mined(found) = rx.recv().unwrap() else {
+                panic!("job {k} was not mined")
+            };
             let mut block = vec![k; 120];
             block[112..].copy_from_slice(&found.nonce.to_le_bytes());
             assert!(crate::pow::meets_min_score(&block, 1));
@@ -355,7 +376,10 @@ mod tests {
         let waiting = pool.submit(endless(), second);
         wait_until(&pool, |s| s.running == 1 && s.queued == 1);
         waiting.cancel();
-        assert!(matches!(second_rx.try_recv(), Ok(JobOutcome::Cancelled)), "delivered on the cancelling thread");
+        assert!(
+            matches!(second_rx.try_recv(), Ok(JobOutcome::Cancelled)),
+            "delivered on the cancelling thread"
+        );
         assert_eq!(pool.status().queued, 0);
         running.cancel();
         assert!(matches!(first_rx.recv().unwrap(), JobOutcome::Cancelled));
@@ -379,7 +403,9 @@ mod tests {
         }
         let (late, late_rx) = reporter();
         pool.submit(easy(1), late);
-        assert!(matches!(late_rx.recv().unwrap(), JobOutcome::Refused(e) if e.code == "pow-pool-closed"));
+        assert!(
+            matches!(late_rx.recv().unwrap(), JobOutcome::Refused(e) if e.code == "pow-pool-closed")
+        );
         assert_eq!(pool.status().running, 0);
     }
 

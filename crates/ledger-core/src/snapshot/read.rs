@@ -21,7 +21,13 @@ pub fn read_full_snapshot(bytes: &[u8]) -> Result<FullSnapshot> {
     let kind = r.u8("type")?;
     if kind != FULL_SNAPSHOT {
         let name = if kind == 1 { " (a delta snapshot)" } else { "" };
-        return Err(Error::new("snapshot-type-unsupported", "type", format!("type {kind}{name} at file offset 1; only full snapshots (type 0) can be loaded")));
+        return Err(Error::new(
+            "snapshot-type-unsupported",
+            "type",
+            format!(
+                "type {kind}{name} at file offset 1; only full snapshots (type 0) can be loaded"
+            ),
+        ));
     }
     let genesis_milestone_index = r.u32("genesisMilestoneIndex")?;
     let target_milestone_index = r.u32("targetMilestoneIndex")?;
@@ -42,7 +48,10 @@ pub fn read_full_snapshot(bytes: &[u8]) -> Result<FullSnapshot> {
             format!("ledger index {ledger_milestone_index} (file offset 46) is below the target index {target_milestone_index}"),
         ));
     }
-    let treasury = TreasuryOutput { milestone_id: r.array("treasuryOutput.milestoneId")?, amount: r.u64("treasuryOutput.amount")? };
+    let treasury = TreasuryOutput {
+        milestone_id: r.array("treasuryOutput.milestoneId")?,
+        amount: r.u64("treasuryOutput.amount")?,
+    };
     let protocol_parameters = read_protocol_parameters_option(&mut r)?;
     let counts_at = r.position();
     let output_count = r.u64("outputCount")?;
@@ -54,14 +63,25 @@ pub fn read_full_snapshot(bytes: &[u8]) -> Result<FullSnapshot> {
     let mut outputs = Vec::with_capacity(count);
     for i in 0..count {
         let start = r.position();
-        outputs.push(read_output_record(&mut r).map_err(|e| located(e.within(&format!("outputs[{i}]")), "output record", start))?);
+        outputs
+            .push(read_output_record(&mut r).map_err(|e| {
+                located(e.within(&format!("outputs[{i}]")), "output record", start)
+            })?);
     }
 
-    check_count(&r, diff_count as usize, MIN_DIFF_RECORD_LENGTH, "milestoneDiffCount", counts_at + 8)?;
+    check_count(
+        &r,
+        diff_count as usize,
+        MIN_DIFF_RECORD_LENGTH,
+        "milestoneDiffCount",
+        counts_at + 8,
+    )?;
     let mut milestone_diffs = Vec::with_capacity(diff_count as usize);
     for i in 0..diff_count as usize {
         let start = r.position();
-        let diff = read_milestone_diff(&mut r).map_err(|e| located(e.within(&format!("milestoneDiffs[{i}]")), "milestone diff", start))?;
+        let diff = read_milestone_diff(&mut r).map_err(|e| {
+            located(e.within(&format!("milestoneDiffs[{i}]")), "milestone diff", start)
+        })?;
         milestone_diffs.push(diff);
     }
     check_diff_order(&milestone_diffs, target_milestone_index, ledger_milestone_index)?;
@@ -74,7 +94,11 @@ pub fn read_full_snapshot(bytes: &[u8]) -> Result<FullSnapshot> {
             return Err(Error::new(
                 "snapshot-duplicate-entry-point",
                 format!("solidEntryPoints[{i}]"),
-                format!("0x{} at file offset {} is listed twice", hex::encode(id), r.position() - 32),
+                format!(
+                    "0x{} at file offset {} is listed twice",
+                    hex::encode(id),
+                    r.position() - 32
+                ),
             ));
         }
         solid_entry_points.push(id);
@@ -125,9 +149,19 @@ fn read_output_record(r: &mut Reader) -> Result<SnapshotOutput> {
     let bytes = r.take(length, "output")?;
     let output = decode_output(bytes).map_err(|e| e.within("output"))?;
     if matches!(output, Output::Treasury { .. }) {
-        return Err(Error::new("snapshot-treasury-as-output", "output.type", "the treasury output is carried in the header, not among the outputs"));
+        return Err(Error::new(
+            "snapshot-treasury-as-output",
+            "output.type",
+            "the treasury output is carried in the header, not among the outputs",
+        ));
     }
-    Ok(SnapshotOutput { output_id, block_id, milestone_index_booked, milestone_timestamp_booked, output })
+    Ok(SnapshotOutput {
+        output_id,
+        block_id,
+        milestone_index_booked,
+        milestone_timestamp_booked,
+        output,
+    })
 }
 
 /// u32 record length (counting itself) ‖ u32-prefixed milestone payload ‖ spent treasury
@@ -136,10 +170,14 @@ fn read_milestone_diff(r: &mut Reader) -> Result<MilestoneDiff> {
     let start = r.position();
     let declared = r.u32("diffLength")? as usize;
     let milestone_length = r.u32("milestoneLength")? as usize;
-    let milestone = decode_milestone_payload(r.take(milestone_length, "milestone")?).map_err(|e| e.within("milestone"))?;
+    let milestone = decode_milestone_payload(r.take(milestone_length, "milestone")?)
+        .map_err(|e| e.within("milestone"))?;
     let has_receipt = milestone.options.iter().any(|o| matches!(o, MilestoneOption::Receipt(_)));
     let spent_treasury = match has_receipt {
-        true => Some(TreasuryOutput { milestone_id: r.array("spentTreasuryOutput.milestoneId")?, amount: r.u64("spentTreasuryOutput.amount")? }),
+        true => Some(TreasuryOutput {
+            milestone_id: r.array("spentTreasuryOutput.milestoneId")?,
+            amount: r.u64("spentTreasuryOutput.amount")?,
+        }),
         false => None,
     };
     let created_count = r.u32("createdCount")? as usize;
@@ -158,7 +196,11 @@ fn read_milestone_diff(r: &mut Reader) -> Result<MilestoneDiff> {
     }
     let taken = r.position() - start;
     if taken != declared {
-        return Err(Error::new("snapshot-diff-length-mismatch", "diffLength", format!("the record declares {declared} bytes but its parts take {taken}")));
+        return Err(Error::new(
+            "snapshot-diff-length-mismatch",
+            "diffLength",
+            format!("the record declares {declared} bytes but its parts take {taken}"),
+        ));
     }
     Ok(MilestoneDiff { milestone, spent_treasury, created, consumed })
 }
@@ -182,8 +224,16 @@ fn check_diff_order(diffs: &[MilestoneDiff], target: u32, ledger: u32) -> Result
             false => index <= target && (i == 0 || index < diffs[i - 1].index()),
         };
         if !ok {
-            let expected = if i < above { format!("{}", ledger - i as u32) } else { "a lower index at or below the target".to_string() };
-            return Err(Error::new("snapshot-diff-order", format!("milestoneDiffs[{i}].milestone.index"), format!("milestone {index}, expected {expected}")));
+            let expected = if i < above {
+                format!("{}", ledger - i as u32)
+            } else {
+                "a lower index at or below the target".to_string()
+            };
+            return Err(Error::new(
+                "snapshot-diff-order",
+                format!("milestoneDiffs[{i}].milestone.index"),
+                format!("milestone {index}, expected {expected}"),
+            ));
         }
     }
     Ok(())
@@ -191,7 +241,13 @@ fn check_diff_order(diffs: &[MilestoneDiff], target: u32, ledger: u32) -> Result
 
 /// A count of the header (which sits at `field_offset`), checked against the bytes that
 /// remain before anything is sized by it.
-fn check_count(r: &Reader, count: usize, min_element_size: usize, path: &str, field_offset: usize) -> Result<()> {
+fn check_count(
+    r: &Reader,
+    count: usize,
+    min_element_size: usize,
+    path: &str,
+    field_offset: usize,
+) -> Result<()> {
     r.check_len(count, min_element_size, path).map_err(|e| located(e, "count", field_offset))
 }
 

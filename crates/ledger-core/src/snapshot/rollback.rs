@@ -45,15 +45,27 @@ pub fn roll_back_to_target(s: FullSnapshot) -> Result<LedgerAtTarget> {
     }
     let protocol = option.params.clone();
     check_no_parameter_changes(&s.milestone_diffs, &encode_protocol_parameters(&protocol))?;
-    let rules = ProtocolParameters { rent_structure: crate::protocol::RentStructure { v_byte_cost: 0, ..protocol.rent_structure }, ..protocol.clone() };
-    let check = |o: &SnapshotOutput, path: &str| validate_output(&o.output, &rules).map_err(|e| e.within(&format!("{path}.output")));
+    let rules = ProtocolParameters {
+        rent_structure: crate::protocol::RentStructure {
+            v_byte_cost: 0,
+            ..protocol.rent_structure
+        },
+        ..protocol.clone()
+    };
+    let check = |o: &SnapshotOutput, path: &str| {
+        validate_output(&o.output, &rules).map_err(|e| e.within(&format!("{path}.output")))
+    };
 
     let mut unspent: BTreeMap<OutputId, SnapshotOutput> = BTreeMap::new();
     for (i, o) in s.outputs.into_iter().enumerate() {
         check(&o, &format!("outputs[{i}]"))?;
         let id = o.output_id;
         if unspent.insert(id, o).is_some() {
-            return Err(Error::new("snapshot-duplicate-output", format!("outputs[{i}].outputId"), format!("output 0x{} is listed twice", hex::encode(id))));
+            return Err(Error::new(
+                "snapshot-duplicate-output",
+                format!("outputs[{i}].outputId"),
+                format!("output 0x{} is listed twice", hex::encode(id)),
+            ));
         }
     }
 
@@ -67,25 +79,44 @@ pub fn roll_back_to_target(s: FullSnapshot) -> Result<LedgerAtTarget> {
             continue;
         }
         let index = diff.index();
-        let inconsistent = |part: String, why: String| Error::new("snapshot-diff-inconsistent", format!("{path}.{part}"), format!("milestone {index}: {why}"));
+        let inconsistent = |part: String, why: String| {
+            Error::new(
+                "snapshot-diff-inconsistent",
+                format!("{path}.{part}"),
+                format!("milestone {index}: {why}"),
+            )
+        };
         for (k, spent) in diff.consumed.into_iter().enumerate() {
             check(&spent.output, &format!("{path}.consumed[{k}]"))?;
             let id = spent.output.output_id;
             if unspent.insert(id, spent.output).is_some() {
-                return Err(inconsistent(format!("consumed[{k}].outputId"), format!("consumes output 0x{}, which is unspent after it", hex::encode(id))));
+                return Err(inconsistent(
+                    format!("consumed[{k}].outputId"),
+                    format!("consumes output 0x{}, which is unspent after it", hex::encode(id)),
+                ));
             }
         }
         for (j, created) in diff.created.iter().enumerate() {
             check(created, &format!("{path}.created[{j}]"))?;
             if created.milestone_index_booked != index {
-                return Err(inconsistent(format!("created[{j}].milestoneIndexBooked"), format!("creates an output booked at {}", created.milestone_index_booked)));
+                return Err(inconsistent(
+                    format!("created[{j}].milestoneIndexBooked"),
+                    format!("creates an output booked at {}", created.milestone_index_booked),
+                ));
             }
             if unspent.remove(&created.output_id).is_none() {
-                return Err(inconsistent(format!("created[{j}].outputId"), format!("creates output 0x{}, which is not unspent after it", hex::encode(created.output_id))));
+                return Err(inconsistent(
+                    format!("created[{j}].outputId"),
+                    format!(
+                        "creates output 0x{}, which is not unspent after it",
+                        hex::encode(created.output_id)
+                    ),
+                ));
             }
         }
         if let Some(spent) = diff.spent_treasury {
-            treasury = undo_receipt(&diff.milestone, treasury, spent).map_err(|why| inconsistent("spentTreasuryOutput".into(), why))?;
+            treasury = undo_receipt(&diff.milestone, treasury, spent)
+                .map_err(|why| inconsistent("spentTreasuryOutput".into(), why))?;
         }
         milestones_above_target.push(diff.milestone);
     }
@@ -121,7 +152,9 @@ pub fn roll_back_to_target(s: FullSnapshot) -> Result<LedgerAtTarget> {
 fn check_no_parameter_changes(diffs: &[MilestoneDiff], current: &[u8]) -> Result<()> {
     for (i, diff) in diffs.iter().enumerate() {
         for (j, option) in diff.milestone.options.iter().enumerate() {
-            if let MilestoneOption::ProtocolParameters { target_milestone_index, params, .. } = option {
+            if let MilestoneOption::ProtocolParameters { target_milestone_index, params, .. } =
+                option
+            {
                 if params.as_slice() != current {
                     return Err(Error::new(
                         "snapshot-protocol-upgrade-unsupported",
@@ -137,7 +170,11 @@ fn check_no_parameter_changes(diffs: &[MilestoneDiff], current: &[u8]) -> Result
 
 /// Before a milestone with a receipt, the treasury was the output its receipt spent; after
 /// it, the one its treasury transaction created (with the milestone's id).
-fn undo_receipt(milestone: &MilestonePayload, after: TreasuryOutput, spent: TreasuryOutput) -> std::result::Result<TreasuryOutput, String> {
+fn undo_receipt(
+    milestone: &MilestonePayload,
+    after: TreasuryOutput,
+    spent: TreasuryOutput,
+) -> std::result::Result<TreasuryOutput, String> {
     let created = milestone.options.iter().find_map(|o| match o {
         MilestoneOption::Receipt(r) => match r.transaction.output {
             Output::Treasury { amount } => Some(amount),
@@ -145,7 +182,8 @@ fn undo_receipt(milestone: &MilestonePayload, after: TreasuryOutput, spent: Trea
         },
         _ => None,
     });
-    let expected = TreasuryOutput { milestone_id: ids::milestone_id(milestone), amount: created.unwrap_or(0) };
+    let expected =
+        TreasuryOutput { milestone_id: ids::milestone_id(milestone), amount: created.unwrap_or(0) };
     if after != expected {
         return Err(format!(
             "its receipt creates a treasury output of {} but the treasury after it is {} from milestone 0x{}",

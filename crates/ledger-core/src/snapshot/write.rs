@@ -7,9 +7,13 @@ use crate::error::{Error, Result};
 use crate::model::MilestoneOption;
 
 pub fn write_full_snapshot(s: &FullSnapshot) -> Result<Vec<u8>> {
-    let too_many = |what: &str, max: u64| Error::new("snapshot-too-large", what, format!("a snapshot holds at most {max} {what}"));
-    let diff_count = u32::try_from(s.milestone_diffs.len()).map_err(|_| too_many("milestoneDiffs", u32::MAX as u64))?;
-    let sep_count = u16::try_from(s.solid_entry_points.len()).map_err(|_| too_many("solidEntryPoints", u16::MAX as u64))?;
+    let too_many = |what: &str, max: u64| {
+        Error::new("snapshot-too-large", what, format!("a snapshot holds at most {max} {what}"))
+    };
+    let diff_count = u32::try_from(s.milestone_diffs.len())
+        .map_err(|_| too_many("milestoneDiffs", u32::MAX as u64))?;
+    let sep_count = u16::try_from(s.solid_entry_points.len())
+        .map_err(|_| too_many("solidEntryPoints", u16::MAX as u64))?;
     let mut out = Vec::with_capacity(256 + 128 * s.outputs.len());
     out.push(FORMAT_VERSION);
     out.push(FULL_SNAPSHOT);
@@ -63,7 +67,11 @@ fn write_output_record(out: &mut Vec<u8>, o: &SnapshotOutput) {
 fn write_milestone_diff(out: &mut Vec<u8>, d: &MilestoneDiff) -> Result<()> {
     let has_receipt = d.milestone.options.iter().any(|o| matches!(o, MilestoneOption::Receipt(_)));
     if has_receipt != d.spent_treasury.is_some() {
-        return Err(Error::new("snapshot-diff-inconsistent", "spentTreasuryOutput", "a diff carries the spent treasury output exactly when its milestone has a receipt"));
+        return Err(Error::new(
+            "snapshot-diff-inconsistent",
+            "spentTreasuryOutput",
+            "a diff carries the spent treasury output exactly when its milestone has a receipt",
+        ));
     }
     let start = out.len();
     out.extend_from_slice(&[0; 4]); // the record length, known at the end

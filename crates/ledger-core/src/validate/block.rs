@@ -42,11 +42,21 @@ pub fn validate_block(block: &Block, bytes: &[u8], params: &ProtocolParameters) 
 }
 
 /// `validate_block` for a block of the given origin.
-pub fn validate_block_from(block: &Block, bytes: &[u8], params: &ProtocolParameters, origin: BlockOrigin) -> Result<()> {
+pub fn validate_block_from(
+    block: &Block,
+    bytes: &[u8],
+    params: &ProtocolParameters,
+    origin: BlockOrigin,
+) -> Result<()> {
     crate::path::precise(|| validate_block_at(block, bytes, params, origin))
 }
 
-fn validate_block_at(block: &Block, bytes: &[u8], params: &ProtocolParameters, origin: BlockOrigin) -> Result<()> {
+fn validate_block_at(
+    block: &Block,
+    bytes: &[u8],
+    params: &ProtocolParameters,
+    origin: BlockOrigin,
+) -> Result<()> {
     if bytes.len() > MAX_BLOCK_LENGTH {
         return Err(Error::new(
             "block-too-large",
@@ -58,14 +68,19 @@ fn validate_block_at(block: &Block, bytes: &[u8], params: &ProtocolParameters, o
         return Err(Error::new(
             "wrong-protocol-version",
             "protocolVersion",
-            format!("protocol version {} is not this network's {}", block.protocol_version, params.version),
+            format!(
+                "protocol version {} is not this network's {}",
+                block.protocol_version, params.version
+            ),
         ));
     }
     match &block.payload {
         // D40: a milestone comes from a coordinator and follows the protocol's 1..8
         // (Hornet's milestones have one parent, and so has milestone 1 of a `hornet`-style
         // genesis, D41); every other block its origin's rule.
-        Some(Payload::Milestone(_)) => check_parents(&block.parents, MIN_PARENTS_RECEIVED, "parents")?,
+        Some(Payload::Milestone(_)) => {
+            check_parents(&block.parents, MIN_PARENTS_RECEIVED, "parents")?
+        }
         _ => check_parents(&block.parents, origin.min_parents(), "parents")?,
     }
     match &block.payload {
@@ -100,7 +115,11 @@ pub fn check_pow_zeros(block_len: usize, zeros: u32, min_pow_score: u32) -> Resu
         return Ok(());
     }
     let score = 3f64.powi(zeros as i32) / block_len as f64;
-    Err(Error::new("pow-score-too-low", "nonce", format!("the proof-of-work score {score:.2} is below the minimum {min_pow_score}")))
+    Err(Error::new(
+        "pow-score-too-low",
+        "nonce",
+        format!("the proof-of-work score {score:.2} is below the minimum {min_pow_score}"),
+    ))
 }
 
 /// 2..8 parents, strictly ascending byte-wise (D3); never re-sorted (D13).
@@ -110,10 +129,18 @@ pub fn validate_parents(parents: &[Id32], path: &str) -> Result<()> {
 
 fn check_parents(parents: &[Id32], min: usize, path: &str) -> Result<()> {
     if parents.len() < min {
-        return Err(Error::new("parents-too-few", path, format!("{} parent(s), at least {min}", parents.len())));
+        return Err(Error::new(
+            "parents-too-few",
+            path,
+            format!("{} parent(s), at least {min}", parents.len()),
+        ));
     }
     if parents.len() > MAX_PARENTS {
-        return Err(Error::new("parents-too-many", path, format!("{} parents, at most {MAX_PARENTS}", parents.len())));
+        return Err(Error::new(
+            "parents-too-many",
+            path,
+            format!("{} parents, at most {MAX_PARENTS}", parents.len()),
+        ));
     }
     for i in 1..parents.len() {
         strictly_after(&parents[i - 1], &parents[i], List::Parents, || format!("{path}[{i}]"))?;

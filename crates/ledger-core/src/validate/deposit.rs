@@ -41,7 +41,11 @@ mod tests {
         assert_eq!(min_deposit(&basic, &dev), 42600);
         assert_eq!(min_deposit(&basic, &iota), 106500);
         assert_eq!(min_return_deposit(&dev), 42600);
-        let largest = RentStructure { v_byte_cost: u32::MAX, v_byte_factor_data: 255, v_byte_factor_key: 255 };
+        let largest = RentStructure {
+            v_byte_cost: u32::MAX,
+            v_byte_factor_data: 255,
+            v_byte_factor_key: 255,
+        };
         assert_eq!(min_deposit(&basic, &largest), u32::MAX as u64 * 255 * (34 + 40 + 46));
         assert_eq!(deposit_of_len(usize::MAX, &largest), u64::MAX);
     }

@@ -12,14 +12,24 @@ pub(crate) fn validate_features(list: &[Feature], allowed: &[u8], path: &str) ->
         let at = crate::path::index(path, i);
         let kind = f.type_code();
         if !allowed.contains(&kind) {
-            return Err(Error::new("feature-not-allowed", format!("{at}.type"), format!("feature type {kind} is not allowed here")));
+            return Err(Error::new(
+                "feature-not-allowed",
+                format!("{at}.type"),
+                format!("feature type {kind} is not allowed here"),
+            ));
         }
         if i > 0 {
-            strictly_after(&list[i - 1].type_code(), &kind, List::Features, || format!("{at}.type"))?;
+            strictly_after(&list[i - 1].type_code(), &kind, List::Features, || {
+                format!("{at}.type")
+            })?;
         }
         match f {
             Feature::Metadata(d) if d.is_empty() => {
-                return Err(Error::new("metadata-feature-empty", format!("{at}.data"), "metadata must not be empty"))
+                return Err(Error::new(
+                    "metadata-feature-empty",
+                    format!("{at}.data"),
+                    "metadata must not be empty",
+                ))
             }
             Feature::Metadata(d) if d.len() > MAX_METADATA_LENGTH => {
                 return Err(Error::new(
@@ -29,7 +39,11 @@ pub(crate) fn validate_features(list: &[Feature], allowed: &[u8], path: &str) ->
                 ))
             }
             Feature::Tag(t) if t.is_empty() => {
-                return Err(Error::new("tag-feature-empty", format!("{at}.tag"), "a tag must not be empty"))
+                return Err(Error::new(
+                    "tag-feature-empty",
+                    format!("{at}.tag"),
+                    "a tag must not be empty",
+                ))
             }
             Feature::Tag(t) if t.len() > MAX_TAG_LENGTH => {
                 return Err(Error::new(

@@ -24,7 +24,11 @@ pub fn validate_milestone(m: &MilestonePayload) -> Result<()> {
 /// hold well-formed milestone blocks with other nonces.
 pub fn validate_milestone_block(block: &Block) -> Result<()> {
     let Some(Payload::Milestone(m)) = &block.payload else {
-        return Err(Error::new("not-a-milestone-block", "payload", "the block carries no milestone payload"));
+        return Err(Error::new(
+            "not-a-milestone-block",
+            "payload",
+            "the block carries no milestone payload",
+        ));
     };
     validate_milestone_at(m, "payload")?;
     if m.protocol_version != PROTOCOL_VERSION {
@@ -35,13 +39,25 @@ pub fn validate_milestone_block(block: &Block) -> Result<()> {
         ));
     }
     if m.index == 0 {
-        return Err(Error::new("milestone-index-zero", "payload.index", "milestone indexes start at 1"));
+        return Err(Error::new(
+            "milestone-index-zero",
+            "payload.index",
+            "milestone indexes start at 1",
+        ));
     }
     if m.parents != block.parents {
-        return Err(Error::new("milestone-parents-mismatch", "payload.parents", "a milestone's parents are its block's parents"));
+        return Err(Error::new(
+            "milestone-parents-mismatch",
+            "payload.parents",
+            "a milestone's parents are its block's parents",
+        ));
     }
     if block.nonce != 0 {
-        return Err(Error::new("milestone-nonce-not-zero", "nonce", "a milestone block has nonce 0"));
+        return Err(Error::new(
+            "milestone-nonce-not-zero",
+            "nonce",
+            "a milestone block has nonce 0",
+        ));
     }
     Ok(())
 }
@@ -77,14 +93,22 @@ pub(crate) fn validate_milestone_at(m: &MilestonePayload, path: &str) -> Result<
             // being applied and is checked there; the reference library does not check it.
             MilestoneOption::ProtocolParameters { params, .. } => {
                 if params.len() > MAX_METADATA_LENGTH {
-                    return Err(Error::new("params-too-long", format!("{at}.params"), "parameters are at most 8192 bytes"));
+                    return Err(Error::new(
+                        "params-too-long",
+                        format!("{at}.params"),
+                        "parameters are at most 8192 bytes",
+                    ));
                 }
             }
         }
     }
     let sig_path = crate::path::key(path, "signatures");
     if m.signatures.is_empty() {
-        return Err(Error::new("milestone-no-signatures", sig_path, "a milestone needs at least one signature"));
+        return Err(Error::new(
+            "milestone-no-signatures",
+            sig_path,
+            "a milestone needs at least one signature",
+        ));
     }
     for i in 1..m.signatures.len() {
         if m.signatures[i - 1].public_key >= m.signatures[i].public_key {
@@ -125,22 +149,37 @@ fn receipt(r: &ReceiptOption, path: &str) -> Result<()> {
             ));
         }
         if !matches!(entry.address, Address::Ed25519(_)) {
-            return Err(Error::new("migrated-funds-address-not-ed25519", format!("{at}.address"), "migrated funds go to an Ed25519 address"));
+            return Err(Error::new(
+                "migrated-funds-address-not-ed25519",
+                format!("{at}.address"),
+                "migrated funds go to an Ed25519 address",
+            ));
         }
         if entry.deposit < MIN_MIGRATED_FUNDS_DEPOSIT {
             return Err(Error::new(
                 "migrated-funds-below-minimum",
                 format!("{at}.deposit"),
-                format!("{} is below the minimum migrated deposit {MIN_MIGRATED_FUNDS_DEPOSIT}", entry.deposit),
+                format!(
+                    "{} is below the minimum migrated deposit {MIN_MIGRATED_FUNDS_DEPOSIT}",
+                    entry.deposit
+                ),
             ));
         }
     }
     let tx_path = crate::path::key(path, "transaction");
     if !matches!(r.transaction.input, Input::Treasury { .. }) {
-        return Err(Error::new("invalid-treasury-transaction", format!("{tx_path}.input"), "a treasury transaction spends a treasury input"));
+        return Err(Error::new(
+            "invalid-treasury-transaction",
+            format!("{tx_path}.input"),
+            "a treasury transaction spends a treasury input",
+        ));
     }
     if !matches!(r.transaction.output, Output::Treasury { .. }) {
-        return Err(Error::new("invalid-treasury-transaction", format!("{tx_path}.output"), "a treasury transaction creates a treasury output"));
+        return Err(Error::new(
+            "invalid-treasury-transaction",
+            format!("{tx_path}.output"),
+            "a treasury transaction creates a treasury output",
+        ));
     }
     Ok(())
 }

@@ -19,7 +19,10 @@ pub mod u256;
 mod unlock_conditions;
 mod unlocks;
 
-pub use block::{check_pow_zeros, validate_block, validate_block_from, validate_parents, BlockOrigin, MAX_PARENTS, MIN_PARENTS, MIN_PARENTS_RECEIVED};
+pub use block::{
+    check_pow_zeros, validate_block, validate_block_from, validate_parents, BlockOrigin,
+    MAX_PARENTS, MIN_PARENTS, MIN_PARENTS_RECEIVED,
+};
 pub use milestone::{validate_milestone, validate_milestone_block};
 pub use output::{validate_output, MAX_METADATA_LENGTH, MAX_NATIVE_TOKENS};
 pub use semantic::{check_prechecked_transaction, check_transaction, ConflictReason, Prechecked};

@@ -28,10 +28,21 @@ impl List {
 }
 
 /// `current` must come strictly after `previous`; `path` is built only on failure.
-pub(crate) fn strictly_after<T: Ord>(previous: &T, current: &T, list: List, path: impl FnOnce() -> String) -> Result<()> {
+pub(crate) fn strictly_after<T: Ord>(
+    previous: &T,
+    current: &T,
+    list: List,
+    path: impl FnOnce() -> String,
+) -> Result<()> {
     match previous.cmp(current) {
         Ordering::Less => Ok(()),
-        Ordering::Equal => Err(Error::new(list.reason(true), path(), "duplicate entry; the list must be strictly ascending")),
-        Ordering::Greater => Err(Error::new(list.reason(false), path(), "the list must be strictly ascending")),
+        Ordering::Equal => Err(Error::new(
+            list.reason(true),
+            path(),
+            "duplicate entry; the list must be strictly ascending",
+        )),
+        Ordering::Greater => {
+            Err(Error::new(list.reason(false), path(), "the list must be strictly ascending"))
+        }
     }
 }

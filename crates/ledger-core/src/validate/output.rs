@@ -20,11 +20,19 @@ pub fn validate_output(output: &Output, params: &ProtocolParameters) -> Result<(
 }
 
 /// `path` is the output's own path, e.g. `payload.essence.outputs[2]`.
-pub(crate) fn validate_output_at(output: &Output, params: &ProtocolParameters, path: &str) -> Result<()> {
+pub(crate) fn validate_output_at(
+    output: &Output,
+    params: &ProtocolParameters,
+    path: &str,
+) -> Result<()> {
     let p = |field: &str| crate::path::key(path, field);
     let amount = output.amount();
     if amount == 0 {
-        return Err(Error::new("output-amount-zero", p("amount"), "an output must hold a positive amount"));
+        return Err(Error::new(
+            "output-amount-zero",
+            p("amount"),
+            "an output must hold a positive amount",
+        ));
     }
     if amount > params.token_supply {
         return Err(Error::new(
@@ -34,12 +42,13 @@ pub(crate) fn validate_output_at(output: &Output, params: &ProtocolParameters, p
         ));
     }
     native_tokens(output.native_tokens(), &p("nativeTokens"))?;
-    let (allowed_conditions, allowed_features, allowed_immutable): (&[u8], &[u8], &[u8]) = match output {
-        Output::Basic(_) | Output::Nft(_) => (&[0, 1, 2, 3], &[0, 2, 3], &[1, 2]),
-        Output::Alias(_) => (&[4, 5], &[0, 2], &[1, 2]),
-        Output::Foundry(_) => (&[6], &[2], &[2]),
-        Output::Treasury { .. } => (&[], &[], &[]),
-    };
+    let (allowed_conditions, allowed_features, allowed_immutable): (&[u8], &[u8], &[u8]) =
+        match output {
+            Output::Basic(_) | Output::Nft(_) => (&[0, 1, 2, 3], &[0, 2, 3], &[1, 2]),
+            Output::Alias(_) => (&[4, 5], &[0, 2], &[1, 2]),
+            Output::Foundry(_) => (&[6], &[2], &[2]),
+            Output::Treasury { .. } => (&[], &[], &[]),
+        };
     validate_unlock_conditions(output, allowed_conditions, params, &p("unlockConditions"))?;
     validate_features(output.features(), allowed_features, &p("features"))?;
     validate_features(output.immutable_features(), allowed_immutable, &p("immutableFeatures"))?;
@@ -70,10 +79,16 @@ fn native_tokens(tokens: &[NativeToken], path: &str) -> Result<()> {
     }
     for (i, t) in tokens.iter().enumerate() {
         if i > 0 {
-            strictly_after(&tokens[i - 1].id, &t.id, List::NativeTokens, || format!("{path}[{i}].id"))?;
+            strictly_after(&tokens[i - 1].id, &t.id, List::NativeTokens, || {
+                format!("{path}[{i}].id")
+            })?;
         }
         if u256::is_zero(&t.amount) {
-            return Err(Error::new("native-token-amount-zero", format!("{path}[{i}].amount"), "a native token amount must not be zero"));
+            return Err(Error::new(
+                "native-token-amount-zero",
+                format!("{path}[{i}].amount"),
+                "a native token amount must not be zero",
+            ));
         }
     }
     Ok(())
@@ -98,7 +113,9 @@ fn alias_rules(a: &AliasOutput, path: &str) -> Result<()> {
     } else {
         let own = Address::Alias(a.alias_id);
         for (i, uc) in a.unlock_conditions.iter().enumerate() {
-            if let UnlockCondition::StateControllerAddress(x) | UnlockCondition::GovernorAddress(x) = uc {
+            if let UnlockCondition::StateControllerAddress(x)
+            | UnlockCondition::GovernorAddress(x) = uc
+            {
                 if *x == own {
                     return Err(Error::new(
                         "self-controlled-alias",
@@ -114,7 +131,13 @@ fn alias_rules(a: &AliasOutput, path: &str) -> Result<()> {
 
 fn foundry_rules(f: &FoundryOutput, path: &str) -> Result<()> {
     let TokenScheme::Simple { minted_tokens, melted_tokens, maximum_supply } = &f.token_scheme;
-    let bad = |why: &str| Err(Error::new("foundry-supply-invalid", crate::path::key(path, "tokenScheme"), why.to_string()));
+    let bad = |why: &str| {
+        Err(Error::new(
+            "foundry-supply-invalid",
+            crate::path::key(path, "tokenScheme"),
+            why.to_string(),
+        ))
+    };
     if u256::is_zero(maximum_supply) {
         return bad("maximum supply must be positive");
     }

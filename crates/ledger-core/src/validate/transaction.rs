@@ -19,7 +19,11 @@ pub fn validate_transaction(tx: &TransactionPayload, params: &ProtocolParameters
 }
 
 /// `path` is the transaction payload's own path (`payload` inside a block).
-pub(crate) fn validate_transaction_at(tx: &TransactionPayload, params: &ProtocolParameters, path: &str) -> Result<()> {
+pub(crate) fn validate_transaction_at(
+    tx: &TransactionPayload,
+    params: &ProtocolParameters,
+    path: &str,
+) -> Result<()> {
     let e = &tx.essence;
     let ep = crate::path::key(path, "essence");
     let expected = params.network_id();
@@ -27,7 +31,10 @@ pub(crate) fn validate_transaction_at(tx: &TransactionPayload, params: &Protocol
         return Err(Error::new(
             "network-id-mismatch",
             format!("{ep}.networkId"),
-            format!("network id {} is not this network's {expected} ({})", e.network_id, params.network_name),
+            format!(
+                "network id {} is not this network's {expected} ({})",
+                e.network_id, params.network_name
+            ),
         ));
     }
     inputs(&e.inputs, &crate::path::key(&ep, "inputs"))?;
@@ -41,7 +48,11 @@ pub(crate) fn validate_transaction_at(tx: &TransactionPayload, params: &Protocol
                 Payload::Transaction(_) => ("transaction-in-transaction", "a transaction"),
                 _ => ("payload-not-allowed-in-transaction", "a treasury transaction"),
             };
-            return Err(Error::new(code, format!("{ep}.payload.type"), format!("{what} cannot be embedded in a transaction")));
+            return Err(Error::new(
+                code,
+                format!("{ep}.payload.type"),
+                format!("{what} cannot be embedded in a transaction"),
+            ));
         }
     }
     validate_unlocks(&tx.unlocks, e.inputs.len(), &crate::path::key(path, "unlocks"))
@@ -52,7 +63,11 @@ fn inputs(list: &[Input], path: &str) -> Result<()> {
         return Err(Error::new("no-inputs", path, "a transaction needs at least one input"));
     }
     if list.len() > MAX_INPUTS {
-        return Err(Error::new("too-many-inputs", path, format!("{} inputs, at most {MAX_INPUTS}", list.len())));
+        return Err(Error::new(
+            "too-many-inputs",
+            path,
+            format!("{} inputs, at most {MAX_INPUTS}", list.len()),
+        ));
     }
     let mut seen = HashSet::with_capacity(list.len());
     for (i, input) in list.iter().enumerate() {
@@ -73,7 +88,11 @@ fn inputs(list: &[Input], path: &str) -> Result<()> {
             }
             Input::Utxo { .. } => {
                 if !seen.insert(*input) {
-                    return Err(Error::new("duplicate-inputs", format!("{path}[{i}]"), "the same output is spent twice"));
+                    return Err(Error::new(
+                        "duplicate-inputs",
+                        format!("{path}[{i}]"),
+                        "the same output is spent twice",
+                    ));
                 }
             }
         }
@@ -86,7 +105,11 @@ fn outputs(list: &[Output], params: &ProtocolParameters, path: &str) -> Result<(
         return Err(Error::new("no-outputs", path, "a transaction needs at least one output"));
     }
     if list.len() > MAX_OUTPUTS {
-        return Err(Error::new("too-many-outputs", path, format!("{} outputs, at most {MAX_OUTPUTS}", list.len())));
+        return Err(Error::new(
+            "too-many-outputs",
+            path,
+            format!("{} outputs, at most {MAX_OUTPUTS}", list.len()),
+        ));
     }
     let mut sum: u64 = 0;
     let mut tokens = HashSet::new();

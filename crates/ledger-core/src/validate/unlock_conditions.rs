@@ -7,7 +7,12 @@ use crate::model::*;
 use crate::protocol::ProtocolParameters;
 
 /// `allowed` is the output type's set of condition codes; `path` the list's own path.
-pub(crate) fn validate_unlock_conditions(output: &Output, allowed: &[u8], params: &ProtocolParameters, path: &str) -> Result<()> {
+pub(crate) fn validate_unlock_conditions(
+    output: &Output,
+    allowed: &[u8],
+    params: &ProtocolParameters,
+    path: &str,
+) -> Result<()> {
     let list = output.unlock_conditions();
     for (i, uc) in list.iter().enumerate() {
         let at = crate::path::index(path, i);
@@ -16,11 +21,16 @@ pub(crate) fn validate_unlock_conditions(output: &Output, allowed: &[u8], params
             return Err(Error::new(
                 "unlock-condition-not-allowed",
                 format!("{at}.type"),
-                format!("unlock condition type {kind} is not allowed in output type {}", output.type_code()),
+                format!(
+                    "unlock condition type {kind} is not allowed in output type {}",
+                    output.type_code()
+                ),
             ));
         }
         if i > 0 {
-            strictly_after(&list[i - 1].type_code(), &kind, List::UnlockConditions, || format!("{at}.type"))?;
+            strictly_after(&list[i - 1].type_code(), &kind, List::UnlockConditions, || {
+                format!("{at}.type")
+            })?;
         }
         match uc {
             UnlockCondition::StorageDepositReturn { amount, .. } => {
@@ -36,15 +46,26 @@ pub(crate) fn validate_unlock_conditions(output: &Output, allowed: &[u8], params
                     return Err(Error::new(
                         "storage-deposit-return-exceeds-amount",
                         format!("{at}.amount"),
-                        format!("return amount {amount} exceeds the output amount {}", output.amount()),
+                        format!(
+                            "return amount {amount} exceeds the output amount {}",
+                            output.amount()
+                        ),
                     ));
                 }
             }
             UnlockCondition::Timelock { unix_time: 0 } => {
-                return Err(Error::new("timelock-zero", format!("{at}.unixTime"), "a timelock needs a non-zero time"))
+                return Err(Error::new(
+                    "timelock-zero",
+                    format!("{at}.unixTime"),
+                    "a timelock needs a non-zero time",
+                ))
             }
             UnlockCondition::Expiration { unix_time: 0, .. } => {
-                return Err(Error::new("expiration-zero", format!("{at}.unixTime"), "an expiration needs a non-zero time"))
+                return Err(Error::new(
+                    "expiration-zero",
+                    format!("{at}.unixTime"),
+                    "an expiration needs a non-zero time",
+                ))
             }
             UnlockCondition::ImmutableAliasAddress(a) if !matches!(a, Address::Alias(_)) => {
                 return Err(Error::new(
@@ -58,12 +79,16 @@ pub(crate) fn validate_unlock_conditions(output: &Output, allowed: &[u8], params
     }
     let has = |kind: u8| list.iter().any(|uc| uc.type_code() == kind);
     match output {
-        Output::Basic(_) if !has(0) => {
-            Err(Error::new("basic-missing-address-unlock-condition", path, "a basic output needs an address unlock condition"))
-        }
-        Output::Nft(_) if !has(0) => {
-            Err(Error::new("nft-missing-address-unlock-condition", path, "an NFT output needs an address unlock condition"))
-        }
+        Output::Basic(_) if !has(0) => Err(Error::new(
+            "basic-missing-address-unlock-condition",
+            path,
+            "a basic output needs an address unlock condition",
+        )),
+        Output::Nft(_) if !has(0) => Err(Error::new(
+            "nft-missing-address-unlock-condition",
+            path,
+            "an NFT output needs an address unlock condition",
+        )),
         Output::Alias(_) if !(has(4) && has(5)) => Err(Error::new(
             "alias-missing-controller-unlock-condition",
             path,

@@ -9,7 +9,11 @@ use std::collections::HashSet;
 /// `path` is the unlocks list's own path (`payload.unlocks`).
 pub(crate) fn validate_unlocks(list: &[Unlock], input_count: usize, path: &str) -> Result<()> {
     if list.len() != input_count {
-        return Err(Error::new("unlocks-count-mismatch", path, format!("{} unlocks for {input_count} inputs", list.len())));
+        return Err(Error::new(
+            "unlocks-count-mismatch",
+            path,
+            format!("{} unlocks for {input_count} inputs", list.len()),
+        ));
     }
     let mut signatures = HashSet::new();
     for (i, unlock) in list.iter().enumerate() {
@@ -43,7 +47,11 @@ pub(crate) fn validate_unlocks(list: &[Unlock], input_count: usize, path: &str) 
             }
             Unlock::Alias(r) | Unlock::Nft(r) => {
                 let r = *r as usize;
-                let code = if matches!(unlock, Unlock::Alias(_)) { "invalid-alias-unlock" } else { "invalid-nft-unlock" };
+                let code = if matches!(unlock, Unlock::Alias(_)) {
+                    "invalid-alias-unlock"
+                } else {
+                    "invalid-nft-unlock"
+                };
                 // Which unlock the chain input itself used is a semantic question (the
                 // reference library and the vectors accept any earlier unlock here).
                 if r >= i || r >= MAX_INPUTS {

@@ -78,13 +78,19 @@ impl Gen {
     fn owner_conditions(&mut self) -> Vec<UnlockCondition> {
         let mut list = vec![UnlockCondition::Address(self.address())];
         if self.rng.gen_bool(0.3) {
-            list.push(UnlockCondition::StorageDepositReturn { return_address: self.address(), amount: self.rng.gen() });
+            list.push(UnlockCondition::StorageDepositReturn {
+                return_address: self.address(),
+                amount: self.rng.gen(),
+            });
         }
         if self.rng.gen_bool(0.3) {
             list.push(UnlockCondition::Timelock { unix_time: self.rng.gen() });
         }
         if self.rng.gen_bool(0.3) {
-            list.push(UnlockCondition::Expiration { return_address: self.address(), unix_time: self.rng.gen() });
+            list.push(UnlockCondition::Expiration {
+                return_address: self.address(),
+                unix_time: self.rng.gen(),
+            });
         }
         list
     }
@@ -121,7 +127,9 @@ impl Gen {
                     melted_tokens: self.u256(),
                     maximum_supply: self.u256(),
                 },
-                unlock_conditions: vec![UnlockCondition::ImmutableAliasAddress(Address::Alias(self.bytes()))],
+                unlock_conditions: vec![UnlockCondition::ImmutableAliasAddress(Address::Alias(
+                    self.bytes(),
+                ))],
                 features: self.features(&[2]),
                 immutable_features: self.features(&[2]),
             }),
@@ -142,7 +150,10 @@ impl Gen {
 
     pub fn transaction(&mut self) -> TransactionPayload {
         let inputs: Vec<Input> = (0..self.rng.gen_range(1..=4))
-            .map(|_| Input::Utxo { transaction_id: self.bytes(), output_index: self.rng.gen_range(0..128) })
+            .map(|_| Input::Utxo {
+                transaction_id: self.bytes(),
+                output_index: self.rng.gen_range(0..128),
+            })
             .collect();
         let outputs = (0..self.rng.gen_range(1..=4)).map(|_| self.output()).collect();
         let payload = self.rng.gen_bool(0.3).then(|| Payload::TaggedData(self.tagged_data()));
@@ -193,7 +204,8 @@ impl Gen {
                 params: self.vec(0, 64),
             });
         }
-        let mut signatures: Vec<Ed25519Signature> = (0..self.rng.gen_range(1..=3)).map(|_| self.signature()).collect();
+        let mut signatures: Vec<Ed25519Signature> =
+            (0..self.rng.gen_range(1..=3)).map(|_| self.signature()).collect();
         signatures.sort_by_key(|s| s.public_key);
         MilestonePayload {
             index: self.rng.gen(),

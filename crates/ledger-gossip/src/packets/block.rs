@@ -12,7 +12,12 @@ impl BlockPacket {
     pub fn new(bytes: Vec<u8>) -> Result<BlockPacket, PacketError> {
         let t = PacketType::Block;
         if bytes.is_empty() || bytes.len() > t.max_len() {
-            return Err(PacketError::InvalidLength { packet_type: t, length: bytes.len(), min: t.min_len(), max: t.max_len() });
+            return Err(PacketError::InvalidLength {
+                packet_type: t,
+                length: bytes.len(),
+                min: t.min_len(),
+                max: t.max_len(),
+            });
         }
         Ok(BlockPacket(bytes))
     }

@@ -40,7 +40,9 @@ mod tests {
     use crate::packets::to_frame;
     use rand::Rng;
 
-    crate::packets::packet_tests!(generic, BlockRequest, || BlockRequest::new(BlockId(rand::thread_rng().gen())));
+    crate::packets::packet_tests!(generic, BlockRequest, || BlockRequest::new(BlockId(
+        rand::thread_rng().gen()
+    )));
 
     #[test]
     fn example_of_the_spec() {

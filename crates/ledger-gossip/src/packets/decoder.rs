@@ -61,7 +61,9 @@ impl Decoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packets::{BlockId, BlockPacket, BlockRequest, Heartbeat, MilestoneRequest, PacketType};
+    use crate::packets::{
+        BlockId, BlockPacket, BlockRequest, Heartbeat, MilestoneRequest, PacketType,
+    };
     use rand::Rng;
 
     fn sample() -> Vec<Message> {
@@ -125,7 +127,12 @@ mod tests {
         assert!(decoder.next_message().unwrap().is_some());
         assert_eq!(
             decoder.next_message(),
-            Err(PacketError::InvalidLength { packet_type: PacketType::Block, length: 0, min: 1, max: 32768 })
+            Err(PacketError::InvalidLength {
+                packet_type: PacketType::Block,
+                length: 0,
+                min: 1,
+                max: 32768
+            })
         );
 
         let mut decoder = Decoder::new();

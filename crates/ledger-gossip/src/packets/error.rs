@@ -24,9 +24,14 @@ impl fmt::Display for PacketError {
                 write!(f, "{packet_type} must have {max} payload bytes, header says {length}")
             }
             PacketError::InvalidLength { packet_type, length, min, max } => {
-                write!(f, "{packet_type} must have {min}..{max} payload bytes, header says {length}")
+                write!(
+                    f,
+                    "{packet_type} must have {min}..{max} payload bytes, header says {length}"
+                )
             }
-            PacketError::TypeMismatch { expected, found } => write!(f, "expected a {expected} message, got a {found}"),
+            PacketError::TypeMismatch { expected, found } => {
+                write!(f, "expected a {expected} message, got a {found}")
+            }
             PacketError::FrameLength { expected, actual } => {
                 write!(f, "frame must have {expected} bytes, has {actual}")
             }

@@ -22,8 +22,12 @@ pub enum PacketType {
 }
 
 impl PacketType {
-    pub const ALL: [PacketType; 4] =
-        [PacketType::MilestoneRequest, PacketType::Block, PacketType::BlockRequest, PacketType::Heartbeat];
+    pub const ALL: [PacketType; 4] = [
+        PacketType::MilestoneRequest,
+        PacketType::Block,
+        PacketType::BlockRequest,
+        PacketType::Heartbeat,
+    ];
 
     pub fn from_byte(byte: u8) -> Option<PacketType> {
         PacketType::ALL.into_iter().find(|t| *t as u8 == byte)
@@ -87,7 +91,8 @@ impl Header {
     }
 
     pub fn parse(bytes: [u8; HEADER_LEN]) -> Result<Header, PacketError> {
-        let packet_type = PacketType::from_byte(bytes[0]).ok_or(PacketError::UnknownType(bytes[0]))?;
+        let packet_type =
+            PacketType::from_byte(bytes[0]).ok_or(PacketError::UnknownType(bytes[0]))?;
         Header::new(packet_type, u16::from_le_bytes([bytes[1], bytes[2]]) as usize)
     }
 
@@ -130,7 +135,13 @@ mod tests {
             let n = t.max_len() as u16;
             for wrong in [0, n - 1, n + 1, u16::MAX] {
                 let [lo, hi] = wrong.to_le_bytes();
-                assert!(matches!(Header::parse([t as u8, lo, hi]), Err(PacketError::InvalidLength { .. })), "{t} {wrong}");
+                assert!(
+                    matches!(
+                        Header::parse([t as u8, lo, hi]),
+                        Err(PacketError::InvalidLength { .. })
+                    ),
+                    "{t} {wrong}"
+                );
             }
         }
     }
@@ -142,7 +153,12 @@ mod tests {
         assert_eq!(Header::parse([2, 0x00, 0x80]).unwrap().payload_len(), 32768);
         assert_eq!(
             Header::parse([2, 0x01, 0x80]),
-            Err(PacketError::InvalidLength { packet_type: PacketType::Block, length: 32769, min: 1, max: 32768 })
+            Err(PacketError::InvalidLength {
+                packet_type: PacketType::Block,
+                length: 32769,
+                min: 1,
+                max: 32768
+            })
         );
     }
 }

@@ -21,7 +21,13 @@ pub struct Heartbeat {
 
 impl Heartbeat {
     /// A heartbeat with peer counts capped at 255, as the wire requires.
-    pub fn new(solid: u32, pruned: u32, latest: u32, connected_peers: usize, synced_peers: usize) -> Heartbeat {
+    pub fn new(
+        solid: u32,
+        pruned: u32,
+        latest: u32,
+        connected_peers: usize,
+        synced_peers: usize,
+    ) -> Heartbeat {
         Heartbeat {
             solid_milestone_index: solid,
             pruned_milestone_index: pruned,
@@ -57,7 +63,9 @@ impl Packet for Heartbeat {
         if payload.len() != 14 {
             return Err(PacketError::FrameLength { expected: 14, actual: payload.len() });
         }
-        let u32_at = |at: usize| u32::from_le_bytes([payload[at], payload[at + 1], payload[at + 2], payload[at + 3]]);
+        let u32_at = |at: usize| {
+            u32::from_le_bytes([payload[at], payload[at + 1], payload[at + 2], payload[at + 3]])
+        };
         Ok(Heartbeat {
             solid_milestone_index: u32_at(0),
             pruned_milestone_index: u32_at(4),
@@ -88,12 +96,19 @@ mod tests {
 
     crate::packets::packet_tests!(generic, Heartbeat, || {
         let mut rng = rand::thread_rng();
-        Heartbeat::new(rng.gen(), rng.gen(), rng.gen(), rng.gen_range(0..300), rng.gen_range(0..300))
+        Heartbeat::new(
+            rng.gen(),
+            rng.gen(),
+            rng.gen(),
+            rng.gen_range(0..300),
+            rng.gen_range(0..300),
+        )
     });
 
     #[test]
     fn example_of_the_spec() {
-        let bytes = hex::decode("04 0e00 07000000 00000000 07000000 02 01".replace(' ', "")).unwrap();
+        let bytes =
+            hex::decode("04 0e00 07000000 00000000 07000000 02 01".replace(' ', "")).unwrap();
         let heartbeat = Heartbeat::new(7, 0, 7, 2, 1);
         assert_eq!(to_frame(&heartbeat), bytes);
         assert_eq!(from_frame::<Heartbeat>(&bytes), Ok(heartbeat));
@@ -108,7 +123,9 @@ mod tests {
     #[test]
     fn data_ranges_and_sync() {
         let h = Heartbeat::new(10, 3, 12, 0, 0);
-        assert!(!h.has_data_for(3) && h.has_data_for(4) && h.has_data_for(10) && !h.has_data_for(11));
+        assert!(
+            !h.has_data_for(3) && h.has_data_for(4) && h.has_data_for(10) && !h.has_data_for(11)
+        );
         assert!(h.could_have_data_for(12) && !h.could_have_data_for(13));
         assert!(h.is_synced(10) && h.is_synced(12) && !h.is_synced(13));
         assert!(Heartbeat::new(0, 0, 1, 0, 0).is_synced(0));

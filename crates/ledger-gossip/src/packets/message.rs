@@ -1,6 +1,9 @@
 //! Any of the four gossip messages, decoded from a checked header and its payload.
 
-use super::{to_frame, BlockPacket, BlockRequest, Header, Heartbeat, MilestoneRequest, Packet, PacketError, PacketType};
+use super::{
+    to_frame, BlockPacket, BlockRequest, Header, Heartbeat, MilestoneRequest, Packet, PacketError,
+    PacketType,
+};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
@@ -14,12 +17,19 @@ impl Message {
     /// The message a checked header announces, from exactly its payload.
     pub fn decode(header: Header, payload: &[u8]) -> Result<Message, PacketError> {
         if payload.len() != header.payload_len() {
-            return Err(PacketError::FrameLength { expected: header.payload_len(), actual: payload.len() });
+            return Err(PacketError::FrameLength {
+                expected: header.payload_len(),
+                actual: payload.len(),
+            });
         }
         Ok(match header.packet_type() {
-            PacketType::MilestoneRequest => Message::MilestoneRequest(MilestoneRequest::decode_payload(payload)?),
+            PacketType::MilestoneRequest => {
+                Message::MilestoneRequest(MilestoneRequest::decode_payload(payload)?)
+            }
             PacketType::Block => Message::Block(BlockPacket::decode_payload(payload)?),
-            PacketType::BlockRequest => Message::BlockRequest(BlockRequest::decode_payload(payload)?),
+            PacketType::BlockRequest => {
+                Message::BlockRequest(BlockRequest::decode_payload(payload)?)
+            }
             PacketType::Heartbeat => Message::Heartbeat(Heartbeat::decode_payload(payload)?),
         })
     }

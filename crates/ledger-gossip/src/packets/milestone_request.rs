@@ -57,9 +57,14 @@ mod tests {
     #[test]
     fn latest_is_index_zero_as_in_the_spec() {
         assert_eq!(to_frame(&MilestoneRequest::Latest), [0x01, 0x04, 0x00, 0, 0, 0, 0]);
-        assert_eq!(from_frame::<MilestoneRequest>(&[0x01, 0x04, 0x00, 0, 0, 0, 0]), Ok(MilestoneRequest::Latest));
         assert_eq!(
-            from_frame::<MilestoneRequest>(&[0x01, 0x04, 0x00, 0x2a, 0x01, 0, 0]).unwrap().wire_index(),
+            from_frame::<MilestoneRequest>(&[0x01, 0x04, 0x00, 0, 0, 0, 0]),
+            Ok(MilestoneRequest::Latest)
+        );
+        assert_eq!(
+            from_frame::<MilestoneRequest>(&[0x01, 0x04, 0x00, 0x2a, 0x01, 0, 0])
+                .unwrap()
+                .wire_index(),
             298
         );
     }

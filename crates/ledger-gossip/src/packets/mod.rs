@@ -77,7 +77,9 @@ macro_rules! packet_tests {
     ($name:ident, $packet:ty, $random:expr) => {
         mod $name {
             use super::*;
-            use crate::packets::{from_frame, to_frame, Header, Packet, PacketError, PacketType, HEADER_LEN};
+            use crate::packets::{
+                from_frame, to_frame, Header, Packet, PacketError, PacketType, HEADER_LEN,
+            };
 
             fn random() -> $packet {
                 let f: fn() -> $packet = $random;
@@ -90,7 +92,10 @@ macro_rules! packet_tests {
                     let packet = random();
                     let frame = to_frame(&packet);
                     assert_eq!(frame[0], <$packet as Packet>::TYPE as u8);
-                    assert_eq!(u16::from_le_bytes([frame[1], frame[2]]) as usize, frame.len() - HEADER_LEN);
+                    assert_eq!(
+                        u16::from_le_bytes([frame[1], frame[2]]) as usize,
+                        frame.len() - HEADER_LEN
+                    );
                     assert_eq!(from_frame::<$packet>(&frame).unwrap(), packet);
                 }
             }
@@ -98,12 +103,14 @@ macro_rules! packet_tests {
             #[test]
             fn wrong_type() {
                 let mut frame = to_frame(&random());
-                for other in PacketType::ALL.into_iter().filter(|t| *t != <$packet as Packet>::TYPE) {
+                for other in PacketType::ALL.into_iter().filter(|t| *t != <$packet as Packet>::TYPE)
+                {
                     frame[0] = other as u8;
                     // Either the length does not fit the other type, or the type is not the one asked for.
                     assert!(matches!(
                         from_frame::<$packet>(&frame),
-                        Err(PacketError::TypeMismatch { .. }) | Err(PacketError::InvalidLength { .. })
+                        Err(PacketError::TypeMismatch { .. })
+                            | Err(PacketError::InvalidLength { .. })
                     ));
                 }
                 frame[0] = 0;
@@ -120,8 +127,14 @@ macro_rules! packet_tests {
                 ));
                 let mut longer = frame.clone();
                 longer.push(0);
-                assert!(matches!(from_frame::<$packet>(&longer), Err(PacketError::FrameLength { .. })));
-                assert!(matches!(from_frame::<$packet>(&frame[..2]), Err(PacketError::FrameLength { .. })));
+                assert!(matches!(
+                    from_frame::<$packet>(&longer),
+                    Err(PacketError::FrameLength { .. })
+                ));
+                assert!(matches!(
+                    from_frame::<$packet>(&frame[..2]),
+                    Err(PacketError::FrameLength { .. })
+                ));
             }
 
             #[test]
@@ -135,7 +148,10 @@ macro_rules! packet_tests {
                     let mut frame = vec![t as u8];
                     frame.extend_from_slice(&(len as u16).to_le_bytes());
                     frame.resize(HEADER_LEN + len, 0);
-                    assert!(matches!(from_frame::<$packet>(&frame), Err(PacketError::InvalidLength { .. })));
+                    assert!(matches!(
+                        from_frame::<$packet>(&frame),
+                        Err(PacketError::InvalidLength { .. })
+                    ));
                 }
             }
         }

@@ -105,7 +105,11 @@ impl Service {
         }
         peer.redial_scheduled = true;
         let jitter = self.config.reconnect_jitter;
-        let jitter = if jitter.is_zero() { jitter } else { rand::thread_rng().gen_range(std::time::Duration::ZERO..jitter) };
+        let jitter = if jitter.is_zero() {
+            jitter
+        } else {
+            rand::thread_rng().gen_range(std::time::Duration::ZERO..jitter)
+        };
         let delay = self.config.reconnect_interval + jitter;
         self.redials.push(tokio::time::sleep(delay).map(move |()| id).boxed());
     }
@@ -118,7 +122,12 @@ impl Service {
         }
     }
 
-    pub(super) fn on_connection_established(&mut self, id: PeerId, connection: ConnectionId, endpoint: &ConnectedPoint) {
+    pub(super) fn on_connection_established(
+        &mut self,
+        id: PeerId,
+        connection: ConnectionId,
+        endpoint: &ConnectedPoint,
+    ) {
         let outbound = endpoint.is_dialer();
         let mut remote = endpoint.get_remote_address().clone();
         if matches!(remote.iter().last(), Some(Protocol::P2p(_))) {
@@ -131,7 +140,8 @@ impl Service {
         if !outbound || peer.stream.is_some() || peer.opening.is_some() {
             return;
         }
-        if peer.relation == Relation::Unknown && unknown_streams >= self.config.unknown_peers_limit {
+        if peer.relation == Relation::Unknown && unknown_streams >= self.config.unknown_peers_limit
+        {
             self.swarm.close_connection(connection);
             return;
         }
@@ -147,7 +157,10 @@ impl Service {
         }
         if peer.stream.as_ref().is_some_and(|s| s.connection == connection) {
             peer.stream = None;
-            self.emit(GossipEvent::StreamClosed { peer: id, reason: CloseReason::ConnectionClosed });
+            self.emit(GossipEvent::StreamClosed {
+                peer: id,
+                reason: CloseReason::ConnectionClosed,
+            });
         }
         let Some(peer) = self.peers.get(&id) else { return };
         if !peer.is_connected() {
@@ -163,7 +176,9 @@ impl Service {
     /// An unknown peer's addresses are where it listens, as it says in identify, rather than
     /// the ephemeral port it connected from. Known peers keep their configured address.
     pub(super) fn on_identified(&mut self, id: PeerId, listen_addresses: Vec<Multiaddr>) {
-        let Some(peer) = self.peers.get_mut(&id).filter(|p| p.relation == Relation::Unknown) else { return };
+        let Some(peer) = self.peers.get_mut(&id).filter(|p| p.relation == Relation::Unknown) else {
+            return;
+        };
         let addresses: Vec<Multiaddr> = listen_addresses
             .into_iter()
             .map(|mut a| {

@@ -50,10 +50,16 @@ impl Service {
             .filter_map(|(id, peer)| {
                 let stream = peer.stream.as_ref()?;
                 let reason = match (stream.heartbeat, stream.heartbeat_received) {
-                    (None, _) if now.duration_since(stream.started) > timers.heartbeat_grace => DropReason::NoHeartbeat,
+                    (None, _) if now.duration_since(stream.started) > timers.heartbeat_grace => {
+                        DropReason::NoHeartbeat
+                    }
                     (None, _) => return None,
-                    (_, Some(at)) if now.duration_since(at) > timers.heartbeat_expiry => DropReason::HeartbeatExpired,
-                    (Some(h), _) if peer.relation != Relation::Known && h.solid_milestone_index < pruned => {
+                    (_, Some(at)) if now.duration_since(at) > timers.heartbeat_expiry => {
+                        DropReason::HeartbeatExpired
+                    }
+                    (Some(h), _)
+                        if peer.relation != Relation::Known && h.solid_milestone_index < pruned =>
+                    {
                         DropReason::BelowPruningIndex
                     }
                     _ => return None,

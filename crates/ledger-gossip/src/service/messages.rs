@@ -33,8 +33,12 @@ impl Service {
                     self.end_stream(peer, reason);
                 }
             }
-            SessionEvent::Block { peer, session, id, block } => self.on_block(peer, session, id, block),
-            SessionEvent::Message { peer, session, message } => self.on_message(peer, session, message),
+            SessionEvent::Block { peer, session, id, block } => {
+                self.on_block(peer, session, id, block)
+            }
+            SessionEvent::Message { peer, session, message } => {
+                self.on_message(peer, session, message)
+            }
         }
     }
 
@@ -109,13 +113,23 @@ impl Service {
                 Intake::Stored { missing_parents, milestone } => {
                     node.streams.new_blocks.fetch_add(1, Relaxed);
                     for (i, sender) in senders.iter().enumerate() {
-                        if let Some(stream) = self.peers.get(sender).and_then(|p| p.stream.as_ref()) {
-                            let counter = if i == 0 { &stream.session.metrics.new_blocks } else { &stream.session.metrics.known_blocks };
+                        if let Some(stream) = self.peers.get(sender).and_then(|p| p.stream.as_ref())
+                        {
+                            let counter = if i == 0 {
+                                &stream.session.metrics.new_blocks
+                            } else {
+                                &stream.session.metrics.known_blocks
+                            };
                             counter.fetch_add(1, Relaxed);
                         }
                     }
-                    node.streams.known_blocks.fetch_add(senders.len().saturating_sub(1) as u64, Relaxed);
-                    if milestone.and_then(|i| self.requests.processed(Wanted::Milestone(i))).is_some() {
+                    node.streams
+                        .known_blocks
+                        .fetch_add(senders.len().saturating_sub(1) as u64, Relaxed);
+                    if milestone
+                        .and_then(|i| self.requests.processed(Wanted::Milestone(i)))
+                        .is_some()
+                    {
                         unit.requested = true;
                     }
                     let parents_index = match (request, milestone) {
@@ -133,7 +147,8 @@ impl Service {
                 }
                 Intake::AlreadyStored => {
                     for sender in &senders {
-                        if let Some(stream) = self.peers.get(sender).and_then(|p| p.stream.as_ref()) {
+                        if let Some(stream) = self.peers.get(sender).and_then(|p| p.stream.as_ref())
+                        {
                             count!(stream.session.metrics, node, known_blocks);
                         }
                     }
@@ -143,7 +158,11 @@ impl Service {
                 Intake::Invalid(error) => {
                     node.invalid_blocks.fetch_add(1, Relaxed);
                     for sender in &senders {
-                        self.drop_peer(*sender, DropReason::InvalidBlock { block: id, error: error.clone() }, true);
+                        self.drop_peer(
+                            *sender,
+                            DropReason::InvalidBlock { block: id, error: error.clone() },
+                            true,
+                        );
                     }
                     Some(Verdict::Invalid(error))
                 }
@@ -169,7 +188,8 @@ impl Service {
             Some(unit) => unit.senders.as_slice(),
             None => &[],
         };
-        let mut recipients = self.peers.streams().filter(|(peer, _)| !senders.contains(peer)).peekable();
+        let mut recipients =
+            self.peers.streams().filter(|(peer, _)| !senders.contains(peer)).peekable();
         // The frame is built only when someone gets it (a node whose one peer sent the block has nobody).
         if recipients.peek().is_none() {
             return;

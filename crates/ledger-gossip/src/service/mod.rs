@@ -121,7 +121,12 @@ impl Service {
         tokio::spawn(responder::run(store.clone(), responder_rx));
         let store_events = store.events();
         let sync = store.sync_state();
-        let warp = WarpSync::new(config.warp_sync_range, config.timers.warp_sync_stall, sync.confirmed, Instant::now());
+        let warp = WarpSync::new(
+            config.warp_sync_range,
+            config.timers.warp_sync_stall,
+            sync.confirmed,
+            Instant::now(),
+        );
         let service = Service {
             store,
             local: *swarm.local_peer_id(),
@@ -175,7 +180,10 @@ impl Service {
                 }
                 SwarmEvent::ListenerClosed { listener_id, reason, .. } => {
                     if let Some(address) = waiting.remove(listener_id) {
-                        failed.push((address, reason.as_ref().err().map_or("closed".to_string(), |e| e.to_string())));
+                        failed.push((
+                            address,
+                            reason.as_ref().err().map_or("closed".to_string(), |e| e.to_string()),
+                        ));
                     }
                 }
                 SwarmEvent::ListenerError { listener_id, error } => {
@@ -255,14 +263,18 @@ impl Service {
     fn on_swarm_event(&mut self, event: SwarmEvent<BehaviourEvent>) {
         match event {
             SwarmEvent::Behaviour(BehaviourEvent::Streams(event)) => self.on_stream_event(event),
-            SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received { peer_id, info, .. })) => {
-                self.on_identified(peer_id, info.listen_addrs)
-            }
+            SwarmEvent::Behaviour(BehaviourEvent::Identify(identify::Event::Received {
+                peer_id,
+                info,
+                ..
+            })) => self.on_identified(peer_id, info.listen_addrs),
             SwarmEvent::Behaviour(_) => {} // the rest of identify, and ping, need nothing from us
             SwarmEvent::ConnectionEstablished { peer_id, connection_id, endpoint, .. } => {
                 self.on_connection_established(peer_id, connection_id, &endpoint)
             }
-            SwarmEvent::ConnectionClosed { peer_id, connection_id, .. } => self.on_connection_closed(peer_id, connection_id),
+            SwarmEvent::ConnectionClosed { peer_id, connection_id, .. } => {
+                self.on_connection_closed(peer_id, connection_id)
+            }
             SwarmEvent::OutgoingConnectionError { peer_id: Some(peer), error, .. } => {
                 self.on_dial_failure(peer, error.to_string())
             }
@@ -270,7 +282,9 @@ impl Service {
                 self.listen_addresses.push(address.clone());
                 self.emit(GossipEvent::Listening { address });
             }
-            SwarmEvent::ExpiredListenAddr { address, .. } => self.listen_addresses.retain(|a| *a != address),
+            SwarmEvent::ExpiredListenAddr { address, .. } => {
+                self.listen_addresses.retain(|a| *a != address)
+            }
             _ => {}
         }
     }
@@ -284,7 +298,11 @@ impl Service {
                 let _ = reply.send(self.peers.get(&id).map(|p| p.info(id)));
             }
             Command::AddPeer(entry, reply) => {
-                let result = if entry.peer_id == self.local { Err(AddPeerError::OwnPeerId) } else { Ok(self.add_peer(entry)) };
+                let result = if entry.peer_id == self.local {
+                    Err(AddPeerError::OwnPeerId)
+                } else {
+                    Ok(self.add_peer(entry))
+                };
                 let _ = reply.send(result);
             }
             Command::RemovePeer(id, reply) => {

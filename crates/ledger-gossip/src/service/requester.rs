@@ -14,7 +14,8 @@ impl Service {
         if !self.requests.has_queued() {
             return;
         }
-        let mut streams: Vec<_> = self.peers.streams().filter(|(_, s)| s.heartbeat.is_some()).map(|(_, s)| s).collect();
+        let mut streams: Vec<_> =
+            self.peers.streams().filter(|(_, s)| s.heartbeat.is_some()).map(|(_, s)| s).collect();
         if streams.is_empty() {
             // Nobody to ask: the requests wait in the queue (nothing is popped).
             return;
@@ -33,7 +34,11 @@ impl Service {
                 .find(|s| s.heartbeat.is_some_and(|h| h.has_data_for(index)));
             let targets: Vec<_> = match first {
                 Some(stream) => vec![stream],
-                None => streams.iter().copied().filter(|s| s.heartbeat.is_some_and(|h| h.could_have_data_for(index))).collect(),
+                None => streams
+                    .iter()
+                    .copied()
+                    .filter(|s| s.heartbeat.is_some_and(|h| h.could_have_data_for(index)))
+                    .collect(),
             };
             // Sent requests are counted by the writer when they hit the wire.
             for stream in targets {

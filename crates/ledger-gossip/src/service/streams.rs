@@ -24,24 +24,37 @@ use std::time::Instant;
 impl Service {
     pub(super) fn on_stream_event(&mut self, event: StreamEvent) {
         match event {
-            StreamEvent::Inbound { peer, connection, stream } => self.offer_stream(peer, connection, stream, false),
+            StreamEvent::Inbound { peer, connection, stream } => {
+                self.offer_stream(peer, connection, stream, false)
+            }
             StreamEvent::Outbound { peer, connection, stream } => {
-                if let Some(p) = self.peers.get_mut(&peer).filter(|p| p.opening == Some(connection)) {
+                if let Some(p) = self.peers.get_mut(&peer).filter(|p| p.opening == Some(connection))
+                {
                     p.opening = None;
                 }
                 self.offer_stream(peer, connection, stream, true)
             }
             StreamEvent::OutboundFailed { peer, connection, reason } => {
-                if let Some(p) = self.peers.get_mut(&peer).filter(|p| p.opening == Some(connection)) {
+                if let Some(p) = self.peers.get_mut(&peer).filter(|p| p.opening == Some(connection))
+                {
                     p.opening = None;
                 }
-                self.emit(GossipEvent::StreamRefused { peer, reason: format!("could not open a gossip stream: {reason}") });
+                self.emit(GossipEvent::StreamRefused {
+                    peer,
+                    reason: format!("could not open a gossip stream: {reason}"),
+                });
                 self.swarm.close_connection(connection);
             }
         }
     }
 
-    fn offer_stream(&mut self, id: PeerId, connection: ConnectionId, stream: swarm::Stream, outbound: bool) {
+    fn offer_stream(
+        &mut self,
+        id: PeerId,
+        connection: ConnectionId,
+        stream: swarm::Stream,
+        outbound: bool,
+    ) {
         let unknown_streams = self.peers.unknown_streams();
         // A stream from a peer dropped meanwhile is simply dropped (and thereby reset).
         let Some(peer) = self.peers.get_mut(&id) else { return };
@@ -49,20 +62,34 @@ impl Service {
             let we_open_the_kept_one = self.local < id;
             let keep_new = current.outbound != outbound && outbound == we_open_the_kept_one;
             if !keep_new {
-                self.emit(GossipEvent::StreamRefused { peer: id, reason: "a gossip stream with this peer exists".into() });
+                self.emit(GossipEvent::StreamRefused {
+                    peer: id,
+                    reason: "a gossip stream with this peer exists".into(),
+                });
                 return;
             }
             peer.stream = None;
             self.emit(GossipEvent::StreamClosed { peer: id, reason: CloseReason::Replaced });
-        } else if peer.relation == Relation::Unknown && unknown_streams >= self.config.unknown_peers_limit {
-            self.emit(GossipEvent::StreamRefused { peer: id, reason: "no slot left for unknown peers".into() });
+        } else if peer.relation == Relation::Unknown
+            && unknown_streams >= self.config.unknown_peers_limit
+        {
+            self.emit(GossipEvent::StreamRefused {
+                peer: id,
+                reason: "no slot left for unknown peers".into(),
+            });
             let _ = self.swarm.disconnect_peer_id(id);
             return;
         }
         self.start_stream(id, connection, stream, outbound);
     }
 
-    fn start_stream(&mut self, id: PeerId, connection: ConnectionId, stream: swarm::Stream, outbound: bool) {
+    fn start_stream(
+        &mut self,
+        id: PeerId,
+        connection: ConnectionId,
+        stream: swarm::Stream,
+        outbound: bool,
+    ) {
         self.next_session += 1;
         let session = Session::spawn(
             id,

@@ -11,12 +11,16 @@ const WAIT: Duration = Duration::from_secs(10);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn solid_blocks_travel_along_a_line_but_not_back() {
-    let (a, b, c) =
-        (memory_node(memory_config(), synced(3)).await, memory_node(memory_config(), synced(3)).await, memory_node(memory_config(), synced(3)).await);
+    let (a, b, c) = (
+        memory_node(memory_config(), synced(3)).await,
+        memory_node(memory_config(), synced(3)).await,
+        memory_node(memory_config(), synced(3)).await,
+    );
     peer_up(&a, &b).await;
     peer_up(&b, &c).await;
 
-    let ids: Vec<_> = (0..20).map(|i| a.store.add_local(&tagged_block(&[SEP], &format!("block {i}")))).collect();
+    let ids: Vec<_> =
+        (0..20).map(|i| a.store.add_local(&tagged_block(&[SEP], &format!("block {i}")))).collect();
     eventually(WAIT, || async { ids.iter().all(|id| c.store.is_solid(id)) }).await;
     for id in &ids {
         assert_eq!(b.store.submissions(id), [false], "b validated each block once, unrequested");
@@ -77,7 +81,10 @@ async fn missing_parents_are_requested_and_the_child_becomes_solid() {
     let p2 = a.store.add_quietly(&tagged_block(&[p1.0], "parent 2"));
     let child = a.store.add_local(&tagged_block(&[p2.0, SEP], "child"));
 
-    eventually(WAIT, || async { b.store.is_solid(&child) && b.store.is_solid(&p1) && b.store.is_solid(&p2) }).await;
+    eventually(WAIT, || async {
+        b.store.is_solid(&child) && b.store.is_solid(&p1) && b.store.is_solid(&p2)
+    })
+    .await;
     assert_eq!(b.store.submissions(&child), [false]);
     assert_eq!(b.store.submissions(&p2), [true], "asked for, so marked requested");
     assert_eq!(b.store.submissions(&p1), [true], "parent of a requested block, asked for too");
@@ -91,7 +98,8 @@ async fn missing_parents_are_requested_and_the_child_becomes_solid() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn milestone_requests_are_answered_and_latest_means_zero() {
     let a = memory_node(memory_config(), synced(5)).await;
-    let milestones: Vec<Vec<u8>> = (1..=5).map(|i| tagged_block(&[SEP], &format!("milestone {i}"))).collect();
+    let milestones: Vec<Vec<u8>> =
+        (1..=5).map(|i| tagged_block(&[SEP], &format!("milestone {i}"))).collect();
     for (i, bytes) in milestones.iter().enumerate() {
         a.store.add_milestone(i as u32 + 1, bytes);
     }
@@ -103,9 +111,14 @@ async fn milestone_requests_are_answered_and_latest_means_zero() {
     eventually(WAIT, || async { b.store.contains(&latest) }).await;
 
     b.gossip.request_milestones(vec![2, 3], true).unwrap();
-    let wanted = [ledger_gossip::BlockId::of_block(&milestones[1]), ledger_gossip::BlockId::of_block(&milestones[2])];
+    let wanted = [
+        ledger_gossip::BlockId::of_block(&milestones[1]),
+        ledger_gossip::BlockId::of_block(&milestones[2]),
+    ];
     eventually(WAIT, || async { wanted.iter().all(|id| b.store.contains(id)) }).await;
-    let asked = || async { a.peer(b.peer_id()).await.unwrap().gossip.unwrap().metrics.received_milestone_requests };
+    let asked = || async {
+        a.peer(b.peer_id()).await.unwrap().gossip.unwrap().metrics.received_milestone_requests
+    };
     let before = asked().await;
     assert!(before >= 3, "latest, 2 and 3: {before}");
 

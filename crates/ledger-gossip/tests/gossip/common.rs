@@ -14,8 +14,8 @@ use ledger_core::model::{Block, Payload, TaggedData};
 use ledger_gossip::behaviour::StreamEvent;
 use ledger_gossip::peers::PeerInfo;
 use ledger_gossip::{
-    Behaviour, BlockId, Config, Gossip, GossipEvent, GossipStore, Intake, Multiaddr, PeerEntry, PeerId, ReceivedBlock,
-    StoreEvent,
+    Behaviour, BlockId, Config, Gossip, GossipEvent, GossipStore, Intake, Multiaddr, PeerEntry,
+    PeerId, ReceivedBlock, StoreEvent,
 };
 use libp2p::core::transport::{MemoryTransport, Transport};
 use libp2p::core::upgrade::Version;
@@ -42,7 +42,10 @@ pub fn tagged_block(parents: &[[u8; 32]], tag: &str) -> Vec<u8> {
     encode_block(&Block {
         protocol_version: 2,
         parents,
-        payload: Some(Payload::TaggedData(TaggedData { tag: tag.as_bytes().to_vec(), data: b"gossip test".to_vec() })),
+        payload: Some(Payload::TaggedData(TaggedData {
+            tag: tag.as_bytes().to_vec(),
+            data: b"gossip test".to_vec(),
+        })),
         nonce: 0,
     })
 }
@@ -161,15 +164,21 @@ impl MemoryStore {
     }
 
     fn parents_of(bytes: &[u8]) -> Vec<BlockId> {
-        decode_block(bytes).map(|b| b.parents.into_iter().map(BlockId).collect()).unwrap_or_default()
+        decode_block(bytes)
+            .map(|b| b.parents.into_iter().map(BlockId).collect())
+            .unwrap_or_default()
     }
 
     fn store(inner: &mut Inner, id: BlockId, bytes: Vec<u8>) -> Vec<BlockId> {
         let parents = Self::parents_of(&bytes);
-        let missing: Vec<BlockId> =
-            parents.iter().copied().filter(|p| p.0 != SEP && !inner.blocks.contains_key(p)).collect();
+        let missing: Vec<BlockId> = parents
+            .iter()
+            .copied()
+            .filter(|p| p.0 != SEP && !inner.blocks.contains_key(p))
+            .collect();
         inner.blocks.insert(id, bytes);
-        let unsolid: Vec<BlockId> = parents.iter().copied().filter(|p| p.0 != SEP && !inner.solid.contains(p)).collect();
+        let unsolid: Vec<BlockId> =
+            parents.iter().copied().filter(|p| p.0 != SEP && !inner.solid.contains(p)).collect();
         if unsolid.is_empty() {
             Self::mark_solid(inner, id);
         } else {
@@ -203,7 +212,11 @@ impl MemoryStore {
                 continue;
             }
             let bytes = inner.blocks[&id].clone();
-            let event = if inner.local.contains(&id) { StoreEvent::Local { id, bytes } } else { StoreEvent::Solid { id, bytes } };
+            let event = if inner.local.contains(&id) {
+                StoreEvent::Local { id, bytes }
+            } else {
+                StoreEvent::Solid { id, bytes }
+            };
             inner.subscribers.retain(|s| s.unbounded_send(event.clone()).is_ok());
             for child in inner.waiting.remove(&id).unwrap_or_default() {
                 let parents = Self::parents_of(&inner.blocks[&child]);
@@ -228,7 +241,11 @@ impl GossipStore for MemoryStore {
     fn milestone_block(&self, index: u32) -> Option<Vec<u8>> {
         let mut inner = self.inner.lock().unwrap();
         inner.milestone_lookups.push(index);
-        inner.milestones.get(&index).filter(|b| !inner.withheld.contains(&BlockId::of_block(b))).cloned()
+        inner
+            .milestones
+            .get(&index)
+            .filter(|b| !inner.withheld.contains(&BlockId::of_block(b)))
+            .cloned()
     }
 
     fn submit_blocks(&self, blocks: &[ReceivedBlock]) -> Vec<Intake> {
@@ -241,18 +258,26 @@ impl GossipStore for MemoryStore {
                     Err(e) => Intake::Invalid(e.to_string()),
                     Ok(b) if b.protocol_version != 2 => Intake::Invalid("protocol version".into()),
                     Ok(_) if inner.blocks.contains_key(&block.id) => Intake::AlreadyStored,
-                    Ok(b) if inner.lost.is_some_and(|(index, until)| {
-                        milestone_index_of(&b) == Some(index) && std::time::Instant::now() < until
-                    }) =>
+                    Ok(b)
+                        if inner.lost.is_some_and(|(index, until)| {
+                            milestone_index_of(&b) == Some(index)
+                                && std::time::Instant::now() < until
+                        }) =>
                     {
-                        Intake::Stored { missing_parents: Vec::new(), milestone: milestone_index_of(&b) }
+                        Intake::Stored {
+                            missing_parents: Vec::new(),
+                            milestone: milestone_index_of(&b),
+                        }
                     }
                     Ok(b) => {
                         let milestone = milestone_index_of(&b);
                         if let Some(index) = milestone {
                             inner.milestones.insert(index, block.bytes.clone());
                         }
-                        Intake::Stored { missing_parents: Self::store(&mut inner, block.id, block.bytes.clone()), milestone }
+                        Intake::Stored {
+                            missing_parents: Self::store(&mut inner, block.id, block.bytes.clone()),
+                            milestone,
+                        }
                     }
                 }
             })
@@ -281,7 +306,9 @@ impl GossipStore for MemoryStore {
 /// The tests' stand-in for a verified milestone: a tagged-data block tagged "milestone N".
 pub fn milestone_index_of(block: &Block) -> Option<u32> {
     match &block.payload {
-        Some(Payload::TaggedData(t)) => std::str::from_utf8(&t.tag).ok()?.strip_prefix("milestone ")?.parse().ok(),
+        Some(Payload::TaggedData(t)) => {
+            std::str::from_utf8(&t.tag).ok()?.strip_prefix("milestone ")?.parse().ok()
+        }
         _ => None,
     }
 }
@@ -326,7 +353,11 @@ impl Node {
     }
 
     /// The next event matching `pick`, within `within`.
-    pub async fn event<T>(&mut self, within: Duration, pick: impl Fn(&GossipEvent) -> Option<T>) -> T {
+    pub async fn event<T>(
+        &mut self,
+        within: Duration,
+        pick: impl Fn(&GossipEvent) -> Option<T>,
+    ) -> T {
         tokio::time::timeout(within, async {
             loop {
                 match self.events.recv().await {
@@ -380,8 +411,10 @@ pub async fn node_with_store(config: Config, store: Arc<MemoryStore>) -> Node {
 /// Connect `a` to `b` (a dials, as a known peer) and wait until both have each other's heartbeat.
 pub async fn peer_up(a: &Node, b: &Node) {
     a.gossip.add_peer(b.entry()).await.unwrap().unwrap();
-    eventually(Duration::from_secs(10), || async { a.has_heartbeat_from(b.peer_id()).await && b.has_heartbeat_from(a.peer_id()).await })
-        .await;
+    eventually(Duration::from_secs(10), || async {
+        a.has_heartbeat_from(b.peer_id()).await && b.has_heartbeat_from(a.peer_id()).await
+    })
+    .await;
 }
 
 /// Wait until `condition` holds, checking every 20 ms; panic after `within`.
@@ -409,9 +442,9 @@ pub async fn raw_stream_to(node: &Node) -> (PeerId, Stream) {
                 SwarmEvent::ConnectionEstablished { peer_id, connection_id, .. } => {
                     swarm.behaviour_mut().streams.open(peer_id, connection_id)
                 }
-                SwarmEvent::Behaviour(ledger_gossip::behaviour::BehaviourEvent::Streams(StreamEvent::Outbound {
-                    stream, ..
-                })) => return stream,
+                SwarmEvent::Behaviour(ledger_gossip::behaviour::BehaviourEvent::Streams(
+                    StreamEvent::Outbound { stream, .. },
+                )) => return stream,
                 _ => {}
             }
         }
@@ -432,7 +465,8 @@ pub struct TestDir(pub std::path::PathBuf);
 
 impl TestDir {
     pub fn new() -> TestDir {
-        let path = std::env::temp_dir().join(format!("ledger-gossip-test-{}", hex::encode(rand::random::<[u8; 8]>())));
+        let path = std::env::temp_dir()
+            .join(format!("ledger-gossip-test-{}", hex::encode(rand::random::<[u8; 8]>())));
         std::fs::create_dir_all(&path).unwrap();
         TestDir(path)
     }

@@ -40,14 +40,21 @@ const WAIT: Duration = Duration::from_secs(30);
 const KEY_3: &str = "5126767a84e1ced849dbbf2be809fd40f90bcfb81bd0d3309e2e25e34f803bf265500854f1f0e8fd3c389cf7b6b59cfd422b9319f257e2a8d3a772973560acdd";
 
 fn config(port: u16) -> Config {
-    let mut config = Config::new(std::env::var("HORNET_NETWORK").unwrap_or_else(|_| "private_tangle1".into()));
+    let mut config =
+        Config::new(std::env::var("HORNET_NETWORK").unwrap_or_else(|_| "private_tangle1".into()));
     config.bind_addresses = vec![format!("/ip4/127.0.0.1/tcp/{port}").parse().unwrap()];
     config
 }
 
 async fn check_hornet(gossip: &Gossip, store: &MemoryStore, hornet: PeerId) {
     eventually(WAIT, || async {
-        gossip.peer(hornet).await.unwrap().and_then(|p| p.gossip).and_then(|g| g.heartbeat).is_some()
+        gossip
+            .peer(hornet)
+            .await
+            .unwrap()
+            .and_then(|p| p.gossip)
+            .and_then(|g| g.heartbeat)
+            .is_some()
     })
     .await;
     let info = gossip.peer(hornet).await.unwrap().unwrap();
@@ -56,7 +63,10 @@ async fn check_hornet(gossip: &Gossip, store: &MemoryStore, hornet: PeerId) {
     assert!(heartbeat.latest_milestone_index >= 1);
     // Hornet answered "send me your latest milestone" with its milestone block.
     eventually(WAIT, || async {
-        store.all_blocks().iter().any(|b| matches!(decode_block(b).map(|b| b.payload), Ok(Some(Payload::Milestone(_)))))
+        store
+            .all_blocks()
+            .iter()
+            .any(|b| matches!(decode_block(b).map(|b| b.payload), Ok(Some(Payload::Milestone(_)))))
     })
     .await;
     let milestone = store
@@ -85,9 +95,14 @@ fn solid_milestone_block(store: &MemoryStore) -> [u8; 32] {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a running Hornet 2.0.1 (shared/interop/start-hornet-pair.sh)"]
 async fn the_node_dials_hornet() {
-    let entry = PeerEntry::parse(&std::env::var("HORNET_PEER").expect("HORNET_PEER"), Some("hornet".into())).unwrap();
+    let entry = PeerEntry::parse(
+        &std::env::var("HORNET_PEER").expect("HORNET_PEER"),
+        Some("hornet".into()),
+    )
+    .unwrap();
     let store = MemoryStore::new(synced(0));
-    let gossip = Gossip::start(config(0), &keypair_from_hex(KEY_3).unwrap(), store.clone()).unwrap();
+    let gossip =
+        Gossip::start(config(0), &keypair_from_hex(KEY_3).unwrap(), store.clone()).unwrap();
     gossip.add_peer(entry.clone()).await.unwrap().unwrap();
     check_hornet(&gossip, &store, entry.peer_id).await;
     if let Ok(rest) = std::env::var("HORNET_PEER_REST") {
@@ -95,8 +110,12 @@ async fn the_node_dials_hornet() {
         let block = tagged_block(&[solid_milestone_block(&store)], "ledger-gossip interop");
         let id = store.add_local(&block);
         let path = format!("/api/core/v2/blocks/{id}/metadata");
-        eventually(WAIT, || async { http(&rest, "GET", &path, "").starts_with("HTTP/1.1 200") }).await;
-        println!("Hornet stored block {id}: {}", http(&rest, "GET", &path, "").lines().last().unwrap_or_default());
+        eventually(WAIT, || async { http(&rest, "GET", &path, "").starts_with("HTTP/1.1 200") })
+            .await;
+        println!(
+            "Hornet stored block {id}: {}",
+            http(&rest, "GET", &path, "").lines().last().unwrap_or_default()
+        );
     }
     gossip.shutdown();
 }
@@ -104,10 +123,12 @@ async fn the_node_dials_hornet() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a running Hornet 2.0.1 (shared/interop/start-hornet-pair.sh)"]
 async fn hornet_dials_the_node() {
-    let rest = std::env::var("HORNET_REST").expect("HORNET_REST (host:port of the Hornet that should dial)");
+    let rest = std::env::var("HORNET_REST")
+        .expect("HORNET_REST (host:port of the Hornet that should dial)");
     let port = 15600;
     let store = MemoryStore::new(synced(0));
-    let gossip = Gossip::start(config(port), &keypair_from_hex(KEY_3).unwrap(), store.clone()).unwrap();
+    let gossip =
+        Gossip::start(config(port), &keypair_from_hex(KEY_3).unwrap(), store.clone()).unwrap();
     let body = format!(
         r#"{{"multiAddress":"/ip4/127.0.0.1/tcp/{port}/p2p/{}","alias":"ledger-node"}}"#,
         gossip.local_peer_id()
@@ -116,7 +137,12 @@ async fn hornet_dials_the_node() {
     println!("Hornet answered the POST with: {}", answer.lines().next().unwrap_or_default());
     // The Hornet behind HORNET_REST dials; it is the node's only peer.
     eventually(WAIT, || async {
-        gossip.peers().await.unwrap().iter().any(|p| p.gossip.as_ref().is_some_and(|g| g.heartbeat.is_some()))
+        gossip
+            .peers()
+            .await
+            .unwrap()
+            .iter()
+            .any(|p| p.gossip.as_ref().is_some_and(|g| g.heartbeat.is_some()))
     })
     .await;
     let dialler = gossip.peers().await.unwrap().into_iter().find(|p| p.gossip.is_some()).unwrap();

@@ -37,7 +37,10 @@ async fn an_unknown_message_type_closes_stream_and_connection() {
     stream.write_all(&to_frame(&Heartbeat::new(2, 0, 2, 1, 1))).await.unwrap();
     stream.write_all(&[0x09, 0x04, 0x00, 1, 2, 3, 4]).await.unwrap();
     stream.flush().await.unwrap();
-    assert_eq!(expect_closed(&mut node, raw).await, CloseReason::Protocol(PacketError::UnknownType(9)));
+    assert_eq!(
+        expect_closed(&mut node, raw).await,
+        CloseReason::Protocol(PacketError::UnknownType(9))
+    );
     assert!(node.has_heartbeat_from(good.peer_id()).await, "the good peer keeps its stream");
     assert!(node.gossip.metrics().streams.received_heartbeats >= 2);
 }
@@ -45,9 +48,33 @@ async fn an_unknown_message_type_closes_stream_and_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_lengths_close_the_stream() {
     for (bytes, expected) in [
-        (vec![0x02, 0x00, 0x00], PacketError::InvalidLength { packet_type: PacketType::Block, length: 0, min: 1, max: 32768 }),
-        (vec![0x04, 0x0d, 0x00], PacketError::InvalidLength { packet_type: PacketType::Heartbeat, length: 13, min: 14, max: 14 }),
-        (vec![0x02, 0x01, 0x80], PacketError::InvalidLength { packet_type: PacketType::Block, length: 32769, min: 1, max: 32768 }),
+        (
+            vec![0x02, 0x00, 0x00],
+            PacketError::InvalidLength {
+                packet_type: PacketType::Block,
+                length: 0,
+                min: 1,
+                max: 32768,
+            },
+        ),
+        (
+            vec![0x04, 0x0d, 0x00],
+            PacketError::InvalidLength {
+                packet_type: PacketType::Heartbeat,
+                length: 13,
+                min: 14,
+                max: 14,
+            },
+        ),
+        (
+            vec![0x02, 0x01, 0x80],
+            PacketError::InvalidLength {
+                packet_type: PacketType::Block,
+                length: 32769,
+                min: 1,
+                max: 32768,
+            },
+        ),
         (vec![0x00, 0x03, 0x00], PacketError::UnknownType(0)),
     ] {
         let (mut node, good) = node_with_good_peer(memory_config()).await;
@@ -71,9 +98,11 @@ async fn an_invalid_block_gets_its_sender_dropped_and_removed() {
     stream.flush().await.unwrap();
     let (block, removed) = node
         .event(WAIT, |e| match e {
-            GossipEvent::PeerDropped { peer, reason: DropReason::InvalidBlock { block, .. }, removed } if *peer == raw => {
-                Some((*block, *removed))
-            }
+            GossipEvent::PeerDropped {
+                peer,
+                reason: DropReason::InvalidBlock { block, .. },
+                removed,
+            } if *peer == raw => Some((*block, *removed)),
             _ => None,
         })
         .await;
@@ -101,7 +130,10 @@ async fn a_silent_peer_is_dropped_after_the_grace_period() {
         .await;
     assert_eq!(reason, DropReason::NoHeartbeat);
     eventually(WAIT, || async { node.peer(raw).await.is_none() }).await;
-    assert!(node.has_heartbeat_from(good.peer_id()).await, "the good peer sends heartbeats and stays");
+    assert!(
+        node.has_heartbeat_from(good.peer_id()).await,
+        "the good peer sends heartbeats and stays"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

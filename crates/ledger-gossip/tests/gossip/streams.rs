@@ -19,7 +19,11 @@ async fn dialer_opens_the_stream_and_both_exchange_heartbeats() {
     assert_eq!(b_at_a.addresses, vec![b.address.clone()]);
     let heartbeat = b_at_a.gossip.unwrap().heartbeat.unwrap();
     assert_eq!(
-        (heartbeat.solid_milestone_index, heartbeat.pruned_milestone_index, heartbeat.latest_milestone_index),
+        (
+            heartbeat.solid_milestone_index,
+            heartbeat.pruned_milestone_index,
+            heartbeat.latest_milestone_index
+        ),
         (5, 2, 9)
     );
     assert_eq!(heartbeat.connected_peers, 1);
@@ -33,7 +37,10 @@ async fn dialer_opens_the_stream_and_both_exchange_heartbeats() {
     assert!(gossip.metrics.sent_heartbeats >= 1);
     assert!(gossip.metrics.received_heartbeats >= 1);
     // An unknown peer is shown where it listens (from identify), not where it dialled from.
-    eventually(WAIT, || async { b.peer(a.peer_id()).await.unwrap().addresses == vec![a.address.clone()] }).await;
+    eventually(WAIT, || async {
+        b.peer(a.peer_id()).await.unwrap().addresses == vec![a.address.clone()]
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -44,8 +51,10 @@ async fn simultaneous_dials_leave_one_stream_that_stays() {
         let (ra, rb) = tokio::join!(a.gossip.add_peer(b.entry()), b.gossip.add_peer(a.entry()));
         ra.unwrap().unwrap();
         rb.unwrap().unwrap();
-        eventually(WAIT, || async { a.has_heartbeat_from(b.peer_id()).await && b.has_heartbeat_from(a.peer_id()).await })
-            .await;
+        eventually(WAIT, || async {
+            a.has_heartbeat_from(b.peer_id()).await && b.has_heartbeat_from(a.peer_id()).await
+        })
+        .await;
         // Settled: a block still flows both ways after the duplicate was resolved.
         tokio::time::sleep(Duration::from_millis(300)).await;
         let x = a.store.add_local(&tagged_block(&[SEP], "from a"));
@@ -68,7 +77,9 @@ async fn unknown_peers_over_the_limit_get_no_stream() {
     second.gossip.add_peer(hub.entry()).await.unwrap().unwrap();
     let refused = hub
         .event(WAIT, |e| match e {
-            GossipEvent::StreamRefused { peer, reason } if *peer == second.peer_id() => Some(reason.clone()),
+            GossipEvent::StreamRefused { peer, reason } if *peer == second.peer_id() => {
+                Some(reason.clone())
+            }
             _ => None,
         })
         .await;
@@ -107,9 +118,14 @@ async fn known_peers_are_redialled_after_they_come_back() {
     // b forgets a and cuts the connection; a, for which b is known, dials again.
     b.gossip.remove_peer(a.peer_id()).await.unwrap();
     let b_id = b.peer_id();
-    a.event(WAIT, |e| matches!(e, GossipEvent::StreamClosed { peer, .. } if *peer == b_id).then_some(())).await;
-    eventually(WAIT, || async { a.has_heartbeat_from(b.peer_id()).await && b.has_heartbeat_from(a.peer_id()).await })
-        .await;
+    a.event(WAIT, |e| {
+        matches!(e, GossipEvent::StreamClosed { peer, .. } if *peer == b_id).then_some(())
+    })
+    .await;
+    eventually(WAIT, || async {
+        a.has_heartbeat_from(b.peer_id()).await && b.has_heartbeat_from(a.peer_id()).await
+    })
+    .await;
     let entry = PeerEntry::parse(&b.entry().multi_address().to_string(), Some("b".into())).unwrap();
     let info = a.gossip.add_peer(entry).await.unwrap().unwrap();
     assert_eq!(info.alias.as_deref(), Some("b"));

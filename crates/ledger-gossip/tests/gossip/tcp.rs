@@ -76,9 +76,17 @@ async fn nodes_of_different_networks_exchange_nothing() {
     let a_address = a.listen_addresses().await.unwrap().remove(0);
     let mut other = loopback_config();
     other.network_name = "private_tangle1".into();
-    let b = Gossip::start(other, &keypair_from_hex(&"11".repeat(32)).unwrap(), MemoryStore::new(synced(1))).unwrap();
+    let b = Gossip::start(
+        other,
+        &keypair_from_hex(&"11".repeat(32)).unwrap(),
+        MemoryStore::new(synced(1)),
+    )
+    .unwrap();
     let mut events = b.subscribe();
-    b.add_peer(PeerEntry { peer_id: a.local_peer_id(), address: a_address, alias: None }).await.unwrap().unwrap();
+    b.add_peer(PeerEntry { peer_id: a.local_peer_id(), address: a_address, alias: None })
+        .await
+        .unwrap()
+        .unwrap();
     let reason = tokio::time::timeout(WAIT, async {
         loop {
             if let Ok(GossipEvent::StreamRefused { reason, .. }) = events.recv().await {
@@ -96,6 +104,8 @@ async fn nodes_of_different_networks_exchange_nothing() {
 async fn listening_on_nothing_usable_fails_to_start() {
     let mut config = loopback_config();
     config.bind_addresses = vec!["/ip4/203.0.113.1/tcp/0".parse().unwrap()];
-    let err = Gossip::start(config, &keypair_from_hex(KEY_3).unwrap(), MemoryStore::new(synced(1))).err().unwrap();
+    let err = Gossip::start(config, &keypair_from_hex(KEY_3).unwrap(), MemoryStore::new(synced(1)))
+        .err()
+        .unwrap();
     assert!(err.to_string().contains("could not listen"), "{err}");
 }

@@ -42,7 +42,8 @@ fn asked_by_index(node: &Node, latest: u32) -> BTreeSet<u32> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_follower_far_behind_asks_a_window_at_a_time_and_broadcasts_its_own_blocks_only_once_synced() {
+async fn a_follower_far_behind_asks_a_window_at_a_time_and_broadcasts_its_own_blocks_only_once_synced(
+) {
     let (ahead, milestones) = node_ahead(400).await;
     // Milestone 100 cannot be had for now: the follower gets stuck at 99.
     ahead.store.withhold(milestones[99], true);
@@ -56,7 +57,11 @@ async fn a_follower_far_behind_asks_a_window_at_a_time_and_broadcasts_its_own_bl
     assert!(status.running);
     assert_eq!((status.target, status.requested_up_to), (400, 300));
     let asked = asked_by_index(&ahead, 400);
-    assert_eq!(asked.last(), Some(&300), "CMI is in the first window: the second is asked for, not more");
+    assert_eq!(
+        asked.last(),
+        Some(&300),
+        "CMI is in the first window: the second is asked for, not more"
+    );
     assert!(asked.contains(&151), "the second window");
 
     // Not synced while warp-syncing: a block of its own is not broadcast (yet).

@@ -25,11 +25,18 @@ impl TypedColumn for IndexerChains {
     }
 
     fn decode_key(bytes: &[u8]) -> Result<ChainId> {
-        let corrupt = || storage_error(format!("indexer chain key of {} bytes does not decode", bytes.len()));
+        let corrupt =
+            || storage_error(format!("indexer chain key of {} bytes does not decode", bytes.len()));
         match (bytes.first().copied().and_then(OutputKind::from_code), bytes.len()) {
-            (Some(OutputKind::Alias), 33) => Ok(ChainId::Alias(bytes[1..].try_into().expect("32 bytes"))),
-            (Some(OutputKind::Nft), 33) => Ok(ChainId::Nft(bytes[1..].try_into().expect("32 bytes"))),
-            (Some(OutputKind::Foundry), 39) => Ok(ChainId::Foundry(bytes[1..].try_into().expect("38 bytes"))),
+            (Some(OutputKind::Alias), 33) => {
+                Ok(ChainId::Alias(bytes[1..].try_into().expect("32 bytes")))
+            }
+            (Some(OutputKind::Nft), 33) => {
+                Ok(ChainId::Nft(bytes[1..].try_into().expect("32 bytes")))
+            }
+            (Some(OutputKind::Foundry), 39) => {
+                Ok(ChainId::Foundry(bytes[1..].try_into().expect("38 bytes")))
+            }
             _ => Err(corrupt()),
         }
     }
@@ -39,7 +46,9 @@ impl TypedColumn for IndexerChains {
     }
 
     fn decode_value(bytes: &[u8]) -> Result<OutputId> {
-        bytes.try_into().map_err(|_| storage_error(format!("indexer chain value of {} bytes", bytes.len())))
+        bytes
+            .try_into()
+            .map_err(|_| storage_error(format!("indexer chain value of {} bytes", bytes.len())))
     }
 }
 
@@ -50,11 +59,17 @@ mod tests {
     #[test]
     fn indexer_chains_round_trip() {
         for chain in [ChainId::Alias([1; 32]), ChainId::Nft([2; 32]), ChainId::Foundry([3; 38])] {
-            assert_eq!(IndexerChains::decode_key(&IndexerChains::encode_key(&chain)).unwrap(), chain);
+            assert_eq!(
+                IndexerChains::decode_key(&IndexerChains::encode_key(&chain)).unwrap(),
+                chain
+            );
         }
         assert!(IndexerChains::decode_key(&[3; 33]).is_err());
         assert!(IndexerChains::decode_key(&[5; 33]).is_err());
-        assert_eq!(IndexerChains::decode_value(&IndexerChains::encode_value(&[9; 34])).unwrap(), [9; 34]);
+        assert_eq!(
+            IndexerChains::decode_value(&IndexerChains::encode_value(&[9; 34])).unwrap(),
+            [9; 34]
+        );
         assert!(IndexerChains::decode_value(&[9; 33]).is_err());
     }
 }

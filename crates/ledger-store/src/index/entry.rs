@@ -3,7 +3,9 @@
 //! so the same entry comes out of a milestone commit and of a rebuild from the ledger.
 
 use ledger_core::ids;
-use ledger_core::model::{Address, Feature, Id32, Output, OutputId, TokenId, TokenScheme, UnlockCondition};
+use ledger_core::model::{
+    Address, Feature, Id32, Output, OutputId, TokenId, TokenScheme, UnlockCondition,
+};
 
 /// The four output kinds the indexer serves, with their type codes.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -15,7 +17,8 @@ pub enum OutputKind {
 }
 
 impl OutputKind {
-    pub const ALL: [OutputKind; 4] = [OutputKind::Basic, OutputKind::Alias, OutputKind::Foundry, OutputKind::Nft];
+    pub const ALL: [OutputKind; 4] =
+        [OutputKind::Basic, OutputKind::Alias, OutputKind::Foundry, OutputKind::Nft];
 
     pub fn code(self) -> u8 {
         self as u8
@@ -56,13 +59,20 @@ pub struct IndexedOutput {
 
 impl IndexedOutput {
     pub fn of(output: &Output) -> IndexedOutput {
-        let mut entry = IndexedOutput { native_tokens: output.native_tokens().len().min(u8::MAX as usize) as u8, ..Default::default() };
+        let mut entry = IndexedOutput {
+            native_tokens: output.native_tokens().len().min(u8::MAX as usize) as u8,
+            ..Default::default()
+        };
         for condition in output.unlock_conditions() {
             match condition {
                 UnlockCondition::Address(a) => entry.address = Some(*a),
-                UnlockCondition::StorageDepositReturn { return_address, .. } => entry.storage_deposit_return = Some(*return_address),
+                UnlockCondition::StorageDepositReturn { return_address, .. } => {
+                    entry.storage_deposit_return = Some(*return_address)
+                }
                 UnlockCondition::Timelock { unix_time } => entry.timelock = Some(*unix_time),
-                UnlockCondition::Expiration { return_address, unix_time } => entry.expiration = Some((*return_address, *unix_time)),
+                UnlockCondition::Expiration { return_address, unix_time } => {
+                    entry.expiration = Some((*return_address, *unix_time))
+                }
                 UnlockCondition::StateControllerAddress(a) => entry.state_controller = Some(*a),
                 UnlockCondition::GovernorAddress(a) => entry.governor = Some(*a),
                 UnlockCondition::ImmutableAliasAddress(a) => entry.alias_address = Some(*a),
@@ -87,8 +97,14 @@ impl IndexedOutput {
     /// under some condition — owner, SDR or expiration return address, state controller,
     /// governor, or (foundry) its alias. Each kind only carries its own subset.
     pub fn unlockable_by(&self, address: &Address) -> bool {
-        let candidates =
-            [self.address, self.storage_deposit_return, self.expiration.map(|(a, _)| a), self.state_controller, self.governor, self.alias_address];
+        let candidates = [
+            self.address,
+            self.storage_deposit_return,
+            self.expiration.map(|(a, _)| a),
+            self.state_controller,
+            self.governor,
+            self.alias_address,
+        ];
         candidates.iter().any(|c| c.as_ref() == Some(address))
     }
 }
@@ -104,9 +120,17 @@ pub enum ChainId {
 impl ChainId {
     /// A zero alias/NFT id (the chain's first output) is the id derived from the output id.
     pub fn of(output: &Output, output_id: &OutputId) -> Option<ChainId> {
-        let derived = |id: &Id32, derive: fn(&OutputId) -> Id32| if *id == [0; 32] { derive(output_id) } else { *id };
+        let derived = |id: &Id32, derive: fn(&OutputId) -> Id32| {
+            if *id == [0; 32] {
+                derive(output_id)
+            } else {
+                *id
+            }
+        };
         match output {
-            Output::Alias(a) => Some(ChainId::Alias(derived(&a.alias_id, ids::alias_id_from_output_id))),
+            Output::Alias(a) => {
+                Some(ChainId::Alias(derived(&a.alias_id, ids::alias_id_from_output_id)))
+            }
             Output::Nft(n) => Some(ChainId::Nft(derived(&n.nft_id, ids::nft_id_from_output_id))),
             Output::Foundry(f) => {
                 let alias = f.unlock_conditions.iter().find_map(|c| match c {
@@ -161,7 +185,9 @@ mod tests {
         assert_eq!(entry.issuer, Some(a(5)));
         assert_eq!(entry.tag.as_deref(), Some(&b"t"[..]));
         assert_eq!(entry.native_tokens, 1);
-        assert!(entry.unlockable_by(&a(1)) && entry.unlockable_by(&a(2)) && entry.unlockable_by(&a(3)));
+        assert!(
+            entry.unlockable_by(&a(1)) && entry.unlockable_by(&a(2)) && entry.unlockable_by(&a(3))
+        );
         assert!(!entry.unlockable_by(&a(4)) && !entry.unlockable_by(&a(5)));
         let id = [7u8; 34];
         assert_eq!(ChainId::of(&nft, &id), Some(ChainId::Nft(ids::nft_id_from_output_id(&id))));

@@ -134,7 +134,8 @@ impl TypedColumn for IndexerFields {
     }
 
     fn decode_key(bytes: &[u8]) -> Result<FieldKey> {
-        let corrupt = || storage_error(format!("indexer field key of {} bytes does not decode", bytes.len()));
+        let corrupt =
+            || storage_error(format!("indexer field key of {} bytes does not decode", bytes.len()));
         let len = prefix_len(bytes).ok_or_else(corrupt)?;
         let kind = OutputKind::from_code(bytes[0]).ok_or_else(corrupt)?;
         let address = || super::outputs::decode_address(&bytes[2..35]).ok_or_else(corrupt);
@@ -186,10 +187,17 @@ mod tests {
             Field::NativeTokens,
         ];
         for field in fields {
-            let key = FieldKey { kind: OutputKind::Nft, field: field.clone(), sort_key: SortKey::new(5, &[0xee; 34]) };
+            let key = FieldKey {
+                kind: OutputKind::Nft,
+                field: field.clone(),
+                sort_key: SortKey::new(5, &[0xee; 34]),
+            };
             let bytes = IndexerFields::encode_key(&key);
             let back = IndexerFields::decode_key(&bytes).unwrap();
-            assert_eq!((back.kind, &back.field, back.sort_key), (key.kind, &key.field, key.sort_key));
+            assert_eq!(
+                (back.kind, &back.field, back.sort_key),
+                (key.kind, &key.field, key.sort_key)
+            );
             assert_eq!(field_prefix(&bytes), &prefix(OutputKind::Nft, &field)[..]);
             assert!(has_field_prefix(&bytes));
         }

@@ -49,12 +49,19 @@ pub struct IndexChanges {
     ledger_index: u32,
 }
 
-pub fn changes(db: &Db, created: &[(OutputId, OutputRecord)], consumed: &[(OutputId, SpentRecord)], ledger_index: u32) -> Result<IndexChanges> {
+pub fn changes(
+    db: &Db,
+    created: &[(OutputId, OutputRecord)],
+    consumed: &[(OutputId, SpentRecord)],
+    ledger_index: u32,
+) -> Result<IndexChanges> {
     let created_here: HashSet<&OutputId> = created.iter().map(|(id, _)| id).collect();
     let consumed_here: HashSet<&OutputId> = consumed.iter().map(|(id, _)| id).collect();
     let mut removed = Vec::with_capacity(consumed.len());
     for (id, _) in consumed.iter().filter(|(id, _)| !created_here.contains(id)) {
-        let record = ledger::output(db, id)?.ok_or_else(|| storage_error(format!("consumed output 0x{} has no output record", hex::encode(id))))?;
+        let record = ledger::output(db, id)?.ok_or_else(|| {
+            storage_error(format!("consumed output 0x{} has no output record", hex::encode(id)))
+        })?;
         removed.extend(Entry::of(id, &record)?);
     }
     let mut added = Vec::with_capacity(created.len());
@@ -80,7 +87,13 @@ impl IndexChanges {
 }
 
 /// `changes` and `write` in one step, where nothing else waits on the batch.
-pub fn write_changes(db: &Db, batch: &mut Batch, created: &[(OutputId, OutputRecord)], consumed: &[(OutputId, SpentRecord)], ledger_index: u32) -> Result<()> {
+pub fn write_changes(
+    db: &Db,
+    batch: &mut Batch,
+    created: &[(OutputId, OutputRecord)],
+    consumed: &[(OutputId, SpentRecord)],
+    ledger_index: u32,
+) -> Result<()> {
     changes(db, created, consumed, ledger_index)?.write(batch);
     Ok(())
 }
@@ -103,15 +116,25 @@ struct Entry {
 impl Entry {
     /// None for outputs the indexer does not serve (treasury).
     fn of(id: &OutputId, record: &OutputRecord) -> Result<Option<Entry>> {
-        let output = decode_output(&record.output).map_err(|e| storage_error(format!("stored output 0x{} does not decode: {e}", hex::encode(id))))?;
+        let output = decode_output(&record.output).map_err(|e| {
+            storage_error(format!("stored output 0x{} does not decode: {e}", hex::encode(id)))
+        })?;
         let Some(kind) = OutputKind::of(&output) else { return Ok(None) };
-        Ok(Some(Entry { kind, sort_key: SortKey::new(record.milestone_timestamp, id), fields: IndexedOutput::of(&output), chain: ChainId::of(&output, id) }))
+        Ok(Some(Entry {
+            kind,
+            sort_key: SortKey::new(record.milestone_timestamp, id),
+            fields: IndexedOutput::of(&output),
+            chain: ChainId::of(&output, id),
+        }))
     }
 
     fn add(&self, batch: &mut Batch) {
         batch.put_typed::<IndexerOutputs>(&(self.kind, self.sort_key), &self.fields);
         for field in Field::all_of(&self.fields) {
-            batch.put_typed::<IndexerFields>(&FieldKey { kind: self.kind, field, sort_key: self.sort_key }, &());
+            batch.put_typed::<IndexerFields>(
+                &FieldKey { kind: self.kind, field, sort_key: self.sort_key },
+                &(),
+            );
         }
         if let Some(chain) = &self.chain {
             batch.put_typed::<IndexerChains>(chain, &self.sort_key.output_id());
@@ -121,7 +144,11 @@ impl Entry {
     fn remove(&self, batch: &mut Batch) {
         batch.delete_typed::<IndexerOutputs>(&(self.kind, self.sort_key));
         for field in Field::all_of(&self.fields) {
-            batch.delete_typed::<IndexerFields>(&FieldKey { kind: self.kind, field, sort_key: self.sort_key });
+            batch.delete_typed::<IndexerFields>(&FieldKey {
+                kind: self.kind,
+                field,
+                sort_key: self.sort_key,
+            });
         }
         if let Some(chain) = &self.chain {
             batch.delete_typed::<IndexerChains>(chain);

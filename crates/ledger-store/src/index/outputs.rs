@@ -45,7 +45,8 @@ impl TypedColumn for IndexerOutputs {
         if bytes.len() != KEY_LEN {
             return Err(storage_error(format!("indexer output key of {} bytes", bytes.len())));
         }
-        let kind = OutputKind::from_code(bytes[0]).ok_or_else(|| storage_error(format!("indexer output key of kind {}", bytes[0])))?;
+        let kind = OutputKind::from_code(bytes[0])
+            .ok_or_else(|| storage_error(format!("indexer output key of kind {}", bytes[0])))?;
         Ok((kind, SortKey::from_bytes(&bytes[1..])?))
     }
 
@@ -89,13 +90,18 @@ impl TypedColumn for IndexerOutputs {
     }
 
     fn decode_value(bytes: &[u8]) -> Result<IndexedOutput> {
-        let corrupt = || storage_error(format!("indexer output record of {} bytes does not decode", bytes.len()));
+        let corrupt = || {
+            storage_error(format!("indexer output record of {} bytes does not decode", bytes.len()))
+        };
         let mut r = Bytes { bytes, at: 0 };
         let bits = u16::from_le_bytes(r.take(2).ok_or_else(corrupt)?.try_into().expect("2 bytes"));
         if bits >> 10 != 0 {
             return Err(corrupt());
         }
-        let mut e = IndexedOutput { native_tokens: r.take(1).ok_or_else(corrupt)?[0], ..Default::default() };
+        let mut e = IndexedOutput {
+            native_tokens: r.take(1).ok_or_else(corrupt)?[0],
+            ..Default::default()
+        };
         let has = |bit: u16| bits & bit != 0;
         if has(ADDRESS) {
             e.address = Some(r.address().ok_or_else(corrupt)?);
@@ -189,7 +195,10 @@ mod tests {
         for e in [full, IndexedOutput::default()] {
             let bytes = IndexerOutputs::encode_value(&e);
             assert_eq!(IndexerOutputs::decode_value(&bytes).unwrap(), e);
-            assert!(IndexerOutputs::decode_value(&bytes[..bytes.len() - 1]).is_err() || bytes.len() == 3 && IndexerOutputs::decode_value(&bytes[..2]).is_err());
+            assert!(
+                IndexerOutputs::decode_value(&bytes[..bytes.len() - 1]).is_err()
+                    || bytes.len() == 3 && IndexerOutputs::decode_value(&bytes[..2]).is_err()
+            );
             let mut longer = bytes.clone();
             longer.push(0);
             assert!(IndexerOutputs::decode_value(&longer).is_err());

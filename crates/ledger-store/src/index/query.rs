@@ -60,7 +60,8 @@ impl OutputFilter {
             asked.is_none_or(|present| present == held.is_some())
         }
         fn time(held: Option<u32>, before: Option<u32>, after: Option<u32>) -> bool {
-            before.is_none_or(|b| held.is_some_and(|t| t < b)) && after.is_none_or(|a| held.is_some_and(|t| t > a))
+            before.is_none_or(|b| held.is_some_and(|t| t < b))
+                && after.is_none_or(|a| held.is_some_and(|t| t > a))
         }
         let expiration_time = e.expiration.map(|(_, t)| t);
         let tokens = e.native_tokens as u32;
@@ -109,9 +110,15 @@ impl OutputFilter {
         if let Some(a) = self.unlockable_by_address {
             // The unlock conditions each kind can carry (TIP-18).
             let union = match kind {
-                OutputKind::Basic | OutputKind::Nft => vec![Field::Address(a), Field::StorageDepositReturn(a), Field::ExpirationReturn(a)],
+                OutputKind::Basic | OutputKind::Nft => vec![
+                    Field::Address(a),
+                    Field::StorageDepositReturn(a),
+                    Field::ExpirationReturn(a),
+                ],
                 OutputKind::Alias => vec![Field::StateController(a), Field::Governor(a)],
-                OutputKind::Foundry if matches!(a, Address::Alias(_)) => vec![Field::AliasAddress(a)],
+                OutputKind::Foundry if matches!(a, Address::Alias(_)) => {
+                    vec![Field::AliasAddress(a)]
+                }
                 OutputKind::Foundry => return None,
             };
             ranges.push(union);
@@ -130,7 +137,9 @@ impl OutputFilter {
         if let Some(tag) = &self.tag {
             ranges.push(vec![Field::Tag(tag.clone())]);
         }
-        if self.has_native_tokens == Some(true) || self.min_native_token_count.is_some_and(|min| min >= 1) {
+        if self.has_native_tokens == Some(true)
+            || self.min_native_token_count.is_some_and(|min| min >= 1)
+        {
             ranges.push(vec![Field::NativeTokens]);
         }
         Some(ranges)
@@ -167,7 +176,8 @@ impl OutputPage {
     /// The response body of indexer.md §3.1, keys in order, cursor only when more follow.
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(64 + 74 * self.items.len());
-        let _ = write!(out, "{{\"ledgerIndex\":{},\"pageSize\":{}", self.ledger_index, self.page_size);
+        let _ =
+            write!(out, "{{\"ledgerIndex\":{},\"pageSize\":{}", self.ledger_index, self.page_size);
         if let Some(next) = &self.next {
             let _ = write!(out, ",\"cursor\":\"{}.{}\"", next.to_hex(), self.page_size);
         }
@@ -238,8 +248,13 @@ impl KindScan<'_, '_> {
                 Source::Walk(range) => match range.seek(&target)? {
                     None => None,
                     Some(key) => {
-                        let record = range.value().ok_or_else(|| storage_error("indexer walk lost its position"))?;
-                        if self.filter.matches(&IndexerOutputs::decode_value(record)?, key.created()) {
+                        let record = range
+                            .value()
+                            .ok_or_else(|| storage_error("indexer walk lost its position"))?;
+                        if self
+                            .filter
+                            .matches(&IndexerOutputs::decode_value(record)?, key.created())
+                        {
                             self.ahead.push_back(key);
                         }
                         Some(key)
@@ -259,7 +274,10 @@ impl KindScan<'_, '_> {
             };
             at = key.and_then(|k| k.successor());
             let walked_enough = matches!(self.source, Source::Walk(_)) && !self.ahead.is_empty();
-            if unchecked.len() == self.record_batch || walked_enough || matches!(self.source, Source::Fields { check_record: false, .. }) {
+            if unchecked.len() == self.record_batch
+                || walked_enough
+                || matches!(self.source, Source::Fields { check_record: false, .. })
+            {
                 break;
             }
         }
@@ -267,8 +285,15 @@ impl KindScan<'_, '_> {
         if !unchecked.is_empty() {
             self.record_batch = (self.record_batch * 2).min(MAX_RECORD_BATCH);
             let keys: Vec<Vec<u8>> = unchecked.iter().map(|k| outputs::key(self.kind, k)).collect();
-            for (key, record) in unchecked.iter().zip(self.snapshot.multi_get(INDEXER_OUTPUTS, &keys, true)?) {
-                let record = record.ok_or_else(|| storage_error(format!("indexed output 0x{} has no indexer record", hex::encode(key.output_id()))))?;
+            for (key, record) in
+                unchecked.iter().zip(self.snapshot.multi_get(INDEXER_OUTPUTS, &keys, true)?)
+            {
+                let record = record.ok_or_else(|| {
+                    storage_error(format!(
+                        "indexed output 0x{} has no indexer record",
+                        hex::encode(key.output_id())
+                    ))
+                })?;
                 if self.filter.matches(&IndexerOutputs::decode_value(&record)?, key.created()) {
                     self.ahead.push_back(*key);
                 }
@@ -306,11 +331,33 @@ pub fn run(snapshot: &Snapshot<'_>, query: &OutputQuery, ledger_index: u32) -> R
         } else {
             let unions = field_ranges
                 .iter()
-                .map(|union| Union::new(union.iter().map(|field| Range::new(snapshot, INDEXER_FIELDS, fields::prefix(kind, field), upper.as_ref())).collect()))
+                .map(|union| {
+                    Union::new(
+                        union
+                            .iter()
+                            .map(|field| {
+                                Range::new(
+                                    snapshot,
+                                    INDEXER_FIELDS,
+                                    fields::prefix(kind, field),
+                                    upper.as_ref(),
+                                )
+                            })
+                            .collect(),
+                    )
+                })
                 .collect();
             Source::Fields { keys: Intersection::new(unions), check_record }
         };
-        scans.push(KindScan { kind, source, snapshot, filter, ahead: VecDeque::new(), next_candidate: Some(lower), record_batch: FIRST_RECORD_BATCH });
+        scans.push(KindScan {
+            kind,
+            source,
+            snapshot,
+            filter,
+            ahead: VecDeque::new(),
+            next_candidate: Some(lower),
+            record_batch: FIRST_RECORD_BATCH,
+        });
     }
 
     let mut page = empty;

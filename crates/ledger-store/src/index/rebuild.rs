@@ -6,7 +6,10 @@ use super::chains::IndexerChains;
 use super::fields::{Field, FieldKey, IndexerFields};
 use super::outputs::IndexerOutputs;
 use super::{marker, Entry, FORMAT};
-use crate::columns::{state_key, TypedColumn, INDEXER_CHAINS, INDEXER_FIELDS, INDEXER_OUTPUTS, OUTPUTS, STATE, UNSPENT};
+use crate::columns::{
+    state_key, TypedColumn, INDEXER_CHAINS, INDEXER_FIELDS, INDEXER_OUTPUTS, OUTPUTS, STATE,
+    UNSPENT,
+};
 use crate::db::Db;
 use crate::records::OutputRecord;
 use crate::storage_error;
@@ -47,8 +50,12 @@ pub fn rebuild(db: &Db) -> Result<u64> {
     let mut batch = db.batch();
     let mut count = 0u64;
     db.scan(UNSPENT, &[], |key, _| {
-        let id: [u8; 34] = key.try_into().map_err(|_| storage_error(format!("unspent key of {} bytes", key.len())))?;
-        let record = OutputRecord::from_bytes(&db.get(OUTPUTS, &id)?.ok_or_else(|| storage_error(format!("unspent output 0x{} has no output record", hex::encode(id))))?)?;
+        let id: [u8; 34] = key
+            .try_into()
+            .map_err(|_| storage_error(format!("unspent key of {} bytes", key.len())))?;
+        let record = OutputRecord::from_bytes(&db.get(OUTPUTS, &id)?.ok_or_else(|| {
+            storage_error(format!("unspent output 0x{} has no output record", hex::encode(id)))
+        })?)?;
         if let Some(entry) = Entry::of(&id, &record)? {
             entry.add(&mut batch);
         }
@@ -68,15 +75,34 @@ pub fn rebuild(db: &Db) -> Result<u64> {
 pub fn verify(db: &Db) -> Result<()> {
     let mut expected: BTreeMap<(&str, Vec<u8>), Vec<u8>> = BTreeMap::new();
     db.scan(UNSPENT, &[], |key, _| {
-        let id: [u8; 34] = key.try_into().map_err(|_| storage_error("unspent key of the wrong size"))?;
-        let record = OutputRecord::from_bytes(&db.get(OUTPUTS, &id)?.ok_or_else(|| storage_error("unspent output without record"))?)?;
+        let id: [u8; 34] =
+            key.try_into().map_err(|_| storage_error("unspent key of the wrong size"))?;
+        let record = OutputRecord::from_bytes(
+            &db.get(OUTPUTS, &id)?.ok_or_else(|| storage_error("unspent output without record"))?,
+        )?;
         if let Some(e) = Entry::of(&id, &record)? {
-            expected.insert((INDEXER_OUTPUTS, IndexerOutputs::encode_key(&(e.kind, e.sort_key))), IndexerOutputs::encode_value(&e.fields));
+            expected.insert(
+                (INDEXER_OUTPUTS, IndexerOutputs::encode_key(&(e.kind, e.sort_key))),
+                IndexerOutputs::encode_value(&e.fields),
+            );
             for field in Field::all_of(&e.fields) {
-                expected.insert((INDEXER_FIELDS, IndexerFields::encode_key(&FieldKey { kind: e.kind, field, sort_key: e.sort_key })), Vec::new());
+                expected.insert(
+                    (
+                        INDEXER_FIELDS,
+                        IndexerFields::encode_key(&FieldKey {
+                            kind: e.kind,
+                            field,
+                            sort_key: e.sort_key,
+                        }),
+                    ),
+                    Vec::new(),
+                );
             }
             if let Some(chain) = &e.chain {
-                expected.insert((INDEXER_CHAINS, IndexerChains::encode_key(chain)), IndexerChains::encode_value(&id));
+                expected.insert(
+                    (INDEXER_CHAINS, IndexerChains::encode_key(chain)),
+                    IndexerChains::encode_value(&id),
+                );
             }
         }
         Ok(true)
@@ -89,8 +115,11 @@ pub fn verify(db: &Db) -> Result<()> {
         Ok(())
     }
     type Check = fn(&[u8], &[u8]) -> Result<()>;
-    let checks: [(&str, Check); 3] =
-        [(INDEXER_OUTPUTS, decodes::<IndexerOutputs>), (INDEXER_FIELDS, decodes::<IndexerFields>), (INDEXER_CHAINS, decodes::<IndexerChains>)];
+    let checks: [(&str, Check); 3] = [
+        (INDEXER_OUTPUTS, decodes::<IndexerOutputs>),
+        (INDEXER_FIELDS, decodes::<IndexerFields>),
+        (INDEXER_CHAINS, decodes::<IndexerChains>),
+    ];
     for (cf, check) in checks {
         db.scan(cf, &[], |key, value| {
             check(key, value)?;
@@ -102,11 +131,16 @@ pub fn verify(db: &Db) -> Result<()> {
         return Err(storage_error(format!("{cf} lacks or differs at key {}", hex::encode(key))));
     }
     if let Some(((cf, key), _)) = actual.iter().find(|(k, _)| !expected.contains_key(*k)) {
-        return Err(storage_error(format!("{cf} holds key {} of no unspent output", hex::encode(key))));
+        return Err(storage_error(format!(
+            "{cf} holds key {} of no unspent output",
+            hex::encode(key)
+        )));
     }
     let ledger_index = ledger_index(db)?;
     if db.get(STATE, state_key::INDEXED_LEDGER)?.as_deref() != Some(&marker(ledger_index)[..]) {
-        return Err(storage_error(format!("the index is not marked as reflecting ledger index {ledger_index} (format {FORMAT})")));
+        return Err(storage_error(format!(
+            "the index is not marked as reflecting ledger index {ledger_index} (format {FORMAT})"
+        )));
     }
     Ok(())
 }

@@ -26,7 +26,12 @@ pub struct Range<'s> {
 
 impl<'s> Range<'s> {
     /// Keys `prefix ‖ sort key` of `cf` with sort keys below `upper` (None: all).
-    pub fn new(snapshot: &'s Snapshot<'_>, cf: &str, prefix: Vec<u8>, upper: Option<&SortKey>) -> Range<'s> {
+    pub fn new(
+        snapshot: &'s Snapshot<'_>,
+        cf: &str,
+        prefix: Vec<u8>,
+        upper: Option<&SortKey>,
+    ) -> Range<'s> {
         let mut bound = prefix.clone();
         match upper {
             Some(key) => bound.extend_from_slice(key.as_bytes()),
@@ -61,7 +66,9 @@ impl<'s> Range<'s> {
 
     fn read(&mut self) -> Result<()> {
         self.position = match self.iter.key() {
-            Some(key) if key.starts_with(&self.prefix) => Position::At(SortKey::from_bytes(&key[self.prefix.len()..])?),
+            Some(key) if key.starts_with(&self.prefix) => {
+                Position::At(SortKey::from_bytes(&key[self.prefix.len()..])?)
+            }
             Some(_) => Position::End,
             None => {
                 self.iter.status().map_err(storage_error)?;

@@ -28,13 +28,17 @@ impl SortKey {
 
     /// From the tail of a stored key: exactly 38 bytes, or the record is corrupt.
     pub fn from_bytes(bytes: &[u8]) -> Result<SortKey> {
-        bytes.try_into().map(SortKey).map_err(|_| storage_error(format!("indexer sort key of {} bytes", bytes.len())))
+        bytes
+            .try_into()
+            .map(SortKey)
+            .map_err(|_| storage_error(format!("indexer sort key of {} bytes", bytes.len())))
     }
 
     /// The 76 hex digits of a cursor (either case).
     pub fn from_hex(text: &str) -> Result<SortKey> {
         let mut key = [0u8; SORT_KEY_LEN];
-        hex::decode_to_slice(text, &mut key).map_err(|_| Error::new("invalid-cursor", "cursor", "the key is not 76 hex digits"))?;
+        hex::decode_to_slice(text, &mut key)
+            .map_err(|_| Error::new("invalid-cursor", "cursor", "the key is not 76 hex digits"))?;
         Ok(SortKey(key))
     }
 

@@ -16,7 +16,9 @@ use crate::records::OutputRecord;
 use crate::storage_error;
 use ledger_core::codec::decode_output;
 use ledger_core::model::PROTOCOL_VERSION;
-use ledger_core::snapshot::{write_full_snapshot, FullSnapshot, ProtocolParametersOption, SnapshotOutput};
+use ledger_core::snapshot::{
+    write_full_snapshot, FullSnapshot, ProtocolParametersOption, SnapshotOutput,
+};
 use ledger_core::{Error, Result};
 use std::io::Write;
 use std::path::Path;
@@ -34,12 +36,21 @@ pub fn write_genesis_snapshot(ledger_dir: &Path, out: &Path) -> Result<WrittenSn
     let (snapshot, origin) = genesis_snapshot(ledger_dir)?;
     let bytes = write_full_snapshot(&snapshot)?;
     write_new_file(out, &bytes)?;
-    Ok(WrittenSnapshot { bytes: bytes.len(), outputs: snapshot.outputs.len(), solid_entry_points: snapshot.solid_entry_points.len(), style: origin.style })
+    Ok(WrittenSnapshot {
+        bytes: bytes.len(),
+        outputs: snapshot.outputs.len(),
+        solid_entry_points: snapshot.solid_entry_points.len(),
+        style: origin.style,
+    })
 }
 
 fn genesis_snapshot(ledger_dir: &Path) -> Result<(FullSnapshot, Origin)> {
     if !ledger_dir.join("CURRENT").exists() {
-        return Err(Error::new("no-ledger", "dataDir", format!("no ledger in {}: start the node once to create it", ledger_dir.display())));
+        return Err(Error::new(
+            "no-ledger",
+            "dataDir",
+            format!("no ledger in {}: start the node once to create it", ledger_dir.display()),
+        ));
     }
     let db = Db::open_read_only(ledger_dir)?;
     let origin = match db.get(STATE, state_key::ORIGIN)? {
@@ -55,21 +66,38 @@ fn genesis_snapshot(ledger_dir: &Path) -> Result<(FullSnapshot, Origin)> {
             format!("this ledger started from a snapshot at milestone {}; only a genesis can be written", origin.target_milestone_index),
         ));
     }
-    let protocol_text = db.get(STATE, state_key::PROTOCOL)?.ok_or_else(|| storage_error("the ledger has no protocol parameters"))?;
+    let protocol_text = db
+        .get(STATE, state_key::PROTOCOL)?
+        .ok_or_else(|| storage_error("the ledger has no protocol parameters"))?;
     let protocol = protocol_from_json(&String::from_utf8_lossy(&protocol_text))?;
     let mut outputs = Vec::new();
     db.scan(OUTPUTS, &[], |key, value| {
         let record = OutputRecord::from_bytes(value)?;
         if record.milestone_index == 0 {
-            let output = decode_output(&record.output).map_err(|e| storage_error(format!("stored output 0x{} does not decode: {e}", hex::encode(key))))?;
-            let output_id = key.try_into().map_err(|_| storage_error(format!("output key of {} bytes", key.len())))?;
-            outputs.push(SnapshotOutput { output_id, block_id: record.block_id, milestone_index_booked: 0, milestone_timestamp_booked: record.milestone_timestamp, output });
+            let output = decode_output(&record.output).map_err(|e| {
+                storage_error(format!("stored output 0x{} does not decode: {e}", hex::encode(key)))
+            })?;
+            let output_id = key
+                .try_into()
+                .map_err(|_| storage_error(format!("output key of {} bytes", key.len())))?;
+            outputs.push(SnapshotOutput {
+                output_id,
+                block_id: record.block_id,
+                milestone_index_booked: 0,
+                milestone_timestamp_booked: record.milestone_timestamp,
+                output,
+            });
         }
         Ok(true)
     })?;
     // In creation order: by transaction id, then by output index as a number (the key
     // holds it little-endian).
-    outputs.sort_by_key(|o| (<[u8; 32]>::try_from(&o.output_id[..32]).expect("32 bytes"), u16::from_le_bytes([o.output_id[32], o.output_id[33]])));
+    outputs.sort_by_key(|o| {
+        (
+            <[u8; 32]>::try_from(&o.output_id[..32]).expect("32 bytes"),
+            u16::from_le_bytes([o.output_id[32], o.output_id[33]]),
+        )
+    });
     let entry_points = SolidEntryPoints::load(&db)?;
     let snapshot = FullSnapshot {
         genesis_milestone_index: origin.genesis_milestone_index,
@@ -78,7 +106,11 @@ fn genesis_snapshot(ledger_dir: &Path) -> Result<(FullSnapshot, Origin)> {
         target_milestone_id: [0; 32],
         ledger_milestone_index: 0,
         treasury: ledger::treasury(&db)?,
-        protocol_parameters: ProtocolParametersOption { target_milestone_index: 0, protocol_version: PROTOCOL_VERSION, params: protocol },
+        protocol_parameters: ProtocolParametersOption {
+            target_milestone_index: 0,
+            protocol_version: PROTOCOL_VERSION,
+            params: protocol,
+        },
         outputs,
         milestone_diffs: Vec::new(),
         solid_entry_points: entry_points.sorted().to_vec(),
@@ -88,11 +120,20 @@ fn genesis_snapshot(ledger_dir: &Path) -> Result<(FullSnapshot, Origin)> {
 
 /// Create `path` (never overwriting) with `bytes`, synced; a partial file is removed.
 fn write_new_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    let failed = |e: std::io::Error| Error::new("snapshot-write-failed", "out", format!("{}: {e}", path.display()));
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => Error::new("file-exists", "out", format!("{} exists; choose another name or remove it", path.display())),
-        _ => failed(e),
-    })?;
+    let failed = |e: std::io::Error| {
+        Error::new("snapshot-write-failed", "out", format!("{}: {e}", path.display()))
+    };
+    let mut file =
+        std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| match e
+            .kind()
+        {
+            std::io::ErrorKind::AlreadyExists => Error::new(
+                "file-exists",
+                "out",
+                format!("{} exists; choose another name or remove it", path.display()),
+            ),
+            _ => failed(e),
+        })?;
     if let Err(e) = file.write_all(bytes).and_then(|()| file.sync_all()) {
         drop(file);
         let _ = std::fs::remove_file(path);

@@ -20,7 +20,13 @@ use std::path::Path;
 
 /// Read, check and roll back the snapshot at `path` for a node configured with `configured`.
 pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<InitialState> {
-    let bytes = std::fs::read(path).map_err(|e| Error::new("snapshot-unreadable", "snapshot.loadPath", format!("cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        Error::new(
+            "snapshot-unreadable",
+            "snapshot.loadPath",
+            format!("cannot read {}: {e}", path.display()),
+        )
+    })?;
     let in_file = |e: Error| Error { detail: format!("{} in {}", e.detail, path.display()), ..e };
     let snapshot = read_full_snapshot(&bytes).map_err(in_file)?;
     drop(bytes);
@@ -38,7 +44,11 @@ pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<Ini
         )));
     }
     if snapshot.solid_entry_points.is_empty() {
-        return Err(in_file(Error::new("snapshot-no-entry-points", "solidEntryPointCount", "a snapshot needs at least one solid entry point for the next milestone to approve")));
+        return Err(in_file(Error::new(
+            "snapshot-no-entry-points",
+            "solidEntryPointCount",
+            "a snapshot needs at least one solid entry point for the next milestone to approve",
+        )));
     }
     let ledger = roll_back_to_target(snapshot).map_err(in_file)?;
     let target = ledger.target_milestone_index;
@@ -46,7 +56,12 @@ pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<Ini
         .unspent
         .into_iter()
         .map(|o| {
-            let record = OutputRecord { block_id: o.block_id, milestone_index: o.milestone_index_booked, milestone_timestamp: o.milestone_timestamp_booked, output: encode_output(&o.output) };
+            let record = OutputRecord {
+                block_id: o.block_id,
+                milestone_index: o.milestone_index_booked,
+                milestone_timestamp: o.milestone_timestamp_booked,
+                output: encode_output(&o.output),
+            };
             (o.output_id, record)
         })
         .collect();
@@ -74,7 +89,9 @@ pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<Ini
             target_milestone_id: ledger.target_milestone_id,
         },
         outputs,
-        entry_points: SolidEntryPoints::new(ledger.solid_entry_points.into_iter().map(|id| (id, target))),
+        entry_points: SolidEntryPoints::new(
+            ledger.solid_entry_points.into_iter().map(|id| (id, target)),
+        ),
         treasury: ledger.treasury,
         milestones,
     })

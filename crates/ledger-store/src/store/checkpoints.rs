@@ -48,16 +48,25 @@ impl Store {
         let mut checkpoints: Vec<Checkpoint> = Vec::new();
         let mut rest = tips.as_slice();
         // The last checkpoint is a tip too: stop once it and the rest fit into the milestone.
-        while rest.len() + usize::from(!checkpoints.is_empty()) > MILESTONE_TIPS && checkpoints.len() < MAX_CHECKPOINTS {
-            let mut parents: Vec<Id32> = checkpoints.last().map(|c| c.block_id).into_iter().collect();
+        while rest.len() + usize::from(!checkpoints.is_empty()) > MILESTONE_TIPS
+            && checkpoints.len() < MAX_CHECKPOINTS
+        {
+            let mut parents: Vec<Id32> =
+                checkpoints.last().map(|c| c.block_id).into_iter().collect();
             let take = (MAX_PARENTS - parents.len()).min(rest.len());
             parents.extend_from_slice(&rest[..take]);
             rest = &rest[take..];
             parents.sort();
-            let block = Block { protocol_version: self.protocol.version, parents, payload: None, nonce: 0 };
+            let block =
+                Block { protocol_version: self.protocol.version, parents, payload: None, nonce: 0 };
             let mut bytes = encode_block(&block);
-            let Some(found) = mine(&bytes, self.protocol.min_pow_score, default_threads(), cancel) else {
-                return Err(Error::new("checkpoint-cancelled", "", "the coordinator stopped while mining a checkpoint"));
+            let Some(found) = mine(&bytes, self.protocol.min_pow_score, default_threads(), cancel)
+            else {
+                return Err(Error::new(
+                    "checkpoint-cancelled",
+                    "",
+                    "the coordinator stopped while mining a checkpoint",
+                ));
             };
             let at = bytes.len() - 8;
             bytes[at..].copy_from_slice(&found.nonce.to_le_bytes());
@@ -66,7 +75,13 @@ impl Store {
         // One intake call: each checkpoint's parent may be the one before it in the call.
         let blocks: Vec<&[u8]> = checkpoints.iter().map(|c| c.bytes.as_slice()).collect();
         for result in self.submit_blocks(&blocks) {
-            result.map_err(|e| Error::new("checkpoint-refused", e.path.clone(), format!("the store refused the coordinator's checkpoint: {}", e.detail)))?;
+            result.map_err(|e| {
+                Error::new(
+                    "checkpoint-refused",
+                    e.path.clone(),
+                    format!("the store refused the coordinator's checkpoint: {}", e.detail),
+                )
+            })?;
         }
         // Under load, blocks keep arriving until the milestone is built, and the last
         // checkpoint is then neither the newest tip nor among the oldest: it is named.
@@ -79,7 +94,15 @@ impl Store {
     fn checkpoint_tips(&self) -> Result<Vec<Id32>> {
         let state = super::lock(&self.state);
         let Some(latest) = state.latest else { return Ok(Vec::new()) };
-        let healthy = |(id, p): &(&Id32, &Pending)| **id != latest.block_id && self.is_healthy(p, latest.index);
-        Ok(state.graph.oldest_tips().filter(healthy).map(|(id, _)| *id).take(MAX_PARENTS + MAX_CHECKPOINTS * MILESTONE_TIPS + MILESTONE_TIPS).collect())
+        let healthy = |(id, p): &(&Id32, &Pending)| {
+            **id != latest.block_id && self.is_healthy(p, latest.index)
+        };
+        Ok(state
+            .graph
+            .oldest_tips()
+            .filter(healthy)
+            .map(|(id, _)| *id)
+            .take(MAX_PARENTS + MAX_CHECKPOINTS * MILESTONE_TIPS + MILESTONE_TIPS)
+            .collect())
     }
 }

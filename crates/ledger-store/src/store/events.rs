@@ -4,7 +4,9 @@
 //! so that they leave in commit order.
 
 use super::{parents_of, State, Store};
-use crate::events::{self, CommittedMilestone, EventListener, ReferencedBlock, StoreEvent, StoredBlock};
+use crate::events::{
+    self, CommittedMilestone, EventListener, ReferencedBlock, StoreEvent, StoredBlock,
+};
 use crate::ledger;
 use crate::metadata;
 use crate::records::{BlockMeta, OutputRecord};
@@ -41,11 +43,26 @@ impl Store {
 
     /// The metadata object of a pending (unreferenced) block, as `block_metadata_json`
     /// answers it: solid, with its tip score.
-    pub(super) fn pending_metadata_json(&self, state: &State, block_id: &Id32, parents: &[Id32]) -> Option<String> {
+    pub(super) fn pending_metadata_json(
+        &self,
+        state: &State,
+        block_id: &Id32,
+        parents: &[Id32],
+    ) -> Option<String> {
         let p = state.graph.get(block_id)?;
         let cmi = state.latest.map_or(0, |l| l.index);
-        let meta = BlockMeta { arrival_ms: p.arrival_ms, seq: p.seq, milestone_index: p.milestone_index, ..Default::default() };
-        Some(metadata::block_json(block_id, parents, &meta, Some(tips::score(p.roots, cmi, &self.thresholds))))
+        let meta = BlockMeta {
+            arrival_ms: p.arrival_ms,
+            seq: p.seq,
+            milestone_index: p.milestone_index,
+            ..Default::default()
+        };
+        Some(metadata::block_json(
+            block_id,
+            parents,
+            &meta,
+            Some(tips::score(p.roots, cmi, &self.thresholds)),
+        ))
     }
 
     /// After intake wrote `blocks` (lock held): their stored events, in write order.
@@ -56,7 +73,12 @@ impl Store {
                 let metadata_json = match state.graph.get(&b.id) {
                     Some(pending) => self.pending_metadata_json(state, &b.id, &pending.parents)?,
                     // Attached on a block below max depth: stored, never pending (D24).
-                    None => metadata::block_json(&b.id, &parents_of(b.bytes).ok()?, &BlockMeta { below_max_depth: true, ..Default::default() }, Some(TipScore::BelowMaxDepth)),
+                    None => metadata::block_json(
+                        &b.id,
+                        &parents_of(b.bytes).ok()?,
+                        &BlockMeta { below_max_depth: true, ..Default::default() },
+                        Some(TipScore::BelowMaxDepth),
+                    ),
                 };
                 Some(StoredBlock {
                     block_id: b.id,
@@ -74,12 +96,25 @@ impl Store {
 
     /// Before a milestone's commit, outside the lock: its ledger changes per applied
     /// transaction. Spent outputs booked by earlier milestones are read once here.
-    pub(super) fn milestone_ledger_changes(&self, c: &Confirmation, index: u32) -> Result<Vec<events::AppliedTransaction>> {
-        let created_here: HashMap<&OutputId, &OutputRecord> = c.created.iter().map(|(id, r)| (id, r)).collect();
-        events::applied_transactions(&self.protocol.bech32_hrp, index, &c.created, &c.consumed, |id| match created_here.get(id) {
-            Some(record) => Ok((*record).clone()),
-            None => ledger::output(&self.db, id)?.ok_or_else(|| storage_error(format!("spent output 0x{} has no record", hex::encode(id)))),
-        })
+    pub(super) fn milestone_ledger_changes(
+        &self,
+        c: &Confirmation,
+        index: u32,
+    ) -> Result<Vec<events::AppliedTransaction>> {
+        let created_here: HashMap<&OutputId, &OutputRecord> =
+            c.created.iter().map(|(id, r)| (id, r)).collect();
+        events::applied_transactions(
+            &self.protocol.bech32_hrp,
+            index,
+            &c.created,
+            &c.consumed,
+            |id| match created_here.get(id) {
+                Some(record) => Ok((*record).clone()),
+                None => ledger::output(&self.db, id)?.ok_or_else(|| {
+                    storage_error(format!("spent output 0x{} has no record", hex::encode(id)))
+                }),
+            },
+        )
     }
 
     /// After a milestone's commit (lock held, memory updated): its event.
@@ -94,8 +129,17 @@ impl Store {
         referenced: Vec<ReferencedBlock>,
         transactions: Vec<events::AppliedTransaction>,
     ) {
-        let Some(metadata_json) = self.pending_metadata_json(state, &block_id, &payload.parents) else { return };
-        let block = StoredBlock { block_id, bytes: bytes.to_vec(), metadata_json, payload_type: 7, tag: None };
+        let Some(metadata_json) = self.pending_metadata_json(state, &block_id, &payload.parents)
+        else {
+            return;
+        };
+        let block = StoredBlock {
+            block_id,
+            bytes: bytes.to_vec(),
+            metadata_json,
+            payload_type: 7,
+            tag: None,
+        };
         self.events.emit(StoreEvent::MilestoneCommitted(Box::new(CommittedMilestone {
             index: payload.index,
             timestamp: payload.timestamp,

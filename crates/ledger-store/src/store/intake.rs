@@ -2,24 +2,30 @@
 //! of a batch scored together, parents known, one atomic write per batch.
 
 use super::events::IntakeBlock;
-use super::{lock, milestone_not_allowed, not_ready, now_ms, referenced_index, NewBlock, State, Store, Submitted};
-use crate::events;
-use crate::columns::{self, state_key, BLOCKS, BLOCK_META, CHILDREN, STATE, TX_BLOCKS, UNREFERENCED};
+use super::{
+    lock, milestone_not_allowed, not_ready, now_ms, referenced_index, NewBlock, State, Store,
+    Submitted,
+};
+use crate::columns::{
+    self, state_key, BLOCKS, BLOCK_META, CHILDREN, STATE, TX_BLOCKS, UNREFERENCED,
+};
 use crate::db::{Batch, Db};
 use crate::entry_points::SolidEntryPoints;
+use crate::events;
 use crate::graph::{cone_roots, ConeRoots};
-use crate::tips::{self, TipScore};
 use crate::records::BlockMeta;
+use crate::tips::{self, TipScore};
 use ledger_core::codec::decode_block;
 use ledger_core::ids;
 use ledger_core::model::{Block, Id32, Payload};
 use ledger_core::pow;
-use ledger_core::validate::{check_pow_zeros, validate_block_from, validate_milestone_block, BlockOrigin};
+use ledger_core::validate::{
+    check_pow_zeros, validate_block_from, validate_milestone_block, BlockOrigin,
+};
 use ledger_core::{Error, Result};
 use std::collections::{HashMap, HashSet};
 
 impl Store {
-
     /// Validate and store a serialized block (validation.md §1 steps 3–6). Blocks with a
     /// milestone payload are refused while the embedded coordinator runs (D16); otherwise
     /// they are milestones of another coordinator and are checked and applied.
@@ -38,7 +44,11 @@ impl Store {
 
     /// `submit_blocks` for blocks of the given origin: blocks received from peers may have
     /// a single parent (D40); everything else is the same intake.
-    pub fn submit_blocks_from(&self, blocks: &[&[u8]], origin: BlockOrigin) -> Vec<Result<Submitted>> {
+    pub fn submit_blocks_from(
+        &self,
+        blocks: &[&[u8]],
+        origin: BlockOrigin,
+    ) -> Vec<Result<Submitted>> {
         let mut results: Vec<Option<Result<Submitted>>> = blocks.iter().map(|_| None).collect();
         // Every rule but the proof of work, block by block, outside the lock.
         let mut candidates: Vec<(usize, Block)> = Vec::with_capacity(blocks.len());
@@ -57,7 +67,11 @@ impl Store {
         for ((i, block), verdict) in candidates.into_iter().zip(pow) {
             match verdict {
                 // The ids are hashed here, before the lock that `store_blocks` holds.
-                Ok(()) => accepted.push(Accepted { ids: BlockIds::of(blocks[i], &block), index: i, block }),
+                Ok(()) => accepted.push(Accepted {
+                    ids: BlockIds::of(blocks[i], &block),
+                    index: i,
+                    block,
+                }),
                 Err(e) => results[i] = Some(Err(e)),
             }
         }
@@ -90,7 +104,12 @@ impl Store {
         if state.latest.is_none() {
             return Err(not_ready());
         }
-        self.check_parents_known(&state, &block.parents, &HashSet::new(), &mut ReferencedParents::default())
+        self.check_parents_known(
+            &state,
+            &block.parents,
+            &HashSet::new(),
+            &mut ReferencedParents::default(),
+        )
     }
 
     /// Decoding and every syntactic rule but the proof of work (validation.md §2–§7), with
@@ -114,7 +133,11 @@ impl Store {
 
     /// Store blocks that passed every rule: under the lock, drop the ones already stored,
     /// check parents, and write the rest in one batch.
-    fn store_blocks(&self, blocks: &[&[u8]], accepted: Vec<Accepted>) -> Vec<(usize, Result<Submitted>)> {
+    fn store_blocks(
+        &self,
+        blocks: &[&[u8]],
+        accepted: Vec<Accepted>,
+    ) -> Vec<(usize, Result<Submitted>)> {
         let mut out = Vec::with_capacity(accepted.len());
         if accepted.is_empty() {
             return out;
@@ -137,25 +160,49 @@ impl Store {
             match known {
                 Err(e) => out.push((i, Err(e))),
                 Ok(true) => written.push((i, block_id, false)),
-                Ok(false) => match self.check_parents_known(&state, &block.parents, &staged_ids, &mut referenced) {
+                Ok(false) => match self.check_parents_known(
+                    &state,
+                    &block.parents,
+                    &staged_ids,
+                    &mut referenced,
+                ) {
                     Err(e) => out.push((i, Err(e))),
                     Ok(()) => {
                         if let Some(transaction_id) = transaction_id {
-                            batch.put(TX_BLOCKS, &columns::pair_key(&transaction_id, &block_id), &[]);
+                            batch.put(
+                                TX_BLOCKS,
+                                &columns::pair_key(&transaction_id, &block_id),
+                                &[],
+                            );
                         }
                         if let Some(list) = for_events.as_mut() {
                             let (payload_type, tag) = events::payload_facts(&block);
-                            list.push(IntakeBlock { id: block_id, bytes: blocks[i], payload_type, tag });
+                            list.push(IntakeBlock {
+                                id: block_id,
+                                bytes: blocks[i],
+                                payload_type,
+                                tag,
+                            });
                         }
                         staged_ids.insert(block_id);
-                        staged.push(NewBlock { id: block_id, bytes: blocks[i], parents: block.parents, milestone_index: 0, roots: None });
+                        staged.push(NewBlock {
+                            id: block_id,
+                            bytes: blocks[i],
+                            parents: block.parents,
+                            milestone_index: 0,
+                            roots: None,
+                        });
                         written.push((i, block_id, true));
                     }
                 },
             }
         }
         let cmi = state.latest.map_or(0, |l| l.index);
-        let committed = if staged.is_empty() { Ok(()) } else { self.write_blocks(&mut state, batch, staged, cmi, &mut referenced) };
+        let committed = if staged.is_empty() {
+            Ok(())
+        } else {
+            self.write_blocks(&mut state, batch, staged, cmi, &mut referenced)
+        };
         if let (Ok(()), Some(list)) = (&committed, for_events) {
             self.emit_blocks_stored(&state, list);
         }
@@ -167,13 +214,23 @@ impl Store {
 
     /// Every parent is a stored block, a solid entry point or one of `staged` (D13). A
     /// stored parent outside the pending graph is read once per batch, into `referenced`.
-    pub(super) fn check_parents_known(&self, state: &State, parents: &[Id32], staged: &HashSet<Id32>, referenced: &mut ReferencedParents) -> Result<()> {
+    pub(super) fn check_parents_known(
+        &self,
+        state: &State,
+        parents: &[Id32],
+        staged: &HashSet<Id32>,
+        referenced: &mut ReferencedParents,
+    ) -> Result<()> {
         for (i, p) in parents.iter().enumerate() {
             if self.entry_points.contains(p) || state.graph.get(p).is_some() || staged.contains(p) {
                 continue;
             }
             if referenced.lookup(&self.db, p)?.is_none() {
-                return Err(Error::new("unknown-parent", format!("parents[{i}]"), format!("parent 0x{} is not a known block", hex::encode(p))));
+                return Err(Error::new(
+                    "unknown-parent",
+                    format!("parents[{i}]"),
+                    format!("parent 0x{} is not a known block", hex::encode(p)),
+                ));
             }
         }
         Ok(())
@@ -185,7 +242,14 @@ impl Store {
     /// confirmed index `cmi` the moment it arrives (it approves a block too old, or one
     /// that is below max depth itself) is stored with metadata saying so and never enters
     /// the pending graph: no milestone can reference it.
-    pub(super) fn write_blocks(&self, state: &mut State, mut batch: Batch<'_>, blocks: Vec<NewBlock<'_>>, cmi: u32, referenced: &mut ReferencedParents) -> Result<()> {
+    pub(super) fn write_blocks(
+        &self,
+        state: &mut State,
+        mut batch: Batch<'_>,
+        blocks: Vec<NewBlock<'_>>,
+        cmi: u32,
+        referenced: &mut ReferencedParents,
+    ) -> Result<()> {
         let db = &self.db;
         let arrival_ms = now_ms();
         let mut staged_roots: HashMap<Id32, ConeRoots> = HashMap::new();
@@ -197,15 +261,25 @@ impl Store {
                 Some(roots) => roots,
                 None => {
                     let graph = &state.graph;
-                    let known = |p: &Id32| graph.get(p).map(|x| x.roots).or_else(|| staged_roots.get(p).copied());
-                    cone_roots(&b.parents, known, &mut |p| referenced.index(db, &self.entry_points, p))?
+                    let known = |p: &Id32| {
+                        graph.get(p).map(|x| x.roots).or_else(|| staged_roots.get(p).copied())
+                    };
+                    cone_roots(&b.parents, known, &mut |p| {
+                        referenced.index(db, &self.entry_points, p)
+                    })?
                 }
             };
             staged_roots.insert(b.id, roots);
             let score = tips::score(roots, cmi, &self.thresholds);
             let seq = state.next_seq + k as u64;
             let below = score == TipScore::BelowMaxDepth;
-            let meta = BlockMeta { arrival_ms, seq, milestone_index: b.milestone_index, below_max_depth: below, ..Default::default() };
+            let meta = BlockMeta {
+                arrival_ms,
+                seq,
+                milestone_index: b.milestone_index,
+                below_max_depth: below,
+                ..Default::default()
+            };
             batch.put(BLOCKS, &b.id, b.bytes);
             batch.put(BLOCK_META, &b.id, &meta.to_bytes());
             for p in &b.parents {
@@ -279,7 +353,8 @@ struct BlockIds {
 
 impl BlockIds {
     fn of(bytes: &[u8], block: &Block) -> BlockIds {
-        let transaction_id = matches!(block.payload, Some(Payload::Transaction(_))).then(|| ids::transaction_id_in_block(bytes, block.parents.len()));
+        let transaction_id = matches!(block.payload, Some(Payload::Transaction(_)))
+            .then(|| ids::transaction_id_in_block(bytes, block.parents.len()));
         BlockIds { block_id: ids::block_id(bytes), transaction_id }
     }
 }

@@ -1,17 +1,23 @@
 //! Milestones: issued by the embedded coordinator (ledger.md §6), accepted from a trusted
 //! coordinator (follower), committed with everything they change in one batch (D25).
 
-use super::{lock, milestone_not_allowed, now_ms, referenced_index, IntervalStart, State, IssuedMilestone, Latest, MilestoneInterval, NewBlock, Store, Submitted};
-use crate::columns::{self, state_key, BLOCKS, BLOCK_META, DIFFS, MILESTONES, MILESTONE_IDS, OUTPUTS, SPENTS, STATE, UNREFERENCED, UNSPENT};
+use super::intake::ReferencedParents;
+use super::{
+    lock, milestone_not_allowed, now_ms, referenced_index, IntervalStart, IssuedMilestone, Latest,
+    MilestoneInterval, NewBlock, State, Store, Submitted,
+};
+use crate::columns::{
+    self, state_key, BLOCKS, BLOCK_META, DIFFS, MILESTONES, MILESTONE_IDS, OUTPUTS, SPENTS, STATE,
+    UNREFERENCED, UNSPENT,
+};
 use crate::events::ReferencedBlock;
+use crate::graph::cone_roots;
 use crate::metadata;
 use crate::milestone::{self, Essence, Previous};
-use crate::graph::cone_roots;
-use super::intake::ReferencedParents;
+use crate::origin::GenesisStyle;
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
 use crate::tips::{self, TipScore};
 use crate::white_flag::{self, Confirmation};
-use crate::origin::GenesisStyle;
 use crate::{index, storage_error};
 use ledger_core::codec::{encode_block, encode_milestone_payload};
 use ledger_core::ids;
@@ -22,13 +28,16 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 impl Store {
-
     /// Issue the next milestone with the embedded coordinator (ledger.md §6): milestone 1
     /// at bootstrap (D12, D41), later ones confirming the cone of the chosen parents.
     /// `timestamp` overrides the clock (it still never goes back).
     pub fn issue_milestone(&self, timestamp: Option<u32>) -> Result<IssuedMilestone> {
         if !self.coordinator_enabled {
-            return Err(Error::new("coordinator-disabled", "", "the embedded coordinator is disabled on this node"));
+            return Err(Error::new(
+                "coordinator-disabled",
+                "",
+                "the embedded coordinator is disabled on this node",
+            ));
         }
         let _issuing = lock(&self.issuing);
         let now = timestamp.unwrap_or_else(|| (now_ms() / 1000) as u32);
@@ -43,7 +52,13 @@ impl Store {
                         index: self.origin.first_milestone_index(),
                         timestamp: now,
                         previous_milestone_id: [0; 32],
-                        parents: self.entry_points.sorted().iter().take(MAX_PARENTS).copied().collect(),
+                        parents: self
+                            .entry_points
+                            .sorted()
+                            .iter()
+                            .take(MAX_PARENTS)
+                            .copied()
+                            .collect(),
                         inclusion_root: [0; 32],
                         applied_root: [0; 32],
                     },
@@ -67,11 +82,20 @@ impl Store {
         // TIP-29's all-zero roots for the first milestone in the `ledger` style (D12);
         // otherwise white flag's, which for the first milestone are MTH(∅) as Hornet
         // computes them (D41).
-        let zero_roots = essence.index == self.origin.first_milestone_index() && self.origin.style == GenesisStyle::Ledger;
+        let zero_roots = essence.index == self.origin.first_milestone_index()
+            && self.origin.style == GenesisStyle::Ledger;
         let confirming = Instant::now();
         let confirmation = white_flag::confirm(&self.db, order, essence.index, essence.timestamp)?;
         let confirm_micros = confirming.elapsed().as_micros() as u64;
-        let essence = if zero_roots { essence } else { Essence { inclusion_root: confirmation.inclusion_root, applied_root: confirmation.applied_root, ..essence } };
+        let essence = if zero_roots {
+            essence
+        } else {
+            Essence {
+                inclusion_root: confirmation.inclusion_root,
+                applied_root: confirmation.applied_root,
+                ..essence
+            }
+        };
         let payload = milestone::build(essence, &self.keys);
         let block = milestone::block_of(payload.clone());
         validate_milestone_block(&block)?;
@@ -79,7 +103,11 @@ impl Store {
         let block_id = ids::block_id(&bytes);
         let committing = Instant::now();
         let issued = self.commit_milestone(block_id, &bytes, &payload, confirmation)?;
-        Ok(IssuedMilestone { confirm_micros, commit_micros: committing.elapsed().as_micros() as u64, ..issued })
+        Ok(IssuedMilestone {
+            confirm_micros,
+            commit_micros: committing.elapsed().as_micros() as u64,
+            ..issued
+        })
     }
 
     /// Whether milestone `m` carries the signatures this node requires of another
@@ -100,13 +128,22 @@ impl Store {
     /// must be the ones this node's own white flag computes. The network's first milestone
     /// (genesis index + 1) approves only entry points, and may also carry TIP-29's all-zero
     /// roots (D42): that accepts both genesis styles.
-    pub(super) fn accept_milestone(&self, block: Block, bytes: &[u8], block_id: Id32) -> Result<Submitted> {
+    pub(super) fn accept_milestone(
+        &self,
+        block: Block,
+        bytes: &[u8],
+        block_id: Id32,
+    ) -> Result<Submitted> {
         if self.coordinator_enabled {
             return Err(milestone_not_allowed());
         }
         validate_milestone_block(&block)?;
         let Some(Payload::Milestone(payload)) = block.payload else {
-            return Err(Error::new("milestone-payload-missing", "payload", "not a milestone block"));
+            return Err(Error::new(
+                "milestone-payload-missing",
+                "payload",
+                "not a milestone block",
+            ));
         };
         let _issuing = lock(&self.issuing);
         if self.db.exists(BLOCKS, &block_id)? {
@@ -115,28 +152,57 @@ impl Store {
         let order = {
             let state = lock(&self.state);
             let previous = match state.latest {
-                Some(l) => Previous { index: l.index, milestone_id: l.milestone_id, timestamp: l.timestamp },
-                None => Previous { index: self.origin.target_milestone_index, milestone_id: self.origin.target_milestone_id, timestamp: self.origin.target_milestone_timestamp },
+                Some(l) => Previous {
+                    index: l.index,
+                    milestone_id: l.milestone_id,
+                    timestamp: l.timestamp,
+                },
+                None => Previous {
+                    index: self.origin.target_milestone_index,
+                    milestone_id: self.origin.target_milestone_id,
+                    timestamp: self.origin.target_milestone_timestamp,
+                },
             };
             milestone::check_foreign(&payload, &previous, &self.milestone_keys)?;
-            if payload.index == self.origin.first_milestone_index() && !payload.parents.iter().all(|p| self.entry_points.contains(p)) {
-                return Err(Error::new("milestone-parents-invalid", "payload.parents", "the first milestone approves solid entry points only (D12, D41)"));
+            if payload.index == self.origin.first_milestone_index()
+                && !payload.parents.iter().all(|p| self.entry_points.contains(p))
+            {
+                return Err(Error::new(
+                    "milestone-parents-invalid",
+                    "payload.parents",
+                    "the first milestone approves solid entry points only (D12, D41)",
+                ));
             }
-            self.check_parents_known(&state, &block.parents, &HashSet::new(), &mut ReferencedParents::default())?;
+            self.check_parents_known(
+                &state,
+                &block.parents,
+                &HashSet::new(),
+                &mut ReferencedParents::default(),
+            )?;
             self.check_parents_not_below_max_depth(&state, &block.parents)?;
             white_flag::traversal_order(&payload.parents, &state.graph)
         };
         let confirmation = white_flag::confirm(&self.db, order, payload.index, payload.timestamp)?;
         // D42: at the first index TIP-29's all-zero roots (`ledger` style) are accepted
         // as well as white flag's MTH(∅) (`hornet` style).
-        let tip29_first = payload.index == self.origin.first_milestone_index() && payload.inclusion_merkle_root == [0; 32] && payload.applied_merkle_root == [0; 32];
+        let tip29_first = payload.index == self.origin.first_milestone_index()
+            && payload.inclusion_merkle_root == [0; 32]
+            && payload.applied_merkle_root == [0; 32];
         if !tip29_first {
             let (inclusion, applied) = (confirmation.inclusion_root, confirmation.applied_root);
             if payload.inclusion_merkle_root != inclusion {
-                return Err(Error::new("milestone-merkle-root-mismatch", "payload.inclusionMerkleRoot", format!("this node computes 0x{}", hex::encode(inclusion))));
+                return Err(Error::new(
+                    "milestone-merkle-root-mismatch",
+                    "payload.inclusionMerkleRoot",
+                    format!("this node computes 0x{}", hex::encode(inclusion)),
+                ));
             }
             if payload.applied_merkle_root != applied {
-                return Err(Error::new("milestone-merkle-root-mismatch", "payload.appliedMerkleRoot", format!("this node computes 0x{}", hex::encode(applied))));
+                return Err(Error::new(
+                    "milestone-merkle-root-mismatch",
+                    "payload.appliedMerkleRoot",
+                    format!("this node computes 0x{}", hex::encode(applied)),
+                ));
             }
         }
         self.commit_milestone(block_id, bytes, &payload, confirmation)?;
@@ -153,7 +219,11 @@ impl Store {
             }
             if let Some(meta) = self.db.get(BLOCK_META, p)? {
                 if BlockMeta::from_bytes(&meta)?.below_max_depth {
-                    return Err(Error::new("milestone-parent-below-max-depth", format!("parents[{i}]"), format!("block 0x{} is below max depth", hex::encode(p))));
+                    return Err(Error::new(
+                        "milestone-parent-below-max-depth",
+                        format!("parents[{i}]"),
+                        format!("block 0x{} is below max depth", hex::encode(p)),
+                    ));
                 }
             }
         }
@@ -164,31 +234,59 @@ impl Store {
     /// its block, its record, the metadata of every block it references, the ledger
     /// changes, the new ledger index, and the blocks it leaves below max depth (they leave
     /// the pending graph). Memory follows only after the write succeeded.
-    fn commit_milestone(&self, block_id: Id32, bytes: &[u8], payload: &MilestonePayload, c: Confirmation) -> Result<IssuedMilestone> {
+    fn commit_milestone(
+        &self,
+        block_id: Id32,
+        bytes: &[u8],
+        payload: &MilestonePayload,
+        c: Confirmation,
+    ) -> Result<IssuedMilestone> {
         let milestone_id = ids::milestone_id(payload);
         let index = payload.index;
         if c.supply_change != 0 {
-            return Err(Error::new("ledger-invariant-broken", "", format!("milestone {index} would change the token supply by {}", c.supply_change)));
+            return Err(Error::new(
+                "ledger-invariant-broken",
+                "",
+                format!("milestone {index} would change the token supply by {}", c.supply_change),
+            ));
         }
         // The event's ledger part is built before taking the lock (it decodes outputs and
         // reads the spent ones); the referenced blocks' part below, from the same values
         // that are written.
-        let ledger_changes = if self.events_active() { Some(self.milestone_ledger_changes(&c, index)?) } else { None };
-        let mut referenced_events = ledger_changes.as_ref().map(|_| Vec::with_capacity(c.order.len()));
+        let ledger_changes = if self.events_active() {
+            Some(self.milestone_ledger_changes(&c, index)?)
+        } else {
+            None
+        };
+        let mut referenced_events =
+            ledger_changes.as_ref().map(|_| Vec::with_capacity(c.order.len()));
         // The indexer's part too (it also reads the spent outputs): only written under it.
-        let index_changes = if self.indexer_enabled { Some(index::changes(&self.db, &c.created, &c.consumed, index)?) } else { None };
+        let index_changes = if self.indexer_enabled {
+            Some(index::changes(&self.db, &c.created, &c.consumed, index)?)
+        } else {
+            None
+        };
         let db = &self.db;
         let mut state = lock(&self.state);
         let referenced: HashSet<Id32> = c.order.iter().copied().collect();
         let entry_points = &self.entry_points;
-        let updates = state.graph.roots_after(&referenced, index, |p| referenced_index(db, entry_points, p))?;
-        let below = state.graph.below_max_depth(&referenced, &updates, |roots| tips::score(roots, index, &self.thresholds) == TipScore::BelowMaxDepth);
+        let updates = state
+            .graph
+            .roots_after(&referenced, index, |p| referenced_index(db, entry_points, p))?;
+        let below = state.graph.below_max_depth(&referenced, &updates, |roots| {
+            tips::score(roots, index, &self.thresholds) == TipScore::BelowMaxDepth
+        });
         let mut batch = self.db.batch();
         if let Some(changes) = &index_changes {
             changes.write(&mut batch);
         }
         for (position, (id, (inclusion, conflict))) in c.order.iter().zip(&c.states).enumerate() {
-            let pending = state.graph.get(id).ok_or_else(|| storage_error(format!("block 0x{} left the pending set during white flag", hex::encode(id))))?;
+            let pending = state.graph.get(id).ok_or_else(|| {
+                storage_error(format!(
+                    "block 0x{} left the pending set during white flag",
+                    hex::encode(id)
+                ))
+            })?;
             let meta = BlockMeta {
                 arrival_ms: pending.arrival_ms,
                 seq: pending.seq,
@@ -202,12 +300,23 @@ impl Store {
             batch.put(BLOCK_META, id, &meta.to_bytes());
             batch.delete(UNREFERENCED, &columns::unreferenced_key(pending.seq, id));
             if let Some(list) = referenced_events.as_mut() {
-                list.push(ReferencedBlock { block_id: *id, metadata_json: metadata::block_json(id, &pending.parents, &meta, None) });
+                list.push(ReferencedBlock {
+                    block_id: *id,
+                    metadata_json: metadata::block_json(id, &pending.parents, &meta, None),
+                });
             }
         }
         for id in &below {
-            let pending = state.graph.get(id).ok_or_else(|| storage_error(format!("block 0x{} is not pending", hex::encode(id))))?;
-            let meta = BlockMeta { arrival_ms: pending.arrival_ms, seq: pending.seq, milestone_index: pending.milestone_index, below_max_depth: true, ..Default::default() };
+            let pending = state.graph.get(id).ok_or_else(|| {
+                storage_error(format!("block 0x{} is not pending", hex::encode(id)))
+            })?;
+            let meta = BlockMeta {
+                arrival_ms: pending.arrival_ms,
+                seq: pending.seq,
+                milestone_index: pending.milestone_index,
+                below_max_depth: true,
+                ..Default::default()
+            };
             batch.put(BLOCK_META, id, &meta.to_bytes());
             batch.delete(UNREFERENCED, &columns::unreferenced_key(pending.seq, id));
         }
@@ -224,17 +333,41 @@ impl Store {
             diff.consumed.push(*id);
         }
         batch.put(DIFFS, &columns::index_key(index), &diff.to_bytes());
-        let record = MilestoneRecord { index, milestone_id, block_id, timestamp: payload.timestamp, payload: encode_milestone_payload(payload) };
+        let record = MilestoneRecord {
+            index,
+            milestone_id,
+            block_id,
+            timestamp: payload.timestamp,
+            payload: encode_milestone_payload(payload),
+        };
         batch.put(MILESTONES, &columns::index_key(index), &record.to_bytes());
         batch.put(MILESTONE_IDS, &milestone_id, &columns::index_key(index));
         batch.put(STATE, state_key::LEDGER_INDEX, &index.to_le_bytes());
         // The milestone's own block: its walk stops at the blocks it references now.
         let roots = {
             let graph = &state.graph;
-            let known = |p: &Id32| if referenced.contains(p) { None } else { updates.get(p).copied().or_else(|| graph.get(p).map(|x| x.roots)) };
-            cone_roots(&payload.parents, known, &mut |p| if referenced.contains(p) { Ok(index) } else { referenced_index(db, entry_points, p) })?
+            let known = |p: &Id32| {
+                if referenced.contains(p) {
+                    None
+                } else {
+                    updates.get(p).copied().or_else(|| graph.get(p).map(|x| x.roots))
+                }
+            };
+            cone_roots(&payload.parents, known, &mut |p| {
+                if referenced.contains(p) {
+                    Ok(index)
+                } else {
+                    referenced_index(db, entry_points, p)
+                }
+            })?
         };
-        let own = NewBlock { id: block_id, bytes, parents: payload.parents.clone(), milestone_index: index, roots: Some(roots) };
+        let own = NewBlock {
+            id: block_id,
+            bytes,
+            parents: payload.parents.clone(),
+            milestone_index: index,
+            roots: Some(roots),
+        };
         self.write_blocks(&mut state, batch, vec![own], index, &mut ReferencedParents::default())?;
 
         state.graph.remove_referenced(&c.order, updates);
@@ -252,10 +385,21 @@ impl Store {
                 seconds: payload.timestamp.saturating_sub(previous_timestamp),
             });
         }
-        state.interval_start = Some(IntervalStart { block_count: state.block_count, referenced_total: state.referenced_total });
+        state.interval_start = Some(IntervalStart {
+            block_count: state.block_count,
+            referenced_total: state.referenced_total,
+        });
         self.publish_status(&state);
         if let (Some(transactions), Some(referenced_blocks)) = (ledger_changes, referenced_events) {
-            self.emit_milestone_committed(&state, block_id, bytes, payload, record.payload, referenced_blocks, transactions);
+            self.emit_milestone_committed(
+                &state,
+                block_id,
+                bytes,
+                payload,
+                record.payload,
+                referenced_blocks,
+                transactions,
+            );
         }
         Ok(IssuedMilestone {
             index,

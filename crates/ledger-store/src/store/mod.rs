@@ -49,7 +49,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-
 pub struct StoreOptions {
     /// The configured protocol; a ledger made from a snapshot takes the file's instead
     /// and only its network name must agree.
@@ -241,7 +240,11 @@ impl Store {
         if let Some(state) = &prepared {
             check_coordinator(&state.origin, &options)?;
         }
-        let db_options = DbOptions { sync_writes: options.sync_writes, block_cache_bytes: options.block_cache_bytes, write_buffer_bytes: options.write_buffer_bytes };
+        let db_options = DbOptions {
+            sync_writes: options.sync_writes,
+            block_cache_bytes: options.block_cache_bytes,
+            write_buffer_bytes: options.write_buffer_bytes,
+        };
         let db = Db::open(path, &db_options)?;
         let (protocol, origin) = match db.get(STATE, state_key::PROTOCOL)? {
             Some(text) => {
@@ -274,14 +277,24 @@ impl Store {
         check_coordinator(&origin, &options)?;
         let keys = CoordinatorKeys::new(options.coordinator_seeds);
         if options.coordinator_enabled && keys.is_empty() {
-            return Err(Error::new("coordinator-keys-missing", "coordinator.privateKeys", "the embedded coordinator needs at least one key"));
+            return Err(Error::new(
+                "coordinator-keys-missing",
+                "coordinator.privateKeys",
+                "the embedded coordinator needs at least one key",
+            ));
         }
         let threshold = options.milestone_keys.threshold;
-        let milestone_keys = match (options.milestone_keys.is_empty(), options.trusted_public_keys.is_empty()) {
-            (false, _) => options.milestone_keys,
-            (true, false) => MilestoneKeys { threshold, ..MilestoneKeys::all_of(&options.trusted_public_keys) },
-            (true, true) => MilestoneKeys { threshold, ..MilestoneKeys::all_of(&keys.public_keys()) },
-        };
+        let milestone_keys =
+            match (options.milestone_keys.is_empty(), options.trusted_public_keys.is_empty()) {
+                (false, _) => options.milestone_keys,
+                (true, false) => MilestoneKeys {
+                    threshold,
+                    ..MilestoneKeys::all_of(&options.trusted_public_keys)
+                },
+                (true, true) => {
+                    MilestoneKeys { threshold, ..MilestoneKeys::all_of(&keys.public_keys()) }
+                }
+            };
         let thresholds = TipThresholds {
             max_delta_ycri: options.max_delta_ycri,
             max_delta_ocri: options.max_delta_ocri,
@@ -329,7 +342,9 @@ impl Store {
 fn initial_state(options: &StoreOptions) -> Result<InitialState> {
     match &options.snapshot {
         Some(path) => snapshot::load::initial_state(path, &options.protocol),
-        None => genesis::built_in(&options.protocol, &options.genesis_outputs, options.genesis_style),
+        None => {
+            genesis::built_in(&options.protocol, &options.genesis_outputs, options.genesis_style)
+        }
     }
 }
 
@@ -357,7 +372,8 @@ fn persisted_origin(db: &Db) -> Result<Origin> {
     }
     let origin = Origin::built_in(GenesisStyle::Ledger);
     let mut batch = db.batch();
-    SolidEntryPoints::new(GenesisStyle::Ledger.entry_points().into_iter().map(|id| (id, 0))).put_all(&mut batch);
+    SolidEntryPoints::new(GenesisStyle::Ledger.entry_points().into_iter().map(|id| (id, 0)))
+        .put_all(&mut batch);
     batch.put(STATE, state_key::ORIGIN, &origin.to_bytes());
     batch.commit()?;
     Ok(origin)
@@ -366,7 +382,11 @@ fn persisted_origin(db: &Db) -> Result<Origin> {
 /// A persisted value the configuration contradicts is a startup error (ledger.md §1). A
 /// ledger made from a snapshot took its protocol from the file: only the network name
 /// must still agree, and the genesis style does not apply.
-fn check_configuration(persisted: &ProtocolParameters, origin: &Origin, options: &StoreOptions) -> Result<()> {
+fn check_configuration(
+    persisted: &ProtocolParameters,
+    origin: &Origin,
+    options: &StoreOptions,
+) -> Result<()> {
     if origin.from_snapshot {
         if persisted.network_name != options.protocol.network_name {
             return Err(Error::new(
@@ -400,7 +420,11 @@ fn not_ready() -> Error {
 }
 
 fn milestone_not_allowed() -> Error {
-    Error::new("milestone-not-allowed", "payload", "milestone payloads are only issued by this node's coordinator (D16)")
+    Error::new(
+        "milestone-not-allowed",
+        "payload",
+        "milestone payloads are only issued by this node's coordinator (D16)",
+    )
 }
 
 /// Where a walk of a past cone stops at a block that is not pending: the milestone that
@@ -467,7 +491,15 @@ mod tests {
         store.issue_milestone(Some(1_700_000_000)).unwrap();
         drop(store);
         {
-            let db = Db::open(dir.path(), &DbOptions { sync_writes: false, block_cache_bytes: 8 << 20, write_buffer_bytes: 8 << 20 }).unwrap();
+            let db = Db::open(
+                dir.path(),
+                &DbOptions {
+                    sync_writes: false,
+                    block_cache_bytes: 8 << 20,
+                    write_buffer_bytes: 8 << 20,
+                },
+            )
+            .unwrap();
             let mut batch = db.batch();
             batch.delete(STATE, state_key::ORIGIN);
             for id in GenesisStyle::Ledger.entry_points() {

@@ -1,7 +1,9 @@
 //! Reads: blocks and their metadata, milestones, the ledger, the node's status.
 
 use super::{lock, parents_of, State, Status, Store, UtxoChanges};
-use crate::columns::{self, BLOCKS, BLOCK_META, CHILDREN, DIFFS, MILESTONES, MILESTONE_IDS, TX_BLOCKS};
+use crate::columns::{
+    self, BLOCKS, BLOCK_META, CHILDREN, DIFFS, MILESTONES, MILESTONE_IDS, TX_BLOCKS,
+};
 use crate::index::{self, ChainId, OutputPage, OutputQuery};
 use crate::records::{array_at, BlockMeta, Diff, MilestoneRecord};
 use crate::tips::TipScore;
@@ -61,12 +63,17 @@ impl Store {
     }
 
     pub fn milestone_by_index(&self, index: u32) -> Result<Option<MilestoneRecord>> {
-        self.db.get(MILESTONES, &columns::index_key(index))?.map(|b| MilestoneRecord::from_bytes(&b)).transpose()
+        self.db
+            .get(MILESTONES, &columns::index_key(index))?
+            .map(|b| MilestoneRecord::from_bytes(&b))
+            .transpose()
     }
 
     pub fn milestone_by_id(&self, milestone_id: &Id32) -> Result<Option<MilestoneRecord>> {
         match self.db.get(MILESTONE_IDS, milestone_id)? {
-            Some(index) if index.len() == 4 => self.milestone_by_index(u32::from_be_bytes(array_at(&index, 0))),
+            Some(index) if index.len() == 4 => {
+                self.milestone_by_index(u32::from_be_bytes(array_at(&index, 0)))
+            }
             _ => Ok(None),
         }
     }

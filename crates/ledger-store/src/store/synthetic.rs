@@ -30,16 +30,42 @@ impl Store {
         let created: Vec<(OutputId, OutputRecord)> = changes
             .created
             .iter()
-            .map(|(id, output)| (*id, OutputRecord { block_id: [0; 32], milestone_index: index, milestone_timestamp: changes.timestamp, output: encode_output(output) }))
+            .map(|(id, output)| {
+                (
+                    *id,
+                    OutputRecord {
+                        block_id: [0; 32],
+                        milestone_index: index,
+                        milestone_timestamp: changes.timestamp,
+                        output: encode_output(output),
+                    },
+                )
+            })
             .collect();
         let new: HashSet<&OutputId> = created.iter().map(|(id, _)| id).collect();
         for id in &changes.consumed {
             if !new.contains(id) && !self.db.exists(UNSPENT, id)? {
-                return Err(Error::new("synthetic-ledger", "consumed", format!("0x{} is not unspent", hex::encode(id))));
+                return Err(Error::new(
+                    "synthetic-ledger",
+                    "consumed",
+                    format!("0x{} is not unspent", hex::encode(id)),
+                ));
             }
         }
-        let consumed: Vec<(OutputId, SpentRecord)> =
-            changes.consumed.iter().map(|id| (*id, SpentRecord { transaction_id: [0xee; 32], milestone_index: index, milestone_timestamp: changes.timestamp })).collect();
+        let consumed: Vec<(OutputId, SpentRecord)> = changes
+            .consumed
+            .iter()
+            .map(|id| {
+                (
+                    *id,
+                    SpentRecord {
+                        transaction_id: [0xee; 32],
+                        milestone_index: index,
+                        milestone_timestamp: changes.timestamp,
+                    },
+                )
+            })
+            .collect();
         let mut batch = self.db.batch();
         if self.indexer_enabled {
             index::write_changes(&self.db, &mut batch, &created, &consumed, index)?;

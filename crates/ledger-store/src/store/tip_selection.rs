@@ -4,8 +4,8 @@
 
 use super::{lock, not_ready, Latest, State, Store};
 use crate::graph::Pending;
-use crate::tips::{self, TipScore};
 use crate::storage_error;
+use crate::tips::{self, TipScore};
 use ledger_core::model::Id32;
 use ledger_core::validate::{MAX_PARENTS, MIN_PARENTS};
 use ledger_core::Result;
@@ -22,7 +22,10 @@ impl Store {
         let state = &mut *guard;
         let Some(latest) = state.latest else { return Err(not_ready()) };
         let rng = &mut state.tip_rng;
-        let healthy = state.graph.tip_pool(latest.index, |p| self.is_healthy(p, latest.index)).sample(MAX_PARENTS, || rng.next());
+        let healthy = state
+            .graph
+            .tip_pool(latest.index, |p| self.is_healthy(p, latest.index))
+            .sample(MAX_PARENTS, || rng.next());
         drop(guard);
         self.fill_and_sort(healthy, latest.index)
     }
@@ -52,10 +55,19 @@ impl Store {
     /// burst (when more than 7 tips are waiting) is still referenced by the next milestone:
     /// it is that tip, or in the cone of a newer block that selected it.
     pub(super) fn coordinator_parents(&self, state: &State, latest: &Latest) -> Result<Vec<Id32>> {
-        let healthy = |(id, p): &(&Id32, &Pending)| **id != latest.block_id && self.is_healthy(p, latest.index);
+        let healthy = |(id, p): &(&Id32, &Pending)| {
+            **id != latest.block_id && self.is_healthy(p, latest.index)
+        };
         let mut chosen = vec![latest.block_id];
         // The coordinator's last checkpoint, which approves the tips beyond these 7.
-        chosen.extend(state.checkpoint.iter().filter_map(|c| state.graph.get(c).map(|p| (c, p))).filter(healthy).map(|(id, _)| *id));
+        chosen.extend(
+            state
+                .checkpoint
+                .iter()
+                .filter_map(|c| state.graph.get(c).map(|p| (c, p)))
+                .filter(healthy)
+                .map(|(id, _)| *id),
+        );
         if let Some((newest, _)) = state.graph.newest_tips().find(healthy) {
             if !chosen.contains(newest) {
                 chosen.push(*newest);
@@ -84,7 +96,9 @@ impl Store {
     fn fill_and_sort(&self, mut chosen: Vec<Id32>, latest_index: u32) -> Result<Vec<Id32>> {
         let mut index = latest_index;
         while chosen.len() < MIN_PARENTS && index > self.origin.target_milestone_index {
-            let record = self.milestone_by_index(index)?.ok_or_else(|| storage_error(format!("milestone {index} is missing")))?;
+            let record = self
+                .milestone_by_index(index)?
+                .ok_or_else(|| storage_error(format!("milestone {index} is missing")))?;
             if !chosen.contains(&record.block_id) {
                 chosen.push(record.block_id);
             }

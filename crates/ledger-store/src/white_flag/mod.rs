@@ -13,8 +13,8 @@ use ledger_core::ids;
 use ledger_core::merkle::merkle_root;
 use ledger_core::model::*;
 use ledger_core::validate::{check_prechecked_transaction, ConflictReason};
-use prepare::{PreparedBlock, PreparedTransaction, StoredInput};
 use ledger_core::Result;
+use prepare::{PreparedBlock, PreparedTransaction, StoredInput};
 use std::collections::{HashMap, HashSet};
 
 /// The post-order depth-first walk of §7.1 over the pending blocks: every block after its
@@ -31,8 +31,11 @@ pub fn traversal_order(parents: &[Id32], graph: &Graph) -> Vec<Id32> {
         stack.push((*root, 0));
         while let Some((current, next_parent)) = stack.last_mut() {
             // Only pending blocks are pushed, and nothing leaves the graph during the walk.
-            let block_parents = &graph.get(current).expect("only pending blocks are pushed").parents;
-            let open = block_parents[*next_parent..].iter().position(|q| graph.get(q).is_some() && !visited.contains(q));
+            let block_parents =
+                &graph.get(current).expect("only pending blocks are pushed").parents;
+            let open = block_parents[*next_parent..]
+                .iter()
+                .position(|q| graph.get(q).is_some() && !visited.contains(q));
             match open {
                 Some(offset) => {
                     let q = block_parents[*next_parent + offset];
@@ -75,7 +78,13 @@ pub struct Confirmation {
 /// first for all blocks, in parallel (`prepare`); the pass in order only decides.
 pub fn confirm(db: &Db, order: Vec<Id32>, index: u32, timestamp: u32) -> Result<Confirmation> {
     let prepared = prepare::prepare(db, &order)?;
-    let mut walk = Walk { index, timestamp, created: HashMap::new(), spent_here: HashSet::new(), c: Confirmation::default() };
+    let mut walk = Walk {
+        index,
+        timestamp,
+        created: HashMap::new(),
+        spent_here: HashSet::new(),
+        c: Confirmation::default(),
+    };
     let mut applied = Vec::new();
     for (block_id, block) in order.iter().zip(prepared) {
         let state = match block {
@@ -110,7 +119,11 @@ struct Walk {
 
 impl Walk {
     /// Ok(Ok) when the transaction was applied, Ok(Err(reason)) when it conflicts.
-    fn apply(&mut self, block_id: &Id32, prepared: PreparedTransaction) -> Result<std::result::Result<(), ConflictReason>> {
+    fn apply(
+        &mut self,
+        block_id: &Id32,
+        prepared: PreparedTransaction,
+    ) -> Result<std::result::Result<(), ConflictReason>> {
         let PreparedTransaction { tx, transaction_id, pre, stored } = prepared;
         let mut consumed = Vec::with_capacity(tx.essence.inputs.len());
         for (input, stored) in tx.essence.inputs.iter().zip(stored) {
@@ -126,8 +139,12 @@ impl Walk {
                 continue;
             }
             match stored {
-                StoredInput::NotUtxo | StoredInput::Missing => return Ok(Err(ConflictReason::InputNotFound)),
-                StoredInput::Found { unspent: false, .. } => return Ok(Err(ConflictReason::InputAlreadySpent)),
+                StoredInput::NotUtxo | StoredInput::Missing => {
+                    return Ok(Err(ConflictReason::InputNotFound))
+                }
+                StoredInput::Found { unspent: false, .. } => {
+                    return Ok(Err(ConflictReason::InputAlreadySpent))
+                }
                 StoredInput::Found { output, unspent: true } => consumed.push((id, output?)),
             }
         }
@@ -143,11 +160,23 @@ impl Walk {
         for (id, _) in consumed {
             self.created.remove(&id);
             self.spent_here.insert(id);
-            self.c.consumed.push((id, SpentRecord { transaction_id, milestone_index: self.index, milestone_timestamp: self.timestamp }));
+            self.c.consumed.push((
+                id,
+                SpentRecord {
+                    transaction_id,
+                    milestone_index: self.index,
+                    milestone_timestamp: self.timestamp,
+                },
+            ));
         }
         for (i, output) in tx.essence.outputs.iter().enumerate() {
             let id = ids::output_id(&transaction_id, i as u16);
-            let record = OutputRecord { block_id: *block_id, milestone_index: self.index, milestone_timestamp: self.timestamp, output: encode_output(output) };
+            let record = OutputRecord {
+                block_id: *block_id,
+                milestone_index: self.index,
+                milestone_timestamp: self.timestamp,
+                output: encode_output(output),
+            };
             self.c.created.push((id, record));
             self.created.insert(id, output.clone());
         }

@@ -51,7 +51,9 @@ const PARALLEL_FROM: usize = 2 * CHUNK;
 
 /// Prepare every block of `order`, in order.
 pub fn prepare(db: &Db, order: &[Id32]) -> Result<Vec<PreparedBlock>> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(order.len().div_ceil(CHUNK));
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(order.len().div_ceil(CHUNK));
     if order.len() < PARALLEL_FROM || workers < 2 {
         return order.iter().map(|id| prepare_block(db, id)).collect();
     }
@@ -59,8 +61,19 @@ pub fn prepare(db: &Db, order: &[Id32]) -> Result<Vec<PreparedBlock>> {
     // blocks' positions; the results are put back in order at the end.
     let next = AtomicUsize::new(0);
     let mut prepared: Vec<(usize, Result<PreparedBlock>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers).map(|_| scope.spawn(|| claims(&next, order.len()).map(|i| (i, prepare_block(db, &order[i]))).collect::<Vec<_>>())).collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    claims(&next, order.len())
+                        .map(|i| (i, prepare_block(db, &order[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
     });
     prepared.sort_unstable_by_key(|(i, _)| *i);
     prepared.into_iter().map(|(_, p)| p).collect()
@@ -76,8 +89,12 @@ fn claims(next: &AtomicUsize, len: usize) -> impl Iterator<Item = usize> + '_ {
 }
 
 fn prepare_block(db: &Db, block_id: &Id32) -> Result<PreparedBlock> {
-    let bytes = db.get(BLOCKS, block_id)?.ok_or_else(|| storage_error(format!("block 0x{} is pending but not stored", hex::encode(block_id))))?;
-    let block = decode_block(&bytes).map_err(|e| storage_error(format!("stored block 0x{} does not decode: {e}", hex::encode(block_id))))?;
+    let bytes = db.get(BLOCKS, block_id)?.ok_or_else(|| {
+        storage_error(format!("block 0x{} is pending but not stored", hex::encode(block_id)))
+    })?;
+    let block = decode_block(&bytes).map_err(|e| {
+        storage_error(format!("stored block 0x{} does not decode: {e}", hex::encode(block_id)))
+    })?;
     let parents = block.parents.len();
     let Some(Payload::Transaction(tx)) = block.payload else {
         return Ok(PreparedBlock::NoTransaction);
@@ -95,7 +112,12 @@ fn prepare_block(db: &Db, block_id: &Id32) -> Result<PreparedBlock> {
         stored.push(match ledger::output(db, &id)? {
             None => StoredInput::Missing,
             Some(record) => StoredInput::Found {
-                output: decode_output(&record.output).map_err(|e| storage_error(format!("stored output 0x{} does not decode: {e}", hex::encode(id)))),
+                output: decode_output(&record.output).map_err(|e| {
+                    storage_error(format!(
+                        "stored output 0x{} does not decode: {e}",
+                        hex::encode(id)
+                    ))
+                }),
                 unspent: ledger::is_unspent(db, &id)?,
             },
         });

@@ -54,7 +54,12 @@ pub fn open_dev(path: &Path, min_pow_score: u32) -> Store {
 
 pub fn basic_output(amount: u64, address: [u8; 32]) -> ledger_core::model::Output {
     use ledger_core::model::*;
-    Output::Basic(BasicOutput { amount, native_tokens: vec![], unlock_conditions: vec![UnlockCondition::Address(Address::Ed25519(address))], features: vec![] })
+    Output::Basic(BasicOutput {
+        amount,
+        native_tokens: vec![],
+        unlock_conditions: vec![UnlockCondition::Address(Address::Ed25519(address))],
+        features: vec![],
+    })
 }
 
 pub fn unhex(text: &str) -> Vec<u8> {
@@ -82,14 +87,20 @@ pub fn transfer(
         network_id: dev_protocol(0).network_id(),
         inputs: inputs
             .iter()
-            .map(|(id, _)| Input::Utxo { transaction_id: id[..32].try_into().unwrap(), output_index: u16::from_le_bytes([id[32], id[33]]) })
+            .map(|(id, _)| Input::Utxo {
+                transaction_id: id[..32].try_into().unwrap(),
+                output_index: u16::from_le_bytes([id[32], id[33]]),
+            })
             .collect(),
         inputs_commitment: ledger_core::ids::inputs_commitment(&consumed),
         outputs,
         payload: None,
     };
     let hash = ledger_core::ids::essence_hash(&essence);
-    let signature = Ed25519Signature { public_key: ledger_core::crypto::public_key(seed), signature: ledger_core::crypto::sign(seed, &hash) };
+    let signature = Ed25519Signature {
+        public_key: ledger_core::crypto::public_key(seed),
+        signature: ledger_core::crypto::sign(seed, &hash),
+    };
     let mut unlocks = vec![Unlock::Signature(signature)];
     unlocks.extend((1..inputs.len()).map(|_| Unlock::Reference(0)));
     TransactionPayload { essence, unlocks }
@@ -97,7 +108,12 @@ pub fn transfer(
 
 /// A block with the store's tips as parents and nonce 0 (for minPowScore 0).
 pub fn block_bytes(store: &Store, payload: Option<ledger_core::model::Payload>) -> Vec<u8> {
-    let block = ledger_core::model::Block { protocol_version: 2, parents: store.select_tips().unwrap(), payload, nonce: 0 };
+    let block = ledger_core::model::Block {
+        protocol_version: 2,
+        parents: store.select_tips().unwrap(),
+        payload,
+        nonce: 0,
+    };
     ledger_core::codec::encode_block(&block)
 }
 
@@ -114,6 +130,14 @@ pub fn signed_milestone_block(mut m: ledger_core::model::MilestonePayload) -> Ve
     use ledger_core::model::*;
     let seed = coordinator_seed();
     let id = ledger_core::ids::milestone_id(&m);
-    m.signatures = vec![Ed25519Signature { public_key: ledger_core::crypto::public_key(&seed), signature: ledger_core::crypto::sign(&seed, &id) }];
-    ledger_core::codec::encode_block(&Block { protocol_version: 2, parents: m.parents.clone(), payload: Some(Payload::Milestone(Box::new(m))), nonce: 0 })
+    m.signatures = vec![Ed25519Signature {
+        public_key: ledger_core::crypto::public_key(&seed),
+        signature: ledger_core::crypto::sign(&seed, &id),
+    }];
+    ledger_core::codec::encode_block(&Block {
+        protocol_version: 2,
+        parents: m.parents.clone(),
+        payload: Some(Payload::Milestone(Box::new(m))),
+        nonce: 0,
+    })
 }

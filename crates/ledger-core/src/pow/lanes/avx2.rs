@@ -45,4 +45,3 @@ impl Lanes for Ymm {
         _mm256_storeu_si256(words.cast(), self.0)
     }
 }
-

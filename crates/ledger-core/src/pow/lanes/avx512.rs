@@ -54,4 +54,3 @@ impl Lanes for Zmm {
         _mm512_storeu_si512(words.cast(), self.0)
     }
 }
-

@@ -46,7 +46,12 @@ pub unsafe fn trailing_zeros_many<R: Lanes>(inputs: &[[u8; 40]]) -> Vec<u32> {
         for t in 0..240 {
             input[t] = [R::load(lo[t].as_ptr()), R::load(hi[t].as_ptr())];
         }
-        let hash = transform(input.as_ptr(), state.as_mut_ptr(), [cone0.as_mut_ptr(), cone1.as_mut_ptr()], &plan);
+        let hash = transform(
+            input.as_ptr(),
+            state.as_mut_ptr(),
+            [cone0.as_mut_ptr(), cone1.as_mut_ptr()],
+            &plan,
+        );
         // Hash trit 242 − k is entry k.
         let mut zeros = vec![[0u64; 8]; HASH_LEN];
         for (k, words) in zeros.iter_mut().enumerate() {

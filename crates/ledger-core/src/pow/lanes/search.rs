@@ -9,8 +9,8 @@
 use super::transform::{gather_round, transform, Plan, SPARE};
 use super::{Lanes, Trit};
 use crate::pow::curl_reference::{HASH_LEN, STATE_LEN};
-use crate::pow::layout::STRIDE;
 use crate::pow::encoding::{broadcast as broadcast_planes, trit_bits, zero_lanes};
+use crate::pow::layout::STRIDE;
 use crate::pow::ternary::{byte_trits, Trit as TritValue};
 use std::alloc::{alloc, dealloc, Layout};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -63,7 +63,8 @@ pub unsafe fn search<R: Lanes>(job: &SearchJob) -> Option<u64> {
         }
         let mut words = [0u64; 8];
         found.store(words.as_mut_ptr());
-        if let Some((w, &word)) = words[..R::WORDS].iter().enumerate().find(|(_, &word)| word != 0) {
+        if let Some((w, &word)) = words[..R::WORDS].iter().enumerate().find(|(_, &word)| word != 0)
+        {
             let lane = 64 * w as u64 + word.trailing_zeros() as u64;
             return Some(batch << LANE_BITS | lane);
         }
@@ -84,7 +85,13 @@ impl<R: Lanes> BatchHasher<R> {
     unsafe fn new(digest_trits: &[TritValue], zeros: usize) -> Self {
         let plan = Plan::new::<R>(zeros, PREFIX);
         let cone = [StateBuffer::new(plan.cone_width), StateBuffer::new(plan.cone_width)];
-        BatchHasher { prefix: Prefix::new(digest_trits), state: StateBuffer::new(STATE_LEN + SPARE), cone, plan, upper: None }
+        BatchHasher {
+            prefix: Prefix::new(digest_trits),
+            state: StateBuffer::new(STATE_LEN + SPARE),
+            cone,
+            plan,
+            upper: None,
+        }
     }
 
     /// Hash trits 242, 241, … (as many as the plan's zeros) of every lane of `batch`.
@@ -92,7 +99,12 @@ impl<R: Lanes> BatchHasher<R> {
     unsafe fn hash(&mut self, batch: u64) -> *const Trit<R> {
         self.prefix.set_batch(batch, self.upper != Some(batch >> 8));
         self.upper = Some(batch >> 8);
-        transform(self.prefix.last(), self.state.trits(), [self.cone[0].trits(), self.cone[1].trits()], &self.plan)
+        transform(
+            self.prefix.last(),
+            self.state.trits(),
+            [self.cone[0].trits(), self.cone[1].trits()],
+            &self.plan,
+        )
     }
 }
 
@@ -107,7 +119,8 @@ struct Prefix<R: Lanes> {
 
 impl<R: Lanes> Prefix<R> {
     unsafe fn new(digest_trits: &[TritValue]) -> Self {
-        let mut states: Vec<StateBuffer<R>> = (0..=PREFIX).map(|_| StateBuffer::new(STATE_LEN)).collect();
+        let mut states: Vec<StateBuffer<R>> =
+            (0..=PREFIX).map(|_| StateBuffer::new(STATE_LEN)).collect();
         let input = states[0].trits();
         for (i, &trit) in digest_trits.iter().enumerate() {
             *input.add(i) = broadcast(trit);
@@ -115,14 +128,22 @@ impl<R: Lanes> Prefix<R> {
         set_lane_pattern(input);
         let size = std::mem::size_of::<Trit<R>>() as u32;
         let steps = |r: usize, outputs: &[usize]| -> Vec<(u32, u32, u32)> {
-            outputs.iter().map(|&p| (p as u32 * size, p as u32 * size, ((p + STRIDE[r]) % STATE_LEN) as u32 * size)).collect()
+            outputs
+                .iter()
+                .map(|&p| {
+                    (p as u32 * size, p as u32 * size, ((p + STRIDE[r]) % STATE_LEN) as u32 * size)
+                })
+                .collect()
         };
         let every = (0..PREFIX).map(|r| steps(r, &(0..STATE_LEN).collect::<Vec<_>>())).collect();
         let mut depends: Vec<usize> = (0..6).map(|k| NONCE_AT + 6 * 2 + k).collect();
         let mut low_byte = Vec::new();
         for r in 0..PREFIX {
             // Output p reads p and p + δ_r.
-            let mut next: Vec<usize> = depends.iter().flat_map(|&p| [p, (p + STATE_LEN - STRIDE[r]) % STATE_LEN]).collect();
+            let mut next: Vec<usize> = depends
+                .iter()
+                .flat_map(|&p| [p, (p + STATE_LEN - STRIDE[r]) % STATE_LEN])
+                .collect();
             next.sort_unstable();
             next.dedup();
             low_byte.push(steps(r, &next));
@@ -185,7 +206,8 @@ struct StateBuffer<R: Lanes> {
 
 impl<R: Lanes> StateBuffer<R> {
     fn layout(len: usize) -> Layout {
-        Layout::from_size_align(len.max(1) * std::mem::size_of::<Trit<R>>(), 64).expect("a few tens of kilobytes")
+        Layout::from_size_align(len.max(1) * std::mem::size_of::<Trit<R>>(), 64)
+            .expect("a few tens of kilobytes")
     }
 
     unsafe fn new(len: usize) -> Self {
@@ -235,7 +257,12 @@ mod tests {
                 for k in 0..HASH_LEN {
                     let trit = unsafe { *hash.add(k) };
                     let bit = |w: [u64; 2]| w[lane / 64] >> (lane % 64) & 1 == 1;
-                    assert_eq!(decode(bit(trit[0]), bit(trit[1])), expected[HASH_LEN - 1 - k], "batch {batch} lane {lane} trit {}", HASH_LEN - 1 - k);
+                    assert_eq!(
+                        decode(bit(trit[0]), bit(trit[1])),
+                        expected[HASH_LEN - 1 - k],
+                        "batch {batch} lane {lane} trit {}",
+                        HASH_LEN - 1 - k
+                    );
                 }
             }
         }

@@ -51,10 +51,14 @@ impl Plan {
         let size = std::mem::size_of::<Trit<R>>() as u32;
         // Outputs of round r (positions in the layout of round r + 1), from the last round
         // back, while they stay few.
-        let mut needed: Vec<Vec<usize>> = vec![(0..zeros).map(|k| position(ROUNDS, HASH_LEN - 1 - k)).collect()];
+        let mut needed: Vec<Vec<usize>> =
+            vec![(0..zeros).map(|k| position(ROUNDS, HASH_LEN - 1 - k)).collect()];
         loop {
             let r = ROUNDS - needed.len();
-            let mut inputs: Vec<usize> = needed[needed.len() - 1].iter().flat_map(|&p| [p, (p + STRIDE[r]) % STATE_LEN]).collect();
+            let mut inputs: Vec<usize> = needed[needed.len() - 1]
+                .iter()
+                .flat_map(|&p| [p, (p + STRIDE[r]) % STATE_LEN])
+                .collect();
             inputs.sort_unstable();
             inputs.dedup();
             if inputs.len() > CONE_LIMIT || r <= prefix + 1 {
@@ -69,7 +73,13 @@ impl Plan {
             .enumerate()
             .map(|(k, outputs)| {
                 let source = |p: usize| -> u32 {
-                    let slot = if k == 0 { p } else { needed[k - 1].binary_search(&p).expect("a cone input is an output of the round before") };
+                    let slot = if k == 0 {
+                        p
+                    } else {
+                        needed[k - 1]
+                            .binary_search(&p)
+                            .expect("a cone input is an output of the round before")
+                    };
                     slot as u32 * size
                 };
                 let r = first_cone_round + k;
@@ -77,7 +87,15 @@ impl Plan {
             })
             .collect::<Vec<Vec<_>>>();
         let walk = |stride: usize, len: usize| -> Vec<u32> {
-            (0..len).map(|n| if n < STATE_LEN { (n * stride % STATE_LEN) as u32 * size } else { n as u32 * size }).collect()
+            (0..len)
+                .map(|n| {
+                    if n < STATE_LEN {
+                        (n * stride % STATE_LEN) as u32 * size
+                    } else {
+                        n as u32 * size
+                    }
+                })
+                .collect()
         };
         let mut walks = vec![Walk::One(walk(STRIDE[prefix], STATE_LEN))];
         let mut r = prefix + 1;
@@ -103,7 +121,12 @@ impl Plan {
 /// `plan.cone_width` trits. Returns the buffer that holds the hash trits the plan was made
 /// for.
 #[inline(always)]
-pub unsafe fn transform<R: Lanes>(input: *const Trit<R>, state: *mut Trit<R>, cone: [*mut Trit<R>; 2], plan: &Plan) -> *mut Trit<R> {
+pub unsafe fn transform<R: Lanes>(
+    input: *const Trit<R>,
+    state: *mut Trit<R>,
+    cone: [*mut Trit<R>; 2],
+    plan: &Plan,
+) -> *mut Trit<R> {
     let whole = Memory::<R>::at(state);
     for (k, walk) in plan.walks.iter().enumerate() {
         match walk {
@@ -171,7 +194,11 @@ unsafe fn one_round_into<R: Lanes>(source: &Memory<R>, target: &Memory<R>, walk:
 /// Output p of round r for each (p, a, b) step, from `source` (the state before the
 /// round) into `target` (after it); byte offsets.
 #[inline(always)]
-pub unsafe fn gather_round<R: Lanes>(source: *const Trit<R>, target: *mut Trit<R>, steps: &[(u32, u32, u32)]) {
+pub unsafe fn gather_round<R: Lanes>(
+    source: *const Trit<R>,
+    target: *mut Trit<R>,
+    steps: &[(u32, u32, u32)],
+) {
     let (source, target) = (Memory::at(source as *mut Trit<R>), Memory::at(target));
     for &(p, a, b) in steps {
         target.store(p, fr(source.load(a), source.load(b)));
@@ -219,7 +246,8 @@ unsafe fn two_rounds<R: Lanes>(state: &Memory<R>, walk: &[u32]) {
 /// where the walk's entries 729..732 point.
 #[inline(always)]
 unsafe fn three_rounds<R: Lanes>(state: &Memory<R>, walk: &[u32]) {
-    let walk: &[u32; STATE_LEN + SPARE] = walk.try_into().expect("a walk visits every position and the spares");
+    let walk: &[u32; STATE_LEN + SPARE] =
+        walk.try_into().expect("a walk visits every position and the spares");
     for k in 0..SPARE {
         state.store(walk[STATE_LEN + k], state.load(walk[k]));
     }
@@ -273,7 +301,8 @@ mod tests {
             seed ^= seed << 17;
             (seed % 3) as i8 - 1
         };
-        let inputs: Vec<[i8; HASH_LEN]> = (0..128).map(|_| std::array::from_fn(|_| next())).collect();
+        let inputs: Vec<[i8; HASH_LEN]> =
+            (0..128).map(|_| std::array::from_fn(|_| next())).collect();
         let mut state = vec![[[!0u64; 2]; 2]; STATE_LEN + SPARE];
         for (lane, input) in inputs.iter().enumerate() {
             for (t, &trit) in input.iter().enumerate() {
@@ -289,14 +318,25 @@ mod tests {
             let mut work = state.clone();
             let mut cone = vec![[[0u64; 2]; 2]; 2 * plan.cone_width];
             let (c0, c1) = cone.split_at_mut(plan.cone_width);
-            let out = unsafe { transform::<[u64; 2]>(state.as_ptr(), work.as_mut_ptr(), [c0.as_mut_ptr(), c1.as_mut_ptr()], &plan) };
+            let out = unsafe {
+                transform::<[u64; 2]>(
+                    state.as_ptr(),
+                    work.as_mut_ptr(),
+                    [c0.as_mut_ptr(), c1.as_mut_ptr()],
+                    &plan,
+                )
+            };
             for (lane, input) in inputs.iter().enumerate() {
                 let expected = curl_p81(input);
                 for k in 0..zeros {
                     let (j, t) = (HASH_LEN - 1 - k, expected[HASH_LEN - 1 - k]);
                     let trit = unsafe { &*out.add(k) };
                     let bit = |w: [u64; 2]| w[lane / 64] >> (lane % 64) & 1 == 1;
-                    assert_eq!(decode(bit(trit[0]), bit(trit[1])), t, "{zeros} zeros: lane {lane} trit {j}");
+                    assert_eq!(
+                        decode(bit(trit[0]), bit(trit[1])),
+                        t,
+                        "{zeros} zeros: lane {lane} trit {j}"
+                    );
                 }
             }
         }

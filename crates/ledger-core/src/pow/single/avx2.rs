@@ -16,7 +16,11 @@ const STATE_BITS: usize = 729;
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub unsafe fn transform((lo, hi): Planes) -> Planes {
-    let mut x = State { lo: load(&lo), hi: load(&hi), last: _mm256_set_epi64x(LAST_WORD_MASK as i64, -1, -1, -1) };
+    let mut x = State {
+        lo: load(&lo),
+        hi: load(&hi),
+        last: _mm256_set_epi64x(LAST_WORD_MASK as i64, -1, -1, -1),
+    };
     macro_rules! rounds {
         ($($r:literal)*) => {
             $( x.round($r); )*
@@ -52,7 +56,8 @@ impl State {
 unsafe fn rotate(x: &[Reg; 3], last: __m256i, by: usize) -> [Reg; 3] {
     // Three zero registers on each side, so every qword window below is in bounds.
     let zero = _mm256_setzero_si256();
-    let padded = [zero, zero, zero, x[0].0, x[1].0, _mm256_and_si256(x[2].0, last), zero, zero, zero];
+    let padded =
+        [zero, zero, zero, x[0].0, x[1].0, _mm256_and_si256(x[2].0, last), zero, zero, zero];
     let mut out = [Reg(zero); 3];
     for (j, out) in out.iter_mut().enumerate() {
         // (x >> by): qwords from 4j + by/64; (x << (729 − by)): from 4j − (729 − by)/64.
@@ -105,7 +110,11 @@ unsafe fn window(padded: &[__m256i; 9], start: isize) -> __m256i {
 #[inline(always)]
 unsafe fn load(words: &[u64; WORDS]) -> [Reg; 3] {
     let at = words.as_ptr();
-    [Reg(_mm256_loadu_si256(at.cast())), Reg(_mm256_loadu_si256(at.add(4).cast())), Reg(_mm256_loadu_si256(at.add(8).cast()))]
+    [
+        Reg(_mm256_loadu_si256(at.cast())),
+        Reg(_mm256_loadu_si256(at.add(4).cast())),
+        Reg(_mm256_loadu_si256(at.add(8).cast())),
+    ]
 }
 
 #[inline(always)]

@@ -95,7 +95,11 @@ mod tests {
             let (lo, hi) = transform(absorb(&input));
             for (j, &t) in expected.iter().enumerate() {
                 let p = position(ROUNDS, j);
-                assert_eq!(decode(lo[p / 64] >> (p % 64) & 1 == 1, hi[p / 64] >> (p % 64) & 1 == 1), t, "trit {j}");
+                assert_eq!(
+                    decode(lo[p / 64] >> (p % 64) & 1 == 1, hi[p / 64] >> (p % 64) & 1 == 1),
+                    t,
+                    "trit {j}"
+                );
             }
         }
     }

@@ -25,21 +25,28 @@ pub(super) fn transitions_valid(ctx: &Context, unlocked: &Unlocked) -> Result<()
     let outputs = &ctx.tx.essence.outputs;
     for output in outputs {
         match output {
-            Output::Alias(next) if next.alias_id == [0; 32] => issuer_unlocked(ctx, unlocked, &next.immutable_features)?,
+            Output::Alias(next) if next.alias_id == [0; 32] => {
+                issuer_unlocked(ctx, unlocked, &next.immutable_features)?
+            }
             Output::Alias(next) => {
                 let &i = ctx.input_aliases.get(&next.alias_id).ok_or(INVALID)?;
                 let Output::Alias(current) = &ctx.consumed[i].1 else { return Err(INVALID) };
                 check(current.immutable_features == next.immutable_features)?;
                 match ctx.alias_transition(i) {
                     AliasTransition::State => {
-                        let created = new_foundries.get(&next.alias_id).map_or(0, |(count, _)| *count);
+                        let created =
+                            new_foundries.get(&next.alias_id).map_or(0, |(count, _)| *count);
                         check(state_transition_valid(current, next, created))?
                     }
-                    AliasTransition::Governance => check(governance_transition_valid(current, next))?,
+                    AliasTransition::Governance => {
+                        check(governance_transition_valid(current, next))?
+                    }
                     _ => return Err(INVALID),
                 }
             }
-            Output::Nft(next) if next.nft_id == [0; 32] => issuer_unlocked(ctx, unlocked, &next.immutable_features)?,
+            Output::Nft(next) if next.nft_id == [0; 32] => {
+                issuer_unlocked(ctx, unlocked, &next.immutable_features)?
+            }
             Output::Nft(next) => {
                 let &i = ctx.input_nfts.get(&next.nft_id).ok_or(INVALID)?;
                 check(ctx.consumed[i].1.immutable_features() == &next.immutable_features[..])?;
@@ -53,7 +60,11 @@ pub(super) fn transitions_valid(ctx: &Context, unlocked: &Unlocked) -> Result<()
 }
 
 /// A new chain's Issuer must be unlocked in the transaction that creates it.
-fn issuer_unlocked(ctx: &Context, unlocked: &Unlocked, immutable_features: &[Feature]) -> Result<(), ConflictReason> {
+fn issuer_unlocked(
+    ctx: &Context,
+    unlocked: &Unlocked,
+    immutable_features: &[Feature],
+) -> Result<(), ConflictReason> {
     for feature in immutable_features {
         if let Feature::Issuer(address) = feature {
             check(unlocked.is_unlocked(ctx, address))?;
@@ -71,7 +82,11 @@ fn metadata(features: &[Feature]) -> Option<&Vec<u8>> {
 
 /// State transition (index + 1): controllers and Metadata feature unchanged; the foundry
 /// counter grows by exactly the number of foundries this alias creates here.
-fn state_transition_valid(current: &AliasOutput, next: &AliasOutput, created_foundries: u32) -> bool {
+fn state_transition_valid(
+    current: &AliasOutput,
+    next: &AliasOutput,
+    created_foundries: u32,
+) -> bool {
     current.unlock_conditions == next.unlock_conditions
         && metadata(&current.features) == metadata(&next.features)
         && next.foundry_counter.checked_sub(current.foundry_counter) == Some(created_foundries)
@@ -93,29 +108,45 @@ fn foundries_valid(ctx: &Context) -> Result<HashMap<Id32, (u32, u32)>, ConflictR
         return Ok(created);
     }
     // Step 8 already rejected sums that leave u256.
-    let consumed_sums = token_sums(ctx.consumed.iter().map(|(_, o)| o)).ok_or(ConflictReason::InvalidNativeTokens)?;
-    let created_sums = token_sums(ctx.tx.essence.outputs.iter()).ok_or(ConflictReason::InvalidNativeTokens)?;
+    let consumed_sums = token_sums(ctx.consumed.iter().map(|(_, o)| o))
+        .ok_or(ConflictReason::InvalidNativeTokens)?;
+    let created_sums =
+        token_sums(ctx.tx.essence.outputs.iter()).ok_or(ConflictReason::InvalidNativeTokens)?;
     let zero = [0u8; 32];
-    let sums = |id: &TokenId| (consumed_sums.get(id).unwrap_or(&zero), created_sums.get(id).unwrap_or(&zero));
+    let sums = |id: &TokenId| {
+        (consumed_sums.get(id).unwrap_or(&zero), created_sums.get(id).unwrap_or(&zero))
+    };
 
     for output in &ctx.tx.essence.outputs {
         let Output::Foundry(next) = output else { continue };
-        let (Some(id), Some(alias)) = (foundry_id_of(next), foundry_alias(next)) else { return Err(INVALID) };
+        let (Some(id), Some(alias)) = (foundry_id_of(next), foundry_alias(next)) else {
+            return Err(INVALID);
+        };
         let (in_sum, out_sum) = sums(&id);
         match ctx.input_foundries.get(&id) {
             Some(&i) => {
                 let Output::Foundry(current) = &ctx.consumed[i].1 else { return Err(INVALID) };
                 check(current.immutable_features == next.immutable_features)?;
-                check(token_scheme::transition_valid(&current.token_scheme, &next.token_scheme, in_sum, out_sum))?;
+                check(token_scheme::transition_valid(
+                    &current.token_scheme,
+                    &next.token_scheme,
+                    in_sum,
+                    out_sum,
+                ))?;
             }
             None => {
                 // Only a state-transitioned alias creates foundries, numbered in order
                 // above its old counter and up to its new one.
                 check(ctx.alias_state_transitioned(&alias))?;
-                let Output::Alias(old) = &ctx.consumed[ctx.input_aliases[&alias]].1 else { return Err(INVALID) };
+                let Output::Alias(old) = &ctx.consumed[ctx.input_aliases[&alias]].1 else {
+                    return Err(INVALID);
+                };
                 let &j = ctx.output_aliases.get(&alias).ok_or(INVALID)?;
                 let Output::Alias(new) = &ctx.tx.essence.outputs[j] else { return Err(INVALID) };
-                check(next.serial_number > old.foundry_counter && next.serial_number <= new.foundry_counter)?;
+                check(
+                    next.serial_number > old.foundry_counter
+                        && next.serial_number <= new.foundry_counter,
+                )?;
                 let entry = created.entry(alias).or_insert((0, old.foundry_counter));
                 check(next.serial_number > entry.1)?;
                 *entry = (entry.0 + 1, next.serial_number);

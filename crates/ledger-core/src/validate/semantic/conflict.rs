@@ -50,13 +50,17 @@ impl ConflictReason {
     pub fn description(self) -> &'static str {
         match self {
             ConflictReason::InputAlreadySpent => "input already spent",
-            ConflictReason::InputSpentInThisMilestone => "input already spent by an earlier transaction of this milestone",
+            ConflictReason::InputSpentInThisMilestone => {
+                "input already spent by an earlier transaction of this milestone"
+            }
             ConflictReason::InputNotFound => "input not found",
             ConflictReason::AmountMismatch => "input and output amounts differ",
             ConflictReason::InvalidSignature => "invalid signature",
             ConflictReason::TimelockNotExpired => "timelock not yet expired",
             ConflictReason::InvalidNativeTokens => "invalid native tokens",
-            ConflictReason::StorageDepositReturnUnfulfilled => "storage deposit return not fulfilled",
+            ConflictReason::StorageDepositReturnUnfulfilled => {
+                "storage deposit return not fulfilled"
+            }
             ConflictReason::InvalidInputUnlock => "invalid input unlock",
             ConflictReason::InvalidInputsCommitment => "invalid inputs commitment",
             ConflictReason::SenderNotUnlocked => "sender feature address not unlocked",

@@ -53,7 +53,11 @@ pub(super) fn foundry_id_of(f: &FoundryOutput) -> Option<TokenId> {
 }
 
 impl<'a> Context<'a> {
-    pub fn new(tx: &'a TransactionPayload, consumed: &'a [(OutputId, Output)], time: u32) -> Result<Self, ConflictReason> {
+    pub fn new(
+        tx: &'a TransactionPayload,
+        consumed: &'a [(OutputId, Output)],
+        time: u32,
+    ) -> Result<Self, ConflictReason> {
         let inputs = &tx.essence.inputs;
         if consumed.len() != inputs.len() || tx.unlocks.len() != inputs.len() {
             return Err(ConflictReason::SemanticValidationFailed);
@@ -74,7 +78,8 @@ impl<'a> Context<'a> {
             // The caller looked the outputs up by these inputs; anything else is a bug
             // upstream, never something to judge the transaction by.
             match input {
-                Input::Utxo { transaction_id, output_index } if ids::output_id(transaction_id, *output_index) == *output_id => {}
+                Input::Utxo { transaction_id, output_index }
+                    if ids::output_id(transaction_id, *output_index) == *output_id => {}
                 _ => return Err(ConflictReason::SemanticValidationFailed),
             }
             match output {
@@ -95,8 +100,12 @@ impl<'a> Context<'a> {
         }
         for (j, output) in tx.essence.outputs.iter().enumerate() {
             let fresh = match output {
-                Output::Alias(a) if a.alias_id != [0; 32] => ctx.output_aliases.insert(a.alias_id, j).is_none(),
-                Output::Nft(n) if n.nft_id != [0; 32] => ctx.output_nfts.insert(n.nft_id, j).is_none(),
+                Output::Alias(a) if a.alias_id != [0; 32] => {
+                    ctx.output_aliases.insert(a.alias_id, j).is_none()
+                }
+                Output::Nft(n) if n.nft_id != [0; 32] => {
+                    ctx.output_nfts.insert(n.nft_id, j).is_none()
+                }
                 Output::Foundry(f) => match foundry_id_of(f) {
                     Some(id) => ctx.output_foundries.insert(id, j).is_none(),
                     None => false,
@@ -132,7 +141,9 @@ impl<'a> Context<'a> {
     /// True if the alias with this id is consumed and state-transitioned: only then does
     /// it unlock its alias address (validation.md §8.1, §8.2).
     pub fn alias_state_transitioned(&self, alias_id: &Id32) -> bool {
-        self.input_aliases.get(alias_id).is_some_and(|&i| self.alias_transition(i) == AliasTransition::State)
+        self.input_aliases
+            .get(alias_id)
+            .is_some_and(|&i| self.alias_transition(i) == AliasTransition::State)
     }
 }
 

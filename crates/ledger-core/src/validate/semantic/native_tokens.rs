@@ -9,7 +9,9 @@ use std::collections::HashMap;
 pub const MAX_NATIVE_TOKENS_PER_TRANSACTION: usize = 64;
 
 /// Sum of each native token over a list of outputs; None if a sum leaves u256.
-pub(super) fn token_sums<'o>(outputs: impl Iterator<Item = &'o Output>) -> Option<HashMap<TokenId, U256>> {
+pub(super) fn token_sums<'o>(
+    outputs: impl Iterator<Item = &'o Output>,
+) -> Option<HashMap<TokenId, U256>> {
     let mut sums: HashMap<TokenId, U256> = HashMap::new();
     for output in outputs {
         for token in output.native_tokens() {

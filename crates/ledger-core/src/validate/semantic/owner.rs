@@ -16,7 +16,9 @@ pub(super) fn owner_of(ctx: &Context, index: usize) -> Result<Address, ConflictR
         Output::Basic(_) | Output::Nft(_) => {
             // After the expiration time the return address owns the output, and only it.
             let expired_to = conditions.iter().find_map(|uc| match uc {
-                UnlockCondition::Expiration { return_address, unix_time } if ctx.time >= *unix_time => {
+                UnlockCondition::Expiration { return_address, unix_time }
+                    if ctx.time >= *unix_time =>
+                {
                     Some(*return_address)
                 }
                 _ => None,

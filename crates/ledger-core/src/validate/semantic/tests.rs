@@ -47,7 +47,8 @@ fn with_conditions(mut o: Output, extra: Vec<UnlockCondition>) -> Output {
     o
 }
 fn with_tokens(mut o: Output, tokens: Vec<(TokenId, u64)>) -> Output {
-    let list: Vec<NativeToken> = tokens.into_iter().map(|(id, a)| NativeToken { id, amount: n(a) }).collect();
+    let list: Vec<NativeToken> =
+        tokens.into_iter().map(|(id, a)| NativeToken { id, amount: n(a) }).collect();
     match &mut o {
         Output::Basic(b) => b.native_tokens = list,
         Output::Alias(a) => a.native_tokens = list,
@@ -63,7 +64,14 @@ fn with_sender(mut o: Output, sender: Address) -> Output {
     }
     o
 }
-fn alias(amount: u64, id: Id32, state_index: u32, foundry_counter: u32, controller: Address, governor: Address) -> Output {
+fn alias(
+    amount: u64,
+    id: Id32,
+    state_index: u32,
+    foundry_counter: u32,
+    controller: Address,
+    governor: Address,
+) -> Output {
     Output::Alias(AliasOutput {
         amount,
         native_tokens: vec![],
@@ -89,12 +97,23 @@ fn nft(amount: u64, id: Id32, owner: Address) -> Output {
         immutable_features: vec![],
     })
 }
-fn foundry(amount: u64, alias: Id32, serial: u32, minted: u64, melted: u64, maximum: u64) -> Output {
+fn foundry(
+    amount: u64,
+    alias: Id32,
+    serial: u32,
+    minted: u64,
+    melted: u64,
+    maximum: u64,
+) -> Output {
     Output::Foundry(FoundryOutput {
         amount,
         native_tokens: vec![],
         serial_number: serial,
-        token_scheme: TokenScheme::Simple { minted_tokens: n(minted), melted_tokens: n(melted), maximum_supply: n(maximum) },
+        token_scheme: TokenScheme::Simple {
+            minted_tokens: n(minted),
+            melted_tokens: n(melted),
+            maximum_supply: n(maximum),
+        },
         unlock_conditions: vec![UnlockCondition::ImmutableAliasAddress(Address::Alias(alias))],
         features: vec![],
         immutable_features: vec![],
@@ -109,7 +128,11 @@ enum U {
     Nft(u16),
 }
 
-fn transaction(consumed: &[(OutputId, Output)], outputs: Vec<Output>, unlocks: Vec<U>) -> TransactionPayload {
+fn transaction(
+    consumed: &[(OutputId, Output)],
+    outputs: Vec<Output>,
+    unlocks: Vec<U>,
+) -> TransactionPayload {
     let inputs = consumed
         .iter()
         .map(|(id, _)| Input::Utxo {
@@ -141,7 +164,11 @@ fn transaction(consumed: &[(OutputId, Output)], outputs: Vec<Output>, unlocks: V
     TransactionPayload { essence, unlocks }
 }
 
-fn check(consumed: &[(OutputId, Output)], outputs: Vec<Output>, unlocks: Vec<U>) -> Result<(), ConflictReason> {
+fn check(
+    consumed: &[(OutputId, Output)],
+    outputs: Vec<Output>,
+    unlocks: Vec<U>,
+) -> Result<(), ConflictReason> {
     check_transaction(&transaction(consumed, outputs, unlocks), consumed, T)
 }
 
@@ -180,14 +207,20 @@ fn amounts_must_balance() {
     let consumed = [(oid(1, 0), basic(1000, g))];
     assert_eq!(check(&consumed, vec![basic(1000, g)], vec![U::Sig(genesis())]), Ok(()));
     assert_eq!(check(&consumed, vec![basic(999, g)], vec![U::Sig(genesis())]), Err(AmountMismatch));
-    assert_eq!(check(&consumed, vec![basic(1001, g)], vec![U::Sig(genesis())]), Err(AmountMismatch));
+    assert_eq!(
+        check(&consumed, vec![basic(1001, g)], vec![U::Sig(genesis())]),
+        Err(AmountMismatch)
+    );
 }
 
 #[test]
 fn signatures_must_match_the_owner_and_verify() {
     let g = ed(&genesis());
     let consumed = [(oid(1, 0), basic(1000, g))];
-    assert_eq!(check(&consumed, vec![basic(1000, g)], vec![U::Sig(recipient())]), Err(InvalidSignature));
+    assert_eq!(
+        check(&consumed, vec![basic(1000, g)], vec![U::Sig(recipient())]),
+        Err(InvalidSignature)
+    );
     let mut tx = transaction(&consumed, vec![basic(1000, g)], vec![U::Sig(genesis())]);
     let Unlock::Signature(s) = &mut tx.unlocks[0] else { unreachable!() };
     s.signature[5] ^= 1;
@@ -201,7 +234,10 @@ fn a_bad_signature_before_a_bad_unlock_decides() {
     let consumed = [(oid(1, 0), basic(1000, g)), (oid(1, 1), basic(1000, r))];
     let outputs = vec![basic(2000, g)];
     // Input 1 references an unlock that did not unlock its owner: 9 ...
-    assert_eq!(check(&consumed, outputs.clone(), vec![U::Sig(genesis()), U::Ref(0)]), Err(InvalidInputUnlock));
+    assert_eq!(
+        check(&consumed, outputs.clone(), vec![U::Sig(genesis()), U::Ref(0)]),
+        Err(InvalidInputUnlock)
+    );
     // ... unless input 0's signature is bad, which comes first: 5.
     let mut tx = transaction(&consumed, outputs, vec![U::Sig(genesis()), U::Ref(0)]);
     let Unlock::Signature(s) = &mut tx.unlocks[0] else { unreachable!() };
@@ -225,17 +261,35 @@ fn many_signatures_are_verified_together() {
 #[test]
 fn timelocks_and_expirations_follow_the_milestone_time() {
     let g = ed(&genesis());
-    let locked = [(oid(1, 0), with_conditions(basic(1000, g), vec![UnlockCondition::Timelock { unix_time: T + 1 }]))];
-    assert_eq!(check(&locked, vec![basic(1000, g)], vec![U::Sig(genesis())]), Err(TimelockNotExpired));
-    let open = [(oid(1, 0), with_conditions(basic(1000, g), vec![UnlockCondition::Timelock { unix_time: T }]))];
+    let locked = [(
+        oid(1, 0),
+        with_conditions(basic(1000, g), vec![UnlockCondition::Timelock { unix_time: T + 1 }]),
+    )];
+    assert_eq!(
+        check(&locked, vec![basic(1000, g)], vec![U::Sig(genesis())]),
+        Err(TimelockNotExpired)
+    );
+    let open = [(
+        oid(1, 0),
+        with_conditions(basic(1000, g), vec![UnlockCondition::Timelock { unix_time: T }]),
+    )];
     assert_eq!(check(&open, vec![basic(1000, g)], vec![U::Sig(genesis())]), Ok(()));
 
     // Owned by the recipient until T, by the genesis address from T on.
     let expiring = |at: u32| {
-        [(oid(1, 0), with_conditions(basic(1000, ed(&recipient())), vec![UnlockCondition::Expiration { return_address: g, unix_time: at }]))]
+        [(
+            oid(1, 0),
+            with_conditions(
+                basic(1000, ed(&recipient())),
+                vec![UnlockCondition::Expiration { return_address: g, unix_time: at }],
+            ),
+        )]
     };
     assert_eq!(check(&expiring(T), vec![basic(1000, g)], vec![U::Sig(genesis())]), Ok(()));
-    assert_eq!(check(&expiring(T + 1), vec![basic(1000, g)], vec![U::Sig(genesis())]), Err(InvalidSignature));
+    assert_eq!(
+        check(&expiring(T + 1), vec![basic(1000, g)], vec![U::Sig(genesis())]),
+        Err(InvalidSignature)
+    );
     assert_eq!(check(&expiring(T + 1), vec![basic(1000, g)], vec![U::Sig(recipient())]), Ok(()));
 }
 
@@ -252,9 +306,15 @@ fn inputs_commitment_must_match() {
 fn senders_must_be_unlocked() {
     let g = ed(&genesis());
     let consumed = [(oid(1, 0), basic(1000, g))];
-    assert_eq!(check(&consumed, vec![with_sender(basic(1000, g), g)], vec![U::Sig(genesis())]), Ok(()));
+    assert_eq!(
+        check(&consumed, vec![with_sender(basic(1000, g), g)], vec![U::Sig(genesis())]),
+        Ok(())
+    );
     let r = ed(&recipient());
-    assert_eq!(check(&consumed, vec![with_sender(basic(1000, g), r)], vec![U::Sig(genesis())]), Err(SenderNotUnlocked));
+    assert_eq!(
+        check(&consumed, vec![with_sender(basic(1000, g), r)], vec![U::Sig(genesis())]),
+        Err(SenderNotUnlocked)
+    );
 }
 
 #[test]
@@ -263,15 +323,27 @@ fn storage_deposit_returns_must_be_paid() {
     let r = ed(&recipient());
     let sdr = UnlockCondition::StorageDepositReturn { return_address: g, amount: 50_000 };
     let consumed = [(oid(1, 0), with_conditions(basic(100_000, r), vec![sdr.clone()]))];
-    assert_eq!(check(&consumed, vec![basic(100_000, r)], vec![U::Sig(recipient())]), Err(StorageDepositReturnUnfulfilled));
-    assert_eq!(check(&consumed, vec![basic(50_000, r), basic(50_000, g)], vec![U::Sig(recipient())]), Ok(()));
+    assert_eq!(
+        check(&consumed, vec![basic(100_000, r)], vec![U::Sig(recipient())]),
+        Err(StorageDepositReturnUnfulfilled)
+    );
+    assert_eq!(
+        check(&consumed, vec![basic(50_000, r), basic(50_000, g)], vec![U::Sig(recipient())]),
+        Ok(())
+    );
     // A return output with anything more than an Address condition does not count.
     let tagged = with_sender(basic(50_000, g), r);
-    assert_eq!(check(&consumed, vec![basic(50_000, r), tagged], vec![U::Sig(recipient())]), Err(StorageDepositReturnUnfulfilled));
+    assert_eq!(
+        check(&consumed, vec![basic(50_000, r), tagged], vec![U::Sig(recipient())]),
+        Err(StorageDepositReturnUnfulfilled)
+    );
     // The return address taking the expired output owes nothing to itself.
     let expired = [(
         oid(1, 0),
-        with_conditions(basic(100_000, r), vec![sdr, UnlockCondition::Expiration { return_address: g, unix_time: T }]),
+        with_conditions(
+            basic(100_000, r),
+            vec![sdr, UnlockCondition::Expiration { return_address: g, unix_time: T }],
+        ),
     )];
     assert_eq!(check(&expired, vec![basic(100_000, g)], vec![U::Sig(genesis())]), Ok(()));
 }
@@ -282,9 +354,19 @@ fn native_tokens_cannot_appear_without_their_foundry() {
     let t = token(7, 1);
     let consumed = [(oid(1, 0), with_tokens(basic(1000, g), vec![(t, 50)]))];
     let unlocks = || vec![U::Sig(genesis())];
-    assert_eq!(check(&consumed, vec![with_tokens(basic(1000, g), vec![(t, 50)])], unlocks()), Ok(()));
-    assert_eq!(check(&consumed, vec![with_tokens(basic(1000, g), vec![(t, 20)])], unlocks()), Ok(()), "burning");
-    assert_eq!(check(&consumed, vec![with_tokens(basic(1000, g), vec![(t, 51)])], unlocks()), Err(InvalidNativeTokens));
+    assert_eq!(
+        check(&consumed, vec![with_tokens(basic(1000, g), vec![(t, 50)])], unlocks()),
+        Ok(())
+    );
+    assert_eq!(
+        check(&consumed, vec![with_tokens(basic(1000, g), vec![(t, 20)])], unlocks()),
+        Ok(()),
+        "burning"
+    );
+    assert_eq!(
+        check(&consumed, vec![with_tokens(basic(1000, g), vec![(t, 51)])], unlocks()),
+        Err(InvalidNativeTokens)
+    );
     let other = token(7, 2);
     assert_eq!(
         check(&consumed, vec![with_tokens(basic(1000, g), vec![(t, 50), (other, 1)])], unlocks()),
@@ -296,31 +378,60 @@ fn native_tokens_cannot_appear_without_their_foundry() {
 fn too_many_distinct_tokens_in_one_transaction() {
     let g = ed(&genesis());
     let consumed: Vec<(OutputId, Output)> = (0..2u16)
-        .map(|k| (oid(3, k), with_tokens(basic(1000, g), (0..40).map(|s| (token(9, k as u32 * 100 + s), 1)).collect())))
+        .map(|k| {
+            (
+                oid(3, k),
+                with_tokens(
+                    basic(1000, g),
+                    (0..40).map(|s| (token(9, k as u32 * 100 + s), 1)).collect(),
+                ),
+            )
+        })
         .collect();
-    let tokens: Vec<(TokenId, u64)> = consumed.iter().flat_map(|(_, o)| o.native_tokens().iter().map(|t| (t.id, 1))).collect();
-    let outputs = vec![with_tokens(basic(1000, g), tokens[..40].to_vec()), with_tokens(basic(1000, g), tokens[40..].to_vec())];
-    assert_eq!(check(&consumed, outputs, vec![U::Sig(genesis()), U::Ref(0)]), Err(InvalidNativeTokens));
+    let tokens: Vec<(TokenId, u64)> =
+        consumed.iter().flat_map(|(_, o)| o.native_tokens().iter().map(|t| (t.id, 1))).collect();
+    let outputs = vec![
+        with_tokens(basic(1000, g), tokens[..40].to_vec()),
+        with_tokens(basic(1000, g), tokens[40..].to_vec()),
+    ];
+    assert_eq!(
+        check(&consumed, outputs, vec![U::Sig(genesis()), U::Ref(0)]),
+        Err(InvalidNativeTokens)
+    );
 }
 
 #[test]
 fn alias_unlocks_need_a_state_transition() {
     let g = ed(&genesis());
     let a = [0xaa; 32];
-    let consumed = [(oid(1, 0), alias(1000, a, 5, 0, g, g)), (oid(1, 1), basic(500, Address::Alias(a)))];
+    let consumed =
+        [(oid(1, 0), alias(1000, a, 5, 0, g, g)), (oid(1, 1), basic(500, Address::Alias(a)))];
     let unlocks = || vec![U::Sig(genesis()), U::Alias(0)];
     // State transition: the alias unlocks what its address owns.
-    assert_eq!(check(&consumed, vec![alias(1000, a, 6, 0, g, g), basic(500, g)], unlocks()), Ok(()));
+    assert_eq!(
+        check(&consumed, vec![alias(1000, a, 6, 0, g, g), basic(500, g)], unlocks()),
+        Ok(())
+    );
     // Governance transition and destruction do not.
-    assert_eq!(check(&consumed, vec![alias(1000, a, 5, 0, g, g), basic(500, g)], unlocks()), Err(InvalidInputUnlock));
+    assert_eq!(
+        check(&consumed, vec![alias(1000, a, 5, 0, g, g), basic(500, g)], unlocks()),
+        Err(InvalidInputUnlock)
+    );
     assert_eq!(check(&consumed, vec![basic(1500, g)], unlocks()), Err(InvalidInputUnlock));
     // A signature cannot unlock an alias-owned output.
     assert_eq!(
-        check(&consumed, vec![alias(1000, a, 6, 0, g, g), basic(500, g)], vec![U::Sig(genesis()), U::Ref(0)]),
+        check(
+            &consumed,
+            vec![alias(1000, a, 6, 0, g, g), basic(500, g)],
+            vec![U::Sig(genesis()), U::Ref(0)]
+        ),
         Err(InvalidInputUnlock)
     );
     // Skipping a state index is a chain error, found while resolving the alias's owner.
-    assert_eq!(check(&consumed, vec![alias(1000, a, 7, 0, g, g), basic(500, g)], unlocks()), Err(InvalidChainStateTransition));
+    assert_eq!(
+        check(&consumed, vec![alias(1000, a, 7, 0, g, g), basic(500, g)], unlocks()),
+        Err(InvalidChainStateTransition)
+    );
 }
 
 #[test]
@@ -330,8 +441,14 @@ fn alias_controllers_sign_their_transitions() {
     let a = [0xab; 32];
     // Controlled by the recipient, governed by genesis.
     let consumed = [(oid(1, 0), alias(1000, a, 0, 0, r, g))];
-    assert_eq!(check(&consumed, vec![alias(1000, a, 1, 0, r, g)], vec![U::Sig(recipient())]), Ok(()));
-    assert_eq!(check(&consumed, vec![alias(1000, a, 1, 0, r, g)], vec![U::Sig(genesis())]), Err(InvalidSignature));
+    assert_eq!(
+        check(&consumed, vec![alias(1000, a, 1, 0, r, g)], vec![U::Sig(recipient())]),
+        Ok(())
+    );
+    assert_eq!(
+        check(&consumed, vec![alias(1000, a, 1, 0, r, g)], vec![U::Sig(genesis())]),
+        Err(InvalidSignature)
+    );
     // Governance: the governor may hand the state controller to someone else ...
     assert_eq!(check(&consumed, vec![alias(1000, a, 0, 0, g, g)], vec![U::Sig(genesis())]), Ok(()));
     // ... but not move funds,
@@ -340,10 +457,16 @@ fn alias_controllers_sign_their_transitions() {
         Err(InvalidChainStateTransition)
     );
     // and the state controller cannot change the controllers.
-    assert_eq!(check(&consumed, vec![alias(1000, a, 1, 0, g, g)], vec![U::Sig(recipient())]), Err(InvalidChainStateTransition));
+    assert_eq!(
+        check(&consumed, vec![alias(1000, a, 1, 0, g, g)], vec![U::Sig(recipient())]),
+        Err(InvalidChainStateTransition)
+    );
     // Destruction is the governor's.
     assert_eq!(check(&consumed, vec![basic(1000, g)], vec![U::Sig(genesis())]), Ok(()));
-    assert_eq!(check(&consumed, vec![basic(1000, g)], vec![U::Sig(recipient())]), Err(InvalidSignature));
+    assert_eq!(
+        check(&consumed, vec![basic(1000, g)], vec![U::Sig(recipient())]),
+        Err(InvalidSignature)
+    );
 }
 
 #[test]
@@ -351,12 +474,18 @@ fn a_new_alias_gets_its_implicit_id() {
     let g = ed(&genesis());
     let created_at = oid(4, 0);
     let implicit = ids::alias_id_from_output_id(&created_at);
-    let consumed = [(created_at, alias(1000, [0; 32], 0, 0, g, g)), (oid(4, 1), basic(500, Address::Alias(implicit)))];
+    let consumed = [
+        (created_at, alias(1000, [0; 32], 0, 0, g, g)),
+        (oid(4, 1), basic(500, Address::Alias(implicit))),
+    ];
     let outputs = vec![alias(1000, implicit, 1, 0, g, g), basic(500, g)];
     assert_eq!(check(&consumed, outputs, vec![U::Sig(genesis()), U::Alias(0)]), Ok(()));
     // Continuing a chain that is not consumed is invalid.
     let fresh = [(oid(4, 1), basic(1000, g))];
-    assert_eq!(check(&fresh, vec![alias(1000, [0x42; 32], 1, 0, g, g)], vec![U::Sig(genesis())]), Err(InvalidChainStateTransition));
+    assert_eq!(
+        check(&fresh, vec![alias(1000, [0x42; 32], 1, 0, g, g)], vec![U::Sig(genesis())]),
+        Err(InvalidChainStateTransition)
+    );
 }
 
 #[test]
@@ -369,13 +498,19 @@ fn nft_unlocks_and_transitions() {
     assert_eq!(check(&consumed, vec![nft(1000, id, r), basic(500, g)], unlocks()), Ok(()));
     // An NFT unlocks its address even when it is burnt.
     assert_eq!(check(&consumed, vec![basic(1500, g)], unlocks()), Ok(()));
-    assert_eq!(check(&consumed, vec![basic(1500, g)], vec![U::Sig(genesis()), U::Alias(0)]), Err(InvalidInputUnlock));
+    assert_eq!(
+        check(&consumed, vec![basic(1500, g)], vec![U::Sig(genesis()), U::Alias(0)]),
+        Err(InvalidInputUnlock)
+    );
     // Immutable features never change.
     let mut changed = nft(1000, id, r);
     if let Output::Nft(x) = &mut changed {
         x.immutable_features.push(Feature::Metadata(vec![1]));
     }
-    assert_eq!(check(&consumed, vec![changed, basic(500, g)], unlocks()), Err(InvalidChainStateTransition));
+    assert_eq!(
+        check(&consumed, vec![changed, basic(500, g)], unlocks()),
+        Err(InvalidChainStateTransition)
+    );
 }
 
 #[test]
@@ -391,7 +526,10 @@ fn new_chains_need_their_issuer_unlocked() {
         o
     };
     assert_eq!(check(&consumed, vec![minted(g)], vec![U::Sig(genesis())]), Ok(()));
-    assert_eq!(check(&consumed, vec![minted(r)], vec![U::Sig(genesis())]), Err(InvalidChainStateTransition));
+    assert_eq!(
+        check(&consumed, vec![minted(r)], vec![U::Sig(genesis())]),
+        Err(InvalidChainStateTransition)
+    );
 }
 
 #[test]
@@ -409,10 +547,22 @@ fn foundries_mint_melt_and_go() {
         ]
     };
     assert_eq!(check(&consumed, created(1, 1, 100, 100), vec![U::Sig(genesis())]), Ok(()));
-    assert_eq!(check(&consumed, created(1, 1, 100, 99), vec![U::Sig(genesis())]), Err(InvalidChainStateTransition));
-    assert_eq!(check(&consumed, created(0, 1, 100, 100), vec![U::Sig(genesis())]), Err(InvalidChainStateTransition));
-    assert_eq!(check(&consumed, created(2, 1, 100, 100), vec![U::Sig(genesis())]), Err(InvalidChainStateTransition));
-    assert_eq!(check(&consumed, created(1, 2, 100, 100), vec![U::Sig(genesis())]), Err(InvalidChainStateTransition));
+    assert_eq!(
+        check(&consumed, created(1, 1, 100, 99), vec![U::Sig(genesis())]),
+        Err(InvalidChainStateTransition)
+    );
+    assert_eq!(
+        check(&consumed, created(0, 1, 100, 100), vec![U::Sig(genesis())]),
+        Err(InvalidChainStateTransition)
+    );
+    assert_eq!(
+        check(&consumed, created(2, 1, 100, 100), vec![U::Sig(genesis())]),
+        Err(InvalidChainStateTransition)
+    );
+    assert_eq!(
+        check(&consumed, created(1, 2, 100, 100), vec![U::Sig(genesis())]),
+        Err(InvalidChainStateTransition)
+    );
 
     // Melt 30 of 100 and burn 10 more through the alias.
     let live = [
@@ -431,7 +581,11 @@ fn foundries_mint_melt_and_go() {
     assert_eq!(check(&live, melted(30, 60), unlocks()), Ok(()));
     assert_eq!(check(&live, melted(50, 60), unlocks()), Err(InvalidChainStateTransition));
     // A foundry transition without its alias state-transitioned cannot be unlocked.
-    let governed = vec![alias(5_000, a, 4, 1, g, g), foundry(3_000, a, 1, 100, 30, 1000), with_tokens(basic(2_000, g), vec![(t, 70)])];
+    let governed = vec![
+        alias(5_000, a, 4, 1, g, g),
+        foundry(3_000, a, 1, 100, 30, 1000),
+        with_tokens(basic(2_000, g), vec![(t, 70)]),
+    ];
     assert_eq!(check(&live, governed, unlocks()), Err(InvalidInputUnlock));
 
     // Destruction takes every circulating token with it.
@@ -468,19 +622,45 @@ fn signatures_checked_ahead_give_the_same_verdicts() {
     };
     let cases = [
         (transaction(&both[..1], vec![basic(1000, g)], vec![U::Sig(genesis())]), &both[..1]),
-        (bad(transaction(&both[..1], vec![basic(1000, g)], vec![U::Sig(genesis())]), 0), &both[..1]),
+        (
+            bad(transaction(&both[..1], vec![basic(1000, g)], vec![U::Sig(genesis())]), 0),
+            &both[..1],
+        ),
         (transaction(&both[..1], vec![basic(999, g)], vec![U::Sig(genesis())]), &both[..1]),
         (transaction(&both, vec![basic(2000, g)], vec![U::Sig(genesis()), U::Ref(0)]), &both[..]),
-        (bad(transaction(&both, vec![basic(2000, g)], vec![U::Sig(genesis()), U::Ref(0)]), 0), &both[..]),
-        (transaction(&both, vec![basic(2000, g)], vec![U::Sig(genesis()), U::Sig(recipient())]), &both[..]),
-        (bad(transaction(&both, vec![basic(2001, g)], vec![U::Sig(genesis()), U::Sig(recipient())]), 1), &both[..]),
+        (
+            bad(transaction(&both, vec![basic(2000, g)], vec![U::Sig(genesis()), U::Ref(0)]), 0),
+            &both[..],
+        ),
+        (
+            transaction(&both, vec![basic(2000, g)], vec![U::Sig(genesis()), U::Sig(recipient())]),
+            &both[..],
+        ),
+        (
+            bad(
+                transaction(
+                    &both,
+                    vec![basic(2001, g)],
+                    vec![U::Sig(genesis()), U::Sig(recipient())],
+                ),
+                1,
+            ),
+            &both[..],
+        ),
     ];
     for (i, (tx, consumed)) in cases.iter().enumerate() {
         let pre = Prechecked::of(tx);
         assert_eq!(pre.essence_hash, ids::essence_hash(&tx.essence), "case {i}");
-        assert_eq!(check_prechecked_transaction(tx, consumed, T, &pre), check_transaction(tx, consumed, T), "case {i}");
+        assert_eq!(
+            check_prechecked_transaction(tx, consumed, T, &pre),
+            check_transaction(tx, consumed, T),
+            "case {i}"
+        );
     }
     assert!(Prechecked::of(&cases[0].0).signatures_verified);
     assert!(!Prechecked::of(&cases[1].0).signatures_verified);
-    assert_eq!(check_prechecked_transaction(&cases[1].0, cases[1].1, T, &Prechecked::of(&cases[1].0)), Err(InvalidSignature));
+    assert_eq!(
+        check_prechecked_transaction(&cases[1].0, cases[1].1, T, &Prechecked::of(&cases[1].0)),
+        Err(InvalidSignature)
+    );
 }

@@ -17,7 +17,12 @@ fn parts(scheme: &TokenScheme) -> (&U256, &U256, &U256) {
 }
 
 /// `current` → `next` while the token's sum goes from `in_sum` to `out_sum`.
-pub(super) fn transition_valid(current: &TokenScheme, next: &TokenScheme, in_sum: &U256, out_sum: &U256) -> bool {
+pub(super) fn transition_valid(
+    current: &TokenScheme,
+    next: &TokenScheme,
+    in_sum: &U256,
+    out_sum: &U256,
+) -> bool {
     let (minted, melted, maximum) = parts(current);
     counters_valid(minted, melted, maximum, next, in_sum, out_sum)
 }
@@ -37,7 +42,14 @@ pub(super) fn destruction_valid(current: &TokenScheme, in_sum: &U256, out_sum: &
     }
 }
 
-fn counters_valid(minted: &U256, melted: &U256, maximum: &U256, next: &TokenScheme, in_sum: &U256, out_sum: &U256) -> bool {
+fn counters_valid(
+    minted: &U256,
+    melted: &U256,
+    maximum: &U256,
+    next: &TokenScheme,
+    in_sum: &U256,
+    out_sum: &U256,
+) -> bool {
     let (next_minted, next_melted, next_maximum) = parts(next);
     if next_maximum != maximum {
         return false;
@@ -77,7 +89,11 @@ mod tests {
     }
 
     fn scheme(minted: u64, melted: u64, maximum: u64) -> TokenScheme {
-        TokenScheme::Simple { minted_tokens: n(minted), melted_tokens: n(melted), maximum_supply: n(maximum) }
+        TokenScheme::Simple {
+            minted_tokens: n(minted),
+            melted_tokens: n(melted),
+            maximum_supply: n(maximum),
+        }
     }
 
     #[test]

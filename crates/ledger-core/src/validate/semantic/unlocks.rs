@@ -64,8 +64,13 @@ impl PendingSignatures<'_> {
 
 pub(super) fn unlock_inputs(ctx: &Context, pre: &Prechecked) -> Result<Unlocked, ConflictReason> {
     let count = ctx.consumed.len();
-    let mut unlocked = Unlocked { ed25519: HashMap::with_capacity(count), owners: Vec::with_capacity(count) };
-    let mut pending = PendingSignatures { message: &pre.essence_hash, items: Vec::with_capacity(count), verified_ahead: pre.signatures_verified };
+    let mut unlocked =
+        Unlocked { ed25519: HashMap::with_capacity(count), owners: Vec::with_capacity(count) };
+    let mut pending = PendingSignatures {
+        message: &pre.essence_hash,
+        items: Vec::with_capacity(count),
+        verified_ahead: pre.signatures_verified,
+    };
     for (i, unlock) in ctx.tx.unlocks.iter().enumerate() {
         let owner = owner_of(ctx, i).map_err(|reason| pending.fail(reason))?;
         match (&owner, unlock) {
