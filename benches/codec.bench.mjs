@@ -17,7 +17,11 @@ import { arg, fmt, median, table } from './measure.mjs';
 const require = createRequire(import.meta.url);
 
 const vectors = join(import.meta.dirname, '..', 'vectors');
-const lines = (f) => readFileSync(join(vectors, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (f) =>
+  readFileSync(join(vectors, f), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 /** Operations per CPU second of `fn`, run for about `ms` of wall time after a warm-up. */
 function cpuRate(fn, ms) {
@@ -50,11 +54,18 @@ export function codecMix() {
   });
   const vector = (r) => ({ json: r.json, id: r.id });
   const tx = (r) => r.json.payload.essence;
-  const small = valid.filter((r) => r.json.payload?.type === 6 && tx(r).inputs.length <= 4 && tx(r).outputs.length <= 4);
+  const small = valid.filter(
+    (r) => r.json.payload?.type === 6 && tx(r).inputs.length <= 4 && tx(r).outputs.length <= 4,
+  );
   return [
     { name: 'tagged data ~300 B', json: tagged(220) },
-    ...small.slice(0, 4).map((r) => ({ name: `transaction ${tx(r).inputs.length} in / ${tx(r).outputs.length} out`, ...vector(r) })),
-    { name: 'transaction, every unlock condition and feature', ...vector(named('block/transaction/basic-every-unlock-condition-and-feature')) },
+    ...small
+      .slice(0, 4)
+      .map((r) => ({ name: `transaction ${tx(r).inputs.length} in / ${tx(r).outputs.length} out`, ...vector(r) })),
+    {
+      name: 'transaction, every unlock condition and feature',
+      ...vector(named('block/transaction/basic-every-unlock-condition-and-feature')),
+    },
     { name: 'transaction, foundry outputs + native tokens', ...vector(named('block/transaction/foundry-outputs')) },
     { name: 'transaction, 128 inputs', ...vector(named('block/transaction/max-inputs-128')) },
     { name: 'transaction, 128 outputs', ...vector(named('block/transaction/max-outputs-128')) },
@@ -63,7 +74,10 @@ export function codecMix() {
     { name: 'milestone, no options', ...vector(named('block/milestone/no-options')) },
     { name: 'milestone, receipt', ...vector(named('block/milestone/receipt')) },
     { name: 'milestone, protocol parameters', ...vector(named('block/milestone/protocol-params')) },
-    { name: 'milestone, receipt + parameters, multi-sig', ...vector(named('block/milestone/receipt-and-params-multi-sig')) },
+    {
+      name: 'milestone, receipt + parameters, multi-sig',
+      ...vector(named('block/milestone/receipt-and-params-multi-sig')),
+    },
     { name: 'tagged data ~30 KB', json: tagged(30000) },
   ];
 }
@@ -104,13 +118,29 @@ export async function codecBench({ rounds = arg('rounds', 9), ms = arg('ms', 100
     ratios.enc.push(enc);
     ratios.dec.push(dec);
     rows.push([
-      b.refWrong ? `${b.name} (sdk-wasm: other layout, D17)` : b.name, size,
-      fmt(ourEnc), fmt(refEnc), `${enc.toFixed(1)}×`,
-      fmt(ourDec), `${((ourDec * size) / 1e6).toFixed(1)}`, fmt(refDec), `${dec.toFixed(1)}×`,
+      b.refWrong ? `${b.name} (sdk-wasm: other layout, D17)` : b.name,
+      size,
+      fmt(ourEnc),
+      fmt(refEnc),
+      `${enc.toFixed(1)}×`,
+      fmt(ourDec),
+      `${((ourDec * size) / 1e6).toFixed(1)}`,
+      fmt(refDec),
+      `${dec.toFixed(1)}×`,
     ]);
   }
   table(
-    ['block', 'bytes', 'encode+id (ours)', 'encode+id (sdk-wasm)', 'ratio', 'decode+id (ours)', 'MB/s', 'blockId(json) (sdk-wasm)', 'ratio'],
+    [
+      'block',
+      'bytes',
+      'encode+id (ours)',
+      'encode+id (sdk-wasm)',
+      'ratio',
+      'decode+id (ours)',
+      'MB/s',
+      'blockId(json) (sdk-wasm)',
+      'ratio',
+    ],
     rows,
   );
   const geo = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);

@@ -50,7 +50,10 @@ async function subscribers(url, clients, probes) {
   const every = Math.max(1, Math.floor(clients / Math.max(1, probes)));
   const isProbe = (i) => i % every === every - 1 && Math.floor(i / every) < probes;
   for (let i = 0; i < clients; i += 50) {
-    const batch = Array.from({ length: Math.min(50, clients - i) }, (_, k) => new Subscriber(url, `bench-${process.pid}-${i + k}`, TOPICS, { probe: isProbe(i + k), now }));
+    const batch = Array.from(
+      { length: Math.min(50, clients - i) },
+      (_, k) => new Subscriber(url, `bench-${process.pid}-${i + k}`, TOPICS, { probe: isProbe(i + k), now }),
+    );
     all.push(...batch);
     await Promise.all(batch.map((s) => s.ready));
   }
@@ -63,10 +66,18 @@ async function subscribers(url, clients, probes) {
       process.send({ reset: true });
     } else if (message.report) {
       const sum = (key) => all.reduce((total, s) => total + s[key], 0);
-      process.send({ delivered: sum('publishes'), blocks: sum('blocks'), frames: sum('frames'), bytes: sum('bytes'), closed: all.filter((s) => s.closed).length });
+      process.send({
+        delivered: sum('publishes'),
+        blocks: sum('blocks'),
+        frames: sum('frames'),
+        bytes: sum('bytes'),
+        closed: all.filter((s) => s.closed).length,
+      });
     } else if (message.receipts) {
       // Block ids only now, after the measured window.
-      process.send({ receipts: probing.flatMap((s) => s.receipts.map(([payload, at]) => [core.blockId(payload), at])) });
+      process.send({
+        receipts: probing.flatMap((s) => s.receipts.map(([payload, at]) => [core.blockId(payload), at])),
+      });
     }
   });
 }
@@ -140,7 +151,9 @@ async function run(withSubscribers) {
       const connectStart = performance.now();
       subs = startSubscribers(node.base);
       await subs.ready;
-      console.log(`${CLIENTS} clients subscribed to ${TOPICS.join(' and ')} in ${((performance.now() - connectStart) / 1000).toFixed(1)} s`);
+      console.log(
+        `${CLIENTS} clients subscribed to ${TOPICS.join(' and ')} in ${((performance.now() - connectStart) / 1000).toFixed(1)} s`,
+      );
     }
     const { chains } = await prepareLoad(node, { transactions: TRANSACTIONS, chains: CHAINS });
     const all = chains.flat();
@@ -152,7 +165,15 @@ async function run(withSubscribers) {
     const { submitStart, submitEnd } = await submitLoad(node, chains);
     const [cpu, generatorCpu, subscriberCpu] = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
     const seconds = (submitEnd - submitStart) / 1000;
-    const result = { blocksPerSecond: all.length / seconds, seconds, cpu, generatorCpu, subscriberCpu, blocks: all.length, load: `${loadBefore} → ${load()}` };
+    const result = {
+      blocksPerSecond: all.length / seconds,
+      seconds,
+      cpu,
+      generatorCpu,
+      subscriberCpu,
+      blocks: all.length,
+      load: `${loadBefore} → ${load()}`,
+    };
     if (subs) {
       // Wait until every client has every block, or nothing more arrives for 5 s.
       const expected = CLIENTS * all.length;
@@ -175,7 +196,10 @@ async function run(withSubscribers) {
       const receipts = await subs.receipts();
       const epochOf = (t) => performance.timeOrigin + t;
       const ackOf = new Map(all.map((t) => [t.blockId, epochOf(t.acknowledgedAt)]));
-      const latencies = receipts.filter(([id]) => ackOf.has(id)).map(([id, at]) => Math.max(0, at - ackOf.get(id))).sort((a, b) => a - b);
+      const latencies = receipts
+        .filter(([id]) => ackOf.has(id))
+        .map(([id, at]) => Math.max(0, at - ackOf.get(id)))
+        .sort((a, b) => a - b);
       Object.assign(result, {
         delivered: report.delivered,
         blocksToAll: report.blocks,
@@ -201,14 +225,23 @@ async function run(withSubscribers) {
 }
 
 async function main() {
-  console.log(`${CLIENTS} clients (${PROBES} of them probes for latency), ${TRANSACTIONS} transfers in ${CHAINS} chains, minPowScore ${POW}, ${ROUNDS} round(s), ${cpus().length} cores`);
+  console.log(
+    `${CLIENTS} clients (${PROBES} of them probes for latency), ${TRANSACTIONS} transfers in ${CHAINS} chains, minPowScore ${POW}, ${ROUNDS} round(s), ${cpus().length} cores`,
+  );
   const rows = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const without = await run(false);
-    console.log(`round ${round} without subscribers: ${Math.round(without.blocksPerSecond)} blocks/s (load ${without.load})`);
+    console.log(
+      `round ${round} without subscribers: ${Math.round(without.blocksPerSecond)} blocks/s (load ${without.load})`,
+    );
     const withSubs = await run(true);
-    console.log(`round ${round} with ${CLIENTS} subscribers: ${Math.round(withSubs.blocksPerSecond)} blocks/s (load ${withSubs.load})`);
-    withSubs.reference = await loopbackReference(Math.round(withSubs.bytes / withSubs.frames), Math.round(withSubs.bytes / CLIENTS));
+    console.log(
+      `round ${round} with ${CLIENTS} subscribers: ${Math.round(withSubs.blocksPerSecond)} blocks/s (load ${withSubs.load})`,
+    );
+    withSubs.reference = await loopbackReference(
+      Math.round(withSubs.bytes / withSubs.frames),
+      Math.round(withSubs.bytes / CLIENTS),
+    );
     rows.push([without, withSubs]);
   }
   const cores = cpus().length;
@@ -221,24 +254,45 @@ async function main() {
       [
         ['submitted blocks/s without subscribers', Math.round(without.blocksPerSecond)],
         [`submitted blocks/s with ${CLIENTS} subscribers`, Math.round(withSubs.blocksPerSecond)],
-        ['**with / without** (target ≥ 85 %)', `**${((withSubs.blocksPerSecond / without.blocksPerSecond) * 100).toFixed(0)} %**`],
+        [
+          '**with / without** (target ≥ 85 %)',
+          `**${((withSubs.blocksPerSecond / without.blocksPerSecond) * 100).toFixed(0)} %**`,
+        ],
         ['1-minute load average during the run, without / with', `${without.load} / ${withSubs.load}`],
         ['submission time s, without / with', `${without.seconds.toFixed(1)} / ${withSubs.seconds.toFixed(1)}`],
-        [`CPU s during the submissions (the machine has ${cores} × the time): node without / with`, `${without.cpu.toFixed(1)} / ${withSubs.cpu.toFixed(1)}`],
+        [
+          `CPU s during the submissions (the machine has ${cores} × the time): node without / with`,
+          `${without.cpu.toFixed(1)} / ${withSubs.cpu.toFixed(1)}`,
+        ],
         ['… load generator without / with', `${without.generatorCpu.toFixed(1)} / ${withSubs.generatorCpu.toFixed(1)}`],
-        ['… the subscribers\' process (all clients)', withSubs.subscriberCpu.toFixed(1)],
-        [`CPU s from the first submission to the last message (${withSubs.deliverySeconds.toFixed(1)} s): node / subscribers`, `${nodeToLast.toFixed(1)} / ${subscribersToLast.toFixed(1)}`],
-        ['… per message delivered: node beyond its run without subscribers / subscribers', `${perMessage(nodeToLast - without.cpu)} / ${perMessage(subscribersToLast)}`],
+        ["… the subscribers' process (all clients)", withSubs.subscriberCpu.toFixed(1)],
+        [
+          `CPU s from the first submission to the last message (${withSubs.deliverySeconds.toFixed(1)} s): node / subscribers`,
+          `${nodeToLast.toFixed(1)} / ${subscribersToLast.toFixed(1)}`,
+        ],
+        [
+          '… per message delivered: node beyond its run without subscribers / subscribers',
+          `${perMessage(nodeToLast - without.cpu)} / ${perMessage(subscribersToLast)}`,
+        ],
         [
           `reference: the same ${fmt(withSubs.bytes / 1e6, 0)} MB over loopback TCP to ${CLIENTS} connections in ${fmt(withSubs.bytes / withSubs.frames / 1e3, 1)} kB writes, nothing else: CPU s writer / readers, time s`,
           `${withSubs.reference.senderCpu.toFixed(1)} / ${withSubs.reference.receiversCpu.toFixed(1)}, ${withSubs.reference.seconds.toFixed(1)}`,
         ],
         ['messages delivered to all clients per s', fmt(withSubs.deliveredPerSecond)],
         ['messages delivered (all topics, all clients)', withSubs.delivered],
-        ['`blocks` messages received by all clients, of those expected', `${withSubs.blocksToAll} of ${withSubs.blocksToAllExpected}`],
-        ['`blocks` messages of benchmark blocks at the probes', `${withSubs.blocksDelivered} of ${withSubs.blocksExpected}`],
+        [
+          '`blocks` messages received by all clients, of those expected',
+          `${withSubs.blocksToAll} of ${withSubs.blocksToAllExpected}`,
+        ],
+        [
+          '`blocks` messages of benchmark blocks at the probes',
+          `${withSubs.blocksDelivered} of ${withSubs.blocksExpected}`,
+        ],
         ['clients disconnected during the run', withSubs.closed],
-        ['latency 201 → probe receipt p50 / p99 ms (target p99 < 100)', `${withSubs.p50.toFixed(1)} / ${withSubs.p99.toFixed(1)}`],
+        [
+          'latency 201 → probe receipt p50 / p99 ms (target p99 < 100)',
+          `${withSubs.p50.toFixed(1)} / ${withSubs.p99.toFixed(1)}`,
+        ],
       ],
     );
   }
@@ -253,7 +307,14 @@ if (process.argv[2] === '--subscribers') {
 } else if (process.argv[2] === '--loopback-sender') {
   loopback
     .sender(Number(process.argv[3]), (m) => process.send(m))
-    .then((send) => process.on('message', (m) => m.send && send(m.send.chunkBytes, m.send.perClient).then(() => process.send({ sent: true }), failed)), failed);
+    .then(
+      (send) =>
+        process.on(
+          'message',
+          (m) => m.send && send(m.send.chunkBytes, m.send.perClient).then(() => process.send({ sent: true }), failed),
+        ),
+      failed,
+    );
 } else if (process.argv[2] === '--loopback-receivers') {
   const [port, clients, perClient] = process.argv.slice(3).map(Number);
   loopback.receivers(port, clients, perClient).then(({ finished }) => {

@@ -75,7 +75,11 @@ async function probe(urls) {
     urls.map(
       (url, i) =>
         new Promise((resolve, reject) => {
-          const client = mqtt.connect(url, { protocolVersion: 4, reconnectPeriod: 0, clientId: `bench-gossip-${process.pid}-${i}` });
+          const client = mqtt.connect(url, {
+            protocolVersion: 4,
+            reconnectPeriod: 0,
+            clientId: `bench-gossip-${process.pid}-${i}`,
+          });
           client.on('message', (topic, payload) => seen[i].push([core.blockId(payload), now()]));
           client.once('connect', () => client.subscribe('blocks', (err) => (err ? reject(err) : resolve(client))));
           client.once('error', reject);
@@ -93,7 +97,11 @@ async function probe(urls) {
 }
 
 function startProbe(urls) {
-  const child = fork(fileURLToPath(import.meta.url), ['--probe', ...urls.map((u) => `${u.replace(/^http/, 'ws')}/api/mqtt/v1`)], { stdio: 'inherit' });
+  const child = fork(
+    fileURLToPath(import.meta.url),
+    ['--probe', ...urls.map((u) => `${u.replace(/^http/, 'ws')}/api/mqtt/v1`)],
+    { stdio: 'inherit' },
+  );
   const next = () => new Promise((resolve) => child.once('message', resolve));
   return {
     ready: next(),
@@ -116,7 +124,13 @@ async function plan(name) {
   const dataDir = mkdtempSync(join(tmpdir(), `ledger-node-bench-gossip-${name}-`));
   const peerId = native.identityPeerId(join(dataDir, 'p2p-identity.key'), undefined);
   const port = await freePort();
-  return { name, dataDir, peerId, address: `/ip4/127.0.0.1/tcp/${port}/p2p/${peerId}`, bind: `/ip4/127.0.0.1/tcp/${port}` };
+  return {
+    name,
+    dataDir,
+    peerId,
+    address: `/ip4/127.0.0.1/tcp/${port}/p2p/${peerId}`,
+    bind: `/ip4/127.0.0.1/tcp/${port}`,
+  };
 }
 
 /** Start the nodes of a topology: `edges` name who peers with whom (both sides list the other). */
@@ -128,8 +142,15 @@ async function network(names, edges) {
     const p = plans[name];
     const peers = edges.filter((e) => e.includes(name)).map((e) => plans[e[0] === name ? e[1] : e[0]].address);
     const gossip = names.length > 1 ? ['--gossip', '--p2p-bind', p.bind, ...peers.flatMap((a) => ['--peer', a])] : [];
-    const role = name === 'A' ? ['--coordinator-key', COORDINATOR_SEED] : ['--no-coordinator', '--coordinator-public-key', publicKey];
-    nodes[name] = await BenchNode.start({ pow: POW, dataDir: p.dataDir, args: ['--jwt-secret', JWT_SECRET, '--no-dashboard', '--no-faucet', ...role, ...gossip] });
+    const role =
+      name === 'A'
+        ? ['--coordinator-key', COORDINATOR_SEED]
+        : ['--no-coordinator', '--coordinator-public-key', publicKey];
+    nodes[name] = await BenchNode.start({
+      pow: POW,
+      dataDir: p.dataDir,
+      args: ['--jwt-secret', JWT_SECRET, '--no-dashboard', '--no-faucet', ...role, ...gossip],
+    });
   }
   // Followers are synced (healthy: CMI within two of the latest, a stream up) before the load.
   const deadline = Date.now() + 60_000;
@@ -150,7 +171,13 @@ async function gossipCounters(node) {
   const res = await fetch(`${node.base}/api/core/v2/peers`, { headers: { Authorization: `Bearer ${token}` } });
   const peers = res.status === 200 ? await res.json() : [];
   const sum = (k) => peers.reduce((s, p) => s + (p.gossip?.metrics?.[k] ?? 0), 0);
-  return { sent: sum('sentBlocks'), received: sum('receivedBlocks'), fresh: sum('newBlocks'), dropped: sum('droppedPackets'), asked: sum('sentBlockRequests') };
+  return {
+    sent: sum('sentBlocks'),
+    received: sum('receivedBlocks'),
+    fresh: sum('newBlocks'),
+    dropped: sum('droppedPackets'),
+    asked: sum('sentBlockRequests'),
+  };
 }
 
 /** CPU seconds of a process's gossip threads (named `ledger-gossip*`: the runtime, its blocking pool). */
@@ -187,8 +214,17 @@ async function buildLoad(a, run, count) {
     async (i) => {
       const data = Buffer.alloc(64, 0x20);
       data.write(`bench:gossip ${run} block ${i} at ${Date.now()}`);
-      const bytes = core.encodeBlock({ protocolVersion: 2, parents, payload: { type: 5, tag, data: '0x' + data.toString('hex') }, nonce: '0' });
-      if (POW > 0) bytes.writeBigUInt64LE(BigInt((await core.mine(bytes, { targetScore: POW, threads: 1 })).nonce), bytes.length - 8);
+      const bytes = core.encodeBlock({
+        protocolVersion: 2,
+        parents,
+        payload: { type: 5, tag, data: '0x' + data.toString('hex') },
+        nonce: '0',
+      });
+      if (POW > 0)
+        bytes.writeBigUInt64LE(
+          BigInt((await core.mine(bytes, { targetScore: POW, threads: 1 })).nonce),
+          bytes.length - 8,
+        );
       all[i] = { bytes, blockId: core.blockId(bytes) };
     },
   );
@@ -200,7 +236,8 @@ async function submit(a, all) {
   const start = now();
   await pool(all, CONNECTIONS, async (t) => {
     t.sentAt = now();
-    if ((await a.post(t.bytes, SERIALIZER)) !== t.blockId) throw new Error(`A answered another block id for ${t.blockId}`);
+    if ((await a.post(t.bytes, SERIALIZER)) !== t.blockId)
+      throw new Error(`A answered another block id for ${t.blockId}`);
     t.ackAt = now();
   });
   return { start, end: now() };
@@ -211,9 +248,31 @@ async function submit(a, all) {
 const TOPOLOGIES = {
   alone: { names: ['A'], edges: [], receivers: [] },
   pair: { names: ['A', 'B'], edges: [['A', 'B']], receivers: ['B'] },
-  line: { names: ['A', 'B', 'C'], edges: [['A', 'B'], ['B', 'C']], receivers: ['B', 'C'] },
-  star: { names: ['A', 'B', 'C'], edges: [['A', 'B'], ['A', 'C']], receivers: ['B', 'C'] },
-  quiet: { names: ['A', 'B', 'C'], edges: [['A', 'B'], ['A', 'C']], receivers: ['B', 'C'], unobserved: true },
+  line: {
+    names: ['A', 'B', 'C'],
+    edges: [
+      ['A', 'B'],
+      ['B', 'C'],
+    ],
+    receivers: ['B', 'C'],
+  },
+  star: {
+    names: ['A', 'B', 'C'],
+    edges: [
+      ['A', 'B'],
+      ['A', 'C'],
+    ],
+    receivers: ['B', 'C'],
+  },
+  quiet: {
+    names: ['A', 'B', 'C'],
+    edges: [
+      ['A', 'B'],
+      ['A', 'C'],
+    ],
+    receivers: ['B', 'C'],
+    unobserved: true,
+  },
 };
 
 /** When each receiver's gossip counters say it took every block as new (`fresh` holds the
@@ -252,7 +311,13 @@ async function run(kind, round, count = BLOCKS) {
     probeProcess = receivers.length > 0 && !unobserved ? startProbe(receivers.map((r) => nodes[r].base)) : undefined;
     await probeProcess?.ready;
     const { all, mineSeconds } = await buildLoad(a, `${kind}-${round}`, count);
-    const before = { counters: await Promise.all(names.map((n) => gossipCounters(nodes[n]))), cpu: names.map((n) => cpuSeconds(nodes[n].child.pid)), gossipCpu: names.map((n) => gossipCpuSeconds(nodes[n].child.pid)), probe: probeProcess ? cpuSeconds(probeProcess.pid) : NaN, self: process.cpuUsage() };
+    const before = {
+      counters: await Promise.all(names.map((n) => gossipCounters(nodes[n]))),
+      cpu: names.map((n) => cpuSeconds(nodes[n].child.pid)),
+      gossipCpu: names.map((n) => gossipCpuSeconds(nodes[n].child.pid)),
+      probe: probeProcess ? cpuSeconds(probeProcess.pid) : NaN,
+      self: process.cpuUsage(),
+    };
     const { start, end } = await submit(a, all);
     const submitted = { rate: all.length / ((end - start) / 1000), seconds: (end - start) / 1000 };
     // Wait until every receiver has every block, or nothing new arrived for a while.
@@ -292,24 +357,57 @@ async function run(kind, round, count = BLOCKS) {
         };
       });
     }
-    const after = { counters: await Promise.all(names.map((n) => gossipCounters(nodes[n]))), cpu: names.map((n) => cpuSeconds(nodes[n].child.pid)), gossipCpu: names.map((n) => gossipCpuSeconds(nodes[n].child.pid)), probe: probeProcess ? cpuSeconds(probeProcess.pid) : NaN, self: process.cpuUsage(before.self) };
+    const after = {
+      counters: await Promise.all(names.map((n) => gossipCounters(nodes[n]))),
+      cpu: names.map((n) => cpuSeconds(nodes[n].child.pid)),
+      gossipCpu: names.map((n) => gossipCpuSeconds(nodes[n].child.pid)),
+      probe: probeProcess ? cpuSeconds(probeProcess.pid) : NaN,
+      self: process.cpuUsage(before.self),
+    };
     const wall = (now() - start) / 1000;
     // Checked after the CPU figures were taken: the checks' requests are not the run's load.
     if (unobserved) {
       for (const r of receivers) {
         const arrived = await storedCount(nodes[r], all);
-        results[r] = { arrived, rate: arrived / ((reachedAt[r] - start) / 1000), p50: NaN, p99: NaN, ackP50: NaN, ackP99: NaN };
+        results[r] = {
+          arrived,
+          rate: arrived / ((reachedAt[r] - start) / 1000),
+          p50: NaN,
+          p99: NaN,
+          ackP50: NaN,
+          ackP99: NaN,
+        };
       }
     }
-    const counters = Object.fromEntries(names.map((n, i) => [n, Object.fromEntries(Object.keys(after.counters[i]).map((k) => [k, after.counters[i][k] - before.counters[i][k]]))]));
+    const counters = Object.fromEntries(
+      names.map((n, i) => [
+        n,
+        Object.fromEntries(
+          Object.keys(after.counters[i]).map((k) => [k, after.counters[i][k] - before.counters[i][k]]),
+        ),
+      ]),
+    );
     const cores = Object.fromEntries(names.map((n, i) => [n, (after.cpu[i] - before.cpu[i]) / wall]));
     cores.load = (after.self.user + after.self.system) / 1e6 / wall;
     if (probeProcess) cores.probe = (after.probe - before.probe) / wall;
     // Gossip's own CPU per block, in microseconds: less sensitive to a busy machine than rates.
-    const gossipMicros = Object.fromEntries(names.map((n, i) => [n, ((after.gossipCpu[i] - before.gossipCpu[i]) * 1e6) / all.length]));
+    const gossipMicros = Object.fromEntries(
+      names.map((n, i) => [n, ((after.gossipCpu[i] - before.gossipCpu[i]) * 1e6) / all.length]),
+    );
     // Each process's whole CPU per block (every thread), in microseconds.
     const cpuMicros = Object.fromEntries(Object.entries(cores).map(([n, c]) => [n, (c * wall * 1e6) / all.length]));
-    return { kind, blocks: all.length, mineSeconds, submitted, results, counters, cores, gossipMicros, cpuMicros, load: loadavg()[0] };
+    return {
+      kind,
+      blocks: all.length,
+      mineSeconds,
+      submitted,
+      results,
+      counters,
+      cores,
+      gossipMicros,
+      cpuMicros,
+      load: loadavg()[0],
+    };
   } finally {
     await probeProcess?.stop();
     await Promise.all(Object.values(nodes).map((n) => n.stop()));
@@ -324,7 +422,11 @@ const median = (values) => {
 };
 
 async function main() {
-  console.log(`bench:gossip — ${BLOCKS} tagged-data blocks over ${CONNECTIONS} connections, minPowScore ${POW}, ${ROUNDS} round(s); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `bench:gossip — ${BLOCKS} tagged-data blocks over ${CONNECTIONS} connections, minPowScore ${POW}, ${ROUNDS} round(s); load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   // Unmeasured: in the first submit run of a session, A and this load generator took 40–60 %
   // more CPU a block than in later ones (2026-11-26), which made the reference too low.
   await run('alone', 0, Math.min(BLOCKS, 10_000));
@@ -333,11 +435,35 @@ async function main() {
     for (const kind of Object.keys(TOPOLOGIES).filter((k) => ONLY === undefined || ONLY.includes(k))) {
       const r = await run(kind, round);
       runs.push(r);
-      const where = Object.entries(r.results).map(([n, x]) => `${n} ${x.arrived}/${r.blocks} at ${fmt(x.rate)}/s, p50 ${x.p50.toFixed(1)} ms p99 ${x.p99.toFixed(1)} ms`).join('; ');
-      console.log(`round ${round} ${kind}: A took ${fmt(r.submitted.rate)}/s (mined in ${r.mineSeconds.toFixed(1)} s)${where ? '; ' + where : ''}; load ${r.load.toFixed(2)}`);
-      console.log(`  gossip: ${Object.entries(r.counters).map(([n, c]) => `${n} sent ${c.sent} received ${c.received} new ${c.fresh} dropped ${c.dropped} asked ${c.asked}`).join(' · ')}`);
-      console.log(`  cores used: ${Object.entries(r.cores).map(([n, c]) => `${n} ${c.toFixed(2)}`).join(', ')}; gossip threads' CPU per block: ${Object.entries(r.gossipMicros).map(([n, us]) => `${n} ${us.toFixed(0)} µs`).join(', ')}`);
-      console.log(`  CPU per block, whole process: ${Object.entries(r.cpuMicros).map(([n, us]) => `${n} ${us.toFixed(0)} µs`).join(', ')}`);
+      const where = Object.entries(r.results)
+        .map(
+          ([n, x]) =>
+            `${n} ${x.arrived}/${r.blocks} at ${fmt(x.rate)}/s, p50 ${x.p50.toFixed(1)} ms p99 ${x.p99.toFixed(1)} ms`,
+        )
+        .join('; ');
+      console.log(
+        `round ${round} ${kind}: A took ${fmt(r.submitted.rate)}/s (mined in ${r.mineSeconds.toFixed(1)} s)${where ? '; ' + where : ''}; load ${r.load.toFixed(2)}`,
+      );
+      console.log(
+        `  gossip: ${Object.entries(r.counters)
+          .map(
+            ([n, c]) =>
+              `${n} sent ${c.sent} received ${c.received} new ${c.fresh} dropped ${c.dropped} asked ${c.asked}`,
+          )
+          .join(' · ')}`,
+      );
+      console.log(
+        `  cores used: ${Object.entries(r.cores)
+          .map(([n, c]) => `${n} ${c.toFixed(2)}`)
+          .join(', ')}; gossip threads' CPU per block: ${Object.entries(r.gossipMicros)
+          .map(([n, us]) => `${n} ${us.toFixed(0)} µs`)
+          .join(', ')}`,
+      );
+      console.log(
+        `  CPU per block, whole process: ${Object.entries(r.cpuMicros)
+          .map(([n, us]) => `${n} ${us.toFixed(0)} µs`)
+          .join(', ')}`,
+      );
     }
   }
   const of = (kind) => runs.filter((r) => r.kind === kind);
@@ -361,30 +487,67 @@ async function main() {
       label,
       fmt(submitted),
       `${fmt(rate)} (${(rate / submitted).toFixed(2)} of submitted)`,
-      kind === 'quiet' ? '— (not observed)' : `${m(kind, (r) => r.results[receiver]?.p50).toFixed(1)} / ${m(kind, (r) => r.results[receiver]?.p99).toFixed(1)}`,
-      kind === 'quiet' ? '—' : `${m(kind, (r) => r.results[receiver]?.ackP50).toFixed(1)} / ${m(kind, (r) => r.results[receiver]?.ackP99).toFixed(1)}`,
+      kind === 'quiet'
+        ? '— (not observed)'
+        : `${m(kind, (r) => r.results[receiver]?.p50).toFixed(1)} / ${m(kind, (r) => r.results[receiver]?.p99).toFixed(1)}`,
+      kind === 'quiet'
+        ? '—'
+        : `${m(kind, (r) => r.results[receiver]?.ackP50).toFixed(1)} / ${m(kind, (r) => r.results[receiver]?.ackP99).toFixed(1)}`,
       `${BLOCKS - arrived}`,
     ]);
   }
   console.log();
-  table(['run (median of rounds)', 'submitted at A /s', 'solid at receiver /s', 'submit → solid p50 / p99 ms', '201 at A → solid p50 / p99 ms', 'missing'], rows);
   table(
-    ['gossip threads\' CPU per block (µs)', 'A', 'B', 'C'],
-    ['pair', 'line', 'star', 'quiet'].filter((k) => of(k).length > 0).map((k) => [k, ...['A', 'B', 'C'].map((n) => (Number.isFinite(m(k, (r) => r.gossipMicros[n])) ? m(k, (r) => r.gossipMicros[n]).toFixed(0) : '—'))]),
+    [
+      'run (median of rounds)',
+      'submitted at A /s',
+      'solid at receiver /s',
+      'submit → solid p50 / p99 ms',
+      '201 at A → solid p50 / p99 ms',
+      'missing',
+    ],
+    rows,
+  );
+  table(
+    ["gossip threads' CPU per block (µs)", 'A', 'B', 'C'],
+    ['pair', 'line', 'star', 'quiet']
+      .filter((k) => of(k).length > 0)
+      .map((k) => [
+        k,
+        ...['A', 'B', 'C'].map((n) =>
+          Number.isFinite(m(k, (r) => r.gossipMicros[n])) ? m(k, (r) => r.gossipMicros[n]).toFixed(0) : '—',
+        ),
+      ]),
   );
   const star = m('star', (r) => r.submitted.rate);
   table(
     ['ratio (same run)', 'value', 'target'],
     [
-      ['A with two peers, nobody watching them (quiet) / A alone, submitted blocks/s', (m('quiet', (r) => r.submitted.rate) / alone).toFixed(2), '≥ 0.80'],
+      [
+        'A with two peers, nobody watching them (quiet) / A alone, submitted blocks/s',
+        (m('quiet', (r) => r.submitted.rate) / alone).toFixed(2),
+        '≥ 0.80',
+      ],
       ['A with two peers, watched by the probe (star) / A alone', (star / alone).toFixed(2), '—'],
       ['A with one peer (pair) / A alone', (m('pair', (r) => r.submitted.rate) / alone).toFixed(2), '—'],
       // Blocks per CPU second of A's process: what gossip costs A, whatever share of the cores A got.
-      ['A\'s blocks per CPU second, star / alone', (m('star', (r) => r.submitted.rate / r.cores.A) / m('alone', (r) => r.submitted.rate / r.cores.A)).toFixed(2), '—'],
-      ['solid at C / submitted at A (line)', (m('line', (r) => r.results.C?.rate) / m('line', (r) => r.submitted.rate)).toFixed(2), '—'],
+      [
+        "A's blocks per CPU second, star / alone",
+        (m('star', (r) => r.submitted.rate / r.cores.A) / m('alone', (r) => r.submitted.rate / r.cores.A)).toFixed(2),
+        '—',
+      ],
+      [
+        'solid at C / submitted at A (line)',
+        (m('line', (r) => r.results.C?.rate) / m('line', (r) => r.submitted.rate)).toFixed(2),
+        '—',
+      ],
     ],
   );
-  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores: the nodes, the load generator and the probe share them)`);
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (2 cores: the nodes, the load generator and the probe share them)`,
+  );
 }
 
 if (process.argv[2] === '--probe') await probe(process.argv.slice(3));

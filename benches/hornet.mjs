@@ -18,8 +18,12 @@ import { dirname, join } from 'node:path';
 import { freePort } from './node-process.mjs';
 
 function locate() {
-  const bin = process.env.HORNET_BIN && existsSync(join(process.env.HORNET_BIN, 'hornet')) ? process.env.HORNET_BIN : undefined;
-  const scripts = process.env.HORNET_INTEROP && existsSync(join(process.env.HORNET_INTEROP, 'start-hornet-pair.sh')) ? process.env.HORNET_INTEROP : undefined;
+  const bin =
+    process.env.HORNET_BIN && existsSync(join(process.env.HORNET_BIN, 'hornet')) ? process.env.HORNET_BIN : undefined;
+  const scripts =
+    process.env.HORNET_INTEROP && existsSync(join(process.env.HORNET_INTEROP, 'start-hornet-pair.sh'))
+      ? process.env.HORNET_INTEROP
+      : undefined;
   return { bin, scripts };
 }
 
@@ -58,7 +62,13 @@ function stopPid(file) {
 export async function startHornet() {
   const { bin, scripts } = locate();
   const state = join(mkdtempSync(join(tmpdir(), 'ledger-node-bench-hornet-')), 'pair');
-  const [rest1, rest2, p2p1, p2p2, inx] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [rest1, rest2, p2p1, p2p2, inx] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const env = {
     BIN: bin,
     STATE: state,
@@ -81,7 +91,8 @@ export async function startHornet() {
     for (;;) {
       const info = await (await fetch(`${url}/api/core/v2/info`)).json();
       if (info.status.isHealthy && info.status.confirmedMilestone.index >= 2) break;
-      if (Date.now() > deadline) throw new Error(`Hornet did not confirm milestones within 60 s (${JSON.stringify(info.status)}); see ${state}`);
+      if (Date.now() > deadline)
+        throw new Error(`Hornet did not confirm milestones within 60 s (${JSON.stringify(info.status)}); see ${state}`);
       await new Promise((r) => setTimeout(r, 500));
     }
     stopPid(join(state, 'hornet-2.pid'));

@@ -57,9 +57,18 @@ function run(title, { expectStatus, ...options }) {
   return new Promise((resolve, reject) => {
     autocannon({ connections, duration, pipelining: 1, ...options }, (err, result) => {
       if (err) return reject(err);
-      const unexpected = expectStatus === undefined ? result.non2xx : Object.entries(result.statusCodeStats).reduce((n, [status, { count }]) => n + (Number(status) === expectStatus ? 0 : count), 0);
+      const unexpected =
+        expectStatus === undefined
+          ? result.non2xx
+          : Object.entries(result.statusCodeStats).reduce(
+              (n, [status, { count }]) => n + (Number(status) === expectStatus ? 0 : count),
+              0,
+            );
       const bad = unexpected + result.errors + result.timeouts;
-      if (bad > 0) console.error(`${title}: ${bad} failed (status counts ${JSON.stringify(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts})`);
+      if (bad > 0)
+        console.error(
+          `${title}: ${bad} failed (status counts ${JSON.stringify(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts})`,
+        );
       resolve({ title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad });
     });
   });
@@ -78,7 +87,8 @@ async function serverProcess(args, probe) {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const stop = () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
+  const stop = () =>
+    new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
   return { stop, pid: child.pid };
 }
 
@@ -90,14 +100,34 @@ async function spendGenesis(url, seed, genesisId) {
   const essence = {
     type: 1,
     networkId: core.networkId(info.protocol.networkName),
-    inputs: [{ type: 0, transactionId: '0x' + raw.subarray(0, 32).toString('hex'), transactionOutputIndex: raw.readUInt16LE(32) }],
+    inputs: [
+      {
+        type: 0,
+        transactionId: '0x' + raw.subarray(0, 32).toString('hex'),
+        transactionOutputIndex: raw.readUInt16LE(32),
+      },
+    ],
     inputsCommitment: core.inputsCommitment([genesis.output]),
-    outputs: [{ type: 3, amount: genesis.output.amount, unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: '0x' + '42'.repeat(32) } }] }],
+    outputs: [
+      {
+        type: 3,
+        amount: genesis.output.amount,
+        unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: '0x' + '42'.repeat(32) } }],
+      },
+    ],
   };
   const signature = { type: 0, publicKey: core.publicKey(seed), signature: '0x' + '00'.repeat(64) };
   const hash = core.essenceHash({ type: 6, essence, unlocks: [{ type: 0, signature }] });
-  const payload = { type: 6, essence, unlocks: [{ type: 0, signature: { ...signature, signature: core.sign(seed, hash) } }] };
-  const res = await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ protocolVersion: 2, payload }) });
+  const payload = {
+    type: 6,
+    essence,
+    unlocks: [{ type: 0, signature: { ...signature, signature: core.sign(seed, hash) } }],
+  };
+  const res = await fetch(`${url}/api/core/v2/blocks`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ protocolVersion: 2, payload }),
+  });
   if (res.status !== 201) throw new Error(`${url}: the genesis spend was refused: ${res.status} ${await res.text()}`);
   const txId = core.transactionId(payload);
   for (let i = 0; i < 300; i++) {
@@ -115,7 +145,16 @@ async function spendGenesis(url, seed, genesisId) {
  */
 async function submitBodies(parents, count, targetScore = 1, salt = 0) {
   const bodies = [];
-  const blockOf = (i) => ({ protocolVersion: 2, parents, payload: { type: 5, tag: '0x6265', data: '0x' + salt.toString(16).padStart(8, '0') + i.toString(16).padStart(8, '0') }, nonce: '0' });
+  const blockOf = (i) => ({
+    protocolVersion: 2,
+    parents,
+    payload: {
+      type: 5,
+      tag: '0x6265',
+      data: '0x' + salt.toString(16).padStart(8, '0') + i.toString(16).padStart(8, '0'),
+    },
+    nonce: '0',
+  });
   if (targetScore <= 10) {
     for (let i = 0; i < count; i++) {
       const block = blockOf(i);
@@ -133,7 +172,9 @@ async function submitBodies(parents, count, targetScore = 1, salt = 0) {
     const batch = [];
     for (let i = start; i < Math.min(count, start + 64); i++) {
       const block = blockOf(i);
-      batch.push(core.mine(block, { targetScore, threads: 1 }).then(({ nonce }) => JSON.stringify({ ...block, nonce })));
+      batch.push(
+        core.mine(block, { targetScore, threads: 1 }).then(({ nonce }) => JSON.stringify({ ...block, nonce })),
+      );
     }
     bodies.push(...(await Promise.all(batch)));
   }
@@ -154,7 +195,11 @@ async function prepareTarget(name, url, pid, seed, genesisId) {
   const { tips } = await (await fetch(`${url}/api/core/v2/tips`)).json();
   const lookupIds = [];
   for (const body of await submitBodies(tips, 2000, 1, 0xffff)) {
-    const res = await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    const res = await fetch(`${url}/api/core/v2/blocks`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+    });
     if (res.status !== 201) throw new Error(`${name}: ${res.status} ${await res.text()}`);
     lookupIds.push((await res.json()).blockId);
   }
@@ -177,14 +222,44 @@ function routes(target) {
   return [
     ['GET info', { url: `${target.url}/api/core/v2/info` }],
     ['GET tips', { url: `${target.url}/api/core/v2/tips` }],
-    ['GET blocks/{id}', { url: target.url, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/core/v2/blocks/${cycle()}` }) }] }],
-    ['GET blocks/{id}/metadata', { url: target.url, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/core/v2/blocks/${cycle()}/metadata` }) }] }],
-    ['GET transactions/{id}/included-block', { url: `${target.url}/api/core/v2/transactions/${target.txId}/included-block` }],
+    [
+      'GET blocks/{id}',
+      {
+        url: target.url,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/core/v2/blocks/${cycle()}` }) }],
+      },
+    ],
+    [
+      'GET blocks/{id}/metadata',
+      {
+        url: target.url,
+        requests: [
+          { method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/core/v2/blocks/${cycle()}/metadata` }) },
+        ],
+      },
+    ],
+    [
+      'GET transactions/{id}/included-block',
+      { url: `${target.url}/api/core/v2/transactions/${target.txId}/included-block` },
+    ],
     // A wallet polling for a transaction that is not included yet: every answer a 404.
-    ['GET included-block, unknown transaction (404)', { url: `${target.url}/api/core/v2/transactions/0x${'cd'.repeat(32)}/included-block`, expectStatus: 404 }],
+    [
+      'GET included-block, unknown transaction (404)',
+      { url: `${target.url}/api/core/v2/transactions/0x${'cd'.repeat(32)}/included-block`, expectStatus: 404 },
+    ],
     [
       'POST blocks (JSON, parents + nonce)',
-      { url: target.url, requests: [{ method: 'POST', path: '/api/core/v2/blocks', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: target.bodies[target.next++ % target.bodies.length] }) }] },
+      {
+        url: target.url,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/core/v2/blocks',
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (req) => ({ ...req, body: target.bodies[target.next++ % target.bodies.length] }),
+          },
+        ],
+      },
     ],
   ];
 }
@@ -202,7 +277,22 @@ async function throughput() {
   const url = `http://127.0.0.1:${nodePort}`;
   const bareUrl = `http://127.0.0.1:${barePort}`;
   // A milestone every 5 s, as Hornet's coordinator issues them here.
-  const nodeArgs = [join(here, '../bin/ledger-node.js'), '--port', String(nodePort), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '1', '--milestone-interval', '5', '--log-level', 'warn', ...NODE_ARGS];
+  const nodeArgs = [
+    join(here, '../bin/ledger-node.js'),
+    '--port',
+    String(nodePort),
+    '--bind',
+    '127.0.0.1',
+    '--data-dir',
+    dataDir,
+    '--min-pow-score',
+    '1',
+    '--milestone-interval',
+    '5',
+    '--log-level',
+    'warn',
+    ...NODE_ARGS,
+  ];
   const node = await serverProcess(nodeArgs, `${url}/api/routes`);
   const bare = await serverProcess([join(here, 'bare-koa.mjs'), String(barePort)], `${bareUrl}/empty`);
   const noHornet = HORNET ? hornetUnavailable() : 'left out (--no-hornet)';
@@ -213,14 +303,16 @@ async function throughput() {
       hornet = await startHornet();
     }
     const targets = [await prepareTarget('ledger-node', url, node.pid, GENESIS_SEED, '0x' + '00'.repeat(34))];
-    if (hornet) targets.push(await prepareTarget('Hornet', hornet.url, hornet.pid, HORNET_WALLET_SEED, '0x02' + '00'.repeat(33)));
+    if (hornet)
+      targets.push(await prepareTarget('Hornet', hornet.url, hornet.pid, HORNET_WALLET_SEED, '0x02' + '00'.repeat(33)));
     const titles = routes(targets[0]).map(([title]) => title);
     const bareRun = { url: `${bareUrl}/empty` };
 
     // This machine's speed drifts from second to second: warm every server up, then
     // alternate the servers route by route and report each one's median round.
     await run('warm-up', { ...bareRun, duration: 2 });
-    for (const target of targets) for (const [, options] of routes(target).slice(0, 5)) await run('warm-up', { ...options, duration: 2 });
+    for (const target of targets)
+      for (const [, options] of routes(target).slice(0, 5)) await run('warm-up', { ...options, duration: 2 });
     const bareRounds = [];
     const rounds = targets.map(() => titles.map(() => []));
     for (let round = 0; round < ROUNDS; round++) {
@@ -239,26 +331,34 @@ async function throughput() {
     const bareResult = median(bareRounds);
     const results = rounds.map((perRoute) => perRoute.map(median));
 
-    console.log(`\n${connections} connections, ${duration} s a run, median of ${ROUNDS} alternating rounds; every server in its own process; cores = CPU seconds the server used per second of the run`);
+    console.log(
+      `\n${connections} connections, ${duration} s a run, median of ${ROUNDS} alternating rounds; every server in its own process; cores = CPU seconds the server used per second of the run`,
+    );
     console.log(`bare Koa (one empty route, one process): ${Math.round(bareResult.rps)} req/s`);
     if (noHornet !== undefined) console.log(`Hornet: not measured: ${noHornet}`);
     console.log('');
     if (hornet) {
       // On a shared machine neither server may get its cores: requests per CPU-second
       // (req/s ÷ cores used) compares what each does with the CPU it got.
-      console.log('| route | ledger-node req/s | Hornet req/s | ratio | ledger-node p50 / p99 ms | Hornet p50 / p99 ms | cores ours / Hornet | req per CPU-s ours / Hornet (ratio) | non-2xx/errors ours / Hornet |');
+      console.log(
+        '| route | ledger-node req/s | Hornet req/s | ratio | ledger-node p50 / p99 ms | Hornet p50 / p99 ms | cores ours / Hornet | req per CPU-s ours / Hornet (ratio) | non-2xx/errors ours / Hornet |',
+      );
       console.log('|---|---|---|---|---|---|---|---|---|');
       for (const [k, title] of titles.entries()) {
         const [a, b] = [results[0][k], results[1][k]];
         const [ea, eb] = [a.rps / a.cores, b.rps / b.cores];
-        console.log(`| ${title} | ${Math.round(a.rps)} | ${Math.round(b.rps)} | ${(a.rps / b.rps).toFixed(2)}× | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${a.cores.toFixed(2)} / ${b.cores.toFixed(2)} | ${Math.round(ea)} / ${Math.round(eb)} (${(ea / eb).toFixed(2)}×) | ${a.bad} / ${b.bad} |`);
+        console.log(
+          `| ${title} | ${Math.round(a.rps)} | ${Math.round(b.rps)} | ${(a.rps / b.rps).toFixed(2)}× | ${a.p50} / ${a.p99} | ${b.p50} / ${b.p99} | ${a.cores.toFixed(2)} / ${b.cores.toFixed(2)} | ${Math.round(ea)} / ${Math.round(eb)} (${(ea / eb).toFixed(2)}×) | ${a.bad} / ${b.bad} |`,
+        );
       }
     } else {
       console.log('| route | req/s | vs bare Koa | p50 ms | p99 ms | cores | non-2xx/errors |');
       console.log('|---|---|---|---|---|---|---|');
       for (const [k, title] of titles.entries()) {
         const r = results[0][k];
-        console.log(`| ${title} | ${Math.round(r.rps)} | ${((r.rps / bareResult.rps) * 100).toFixed(0)} % | ${r.p50} | ${r.p99} | ${r.cores.toFixed(2)} | ${r.bad} |`);
+        console.log(
+          `| ${title} | ${Math.round(r.rps)} | ${((r.rps / bareResult.rps) * 100).toFixed(0)} % | ${r.p50} | ${r.p99} | ${r.cores.toFixed(2)} | ${r.bad} |`,
+        );
       }
     }
   } finally {
@@ -276,9 +376,21 @@ function miners(url, count) {
   let stopped = false;
   const loops = Array.from({ length: count }, async (_, k) => {
     for (let n = 0; !stopped; n++) {
-      const body = JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: '0x6d696e65', data: '0x' + Buffer.from(`miner ${k} block ${n} `.padEnd(32_000, '.')).toString('hex') } });
+      const body = JSON.stringify({
+        protocolVersion: 2,
+        payload: {
+          type: 5,
+          tag: '0x6d696e65',
+          data: '0x' + Buffer.from(`miner ${k} block ${n} `.padEnd(32_000, '.')).toString('hex'),
+        },
+      });
       try {
-        const res = await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, signal: controller.signal });
+        const res = await fetch(`${url}/api/core/v2/blocks`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+          signal: controller.signal,
+        });
         await res.arrayBuffer();
         answers[res.status] = (answers[res.status] ?? 0) + 1;
       } catch {
@@ -300,7 +412,8 @@ function miners(url, count) {
 async function miningPool(url, dataDir) {
   const token = await issueToken(readFileSync(join(dataDir, 'jwt-secret'), 'utf8').trim());
   const text = await (await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
-  const gauge = (state) => Number(new RegExp(`^ledger_node_pow_jobs\\{state="${state}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+  const gauge = (state) =>
+    Number(new RegExp(`^ledger_node_pow_jobs\\{state="${state}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
   return { running: gauge('running'), queued: gauge('queued') };
 }
 
@@ -309,7 +422,21 @@ async function miningStorm() {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const node = await serverProcess(
-    [join(here, '../bin/ledger-node.js'), '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '1500', '--milestone-interval', '1', '--log-level', 'warn'],
+    [
+      join(here, '../bin/ledger-node.js'),
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      '--min-pow-score',
+      '1500',
+      '--milestone-interval',
+      '1',
+      '--log-level',
+      'warn',
+    ],
     `${url}/api/routes`,
   );
   try {
@@ -322,7 +449,14 @@ async function miningStorm() {
     const submissions = {
       connections: 10,
       overallRate: STORM_RATE,
-      requests: [{ method: 'POST', path: '/api/core/v2/blocks', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }) }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/core/v2/blocks',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }),
+        },
+      ],
     };
     await run('warm-up', { url, ...submissions, duration: WARM_UP });
     const quiet = [];
@@ -335,16 +469,23 @@ async function miningStorm() {
       const before = await miningPool(url, dataDir);
       storm.push(await run(`… while ${STORM_MINERS} clients have 32 kB blocks mined`, { url, ...submissions }));
       const after = await miningPool(url, dataDir);
-      console.error(`round ${round + 1}: mining pool before the storm run ${JSON.stringify(before)}, after ${JSON.stringify(after)}`);
+      console.error(
+        `round ${round + 1}: mining pool before the storm run ${JSON.stringify(before)}, after ${JSON.stringify(after)}`,
+      );
       await mining.stop();
       for (const [status, n] of Object.entries(mining.answers)) minerAnswers[status] = (minerAnswers[status] ?? 0) + n;
     }
     const byP99 = (list) => list.sort((a, b) => a.p99 - b.p99)[Math.floor(list.length / 2)];
     const [a, b] = [byP99(quiet), byP99(storm)];
-    console.log(`\nMining storm: minPowScore 1500, ${STORM_RATE} submissions/s with a nonce over 10 connections, ${duration} s a run, median of ${ROUNDS} alternating rounds\n`);
+    console.log(
+      `\nMining storm: minPowScore 1500, ${STORM_RATE} submissions/s with a nonce over 10 connections, ${duration} s a run, median of ${ROUNDS} alternating rounds\n`,
+    );
     console.log('| run | req/s | p50 ms | p99 ms | p99 vs no miners | non-2xx/errors |');
     console.log('|---|---|---|---|---|---|');
-    for (const r of [a, b]) console.log(`| ${r.title} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${(r.p99 / a.p99).toFixed(2)}× | ${r.bad} |`);
+    for (const r of [a, b])
+      console.log(
+        `| ${r.title} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${(r.p99 / a.p99).toFixed(2)}× | ${r.bad} |`,
+      );
     console.log(`\nThe miners' answers (HTTP status: count): ${JSON.stringify(minerAnswers)}`);
   } finally {
     await node.stop();

@@ -49,7 +49,23 @@ function writeLedger(dataDir) {
   // example then shares its RocksDB build instead of compiling one of its own.
   const result = spawnSync(
     process.execPath,
-    [join(root, 'scripts/native-env.js'), 'cargo', 'run', '--quiet', '--release', '--target', host, '-p', 'ledger-store', '--example', 'indexer_ledger', '--', dataDir, String(OUTPUTS), '1'],
+    [
+      join(root, 'scripts/native-env.js'),
+      'cargo',
+      'run',
+      '--quiet',
+      '--release',
+      '--target',
+      host,
+      '-p',
+      'ledger-store',
+      '--example',
+      'indexer_ledger',
+      '--',
+      dataDir,
+      String(OUTPUTS),
+      '1',
+    ],
     { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
   );
   if (result.status !== 0) throw new Error(`indexer_ledger exited with ${result.status}`);
@@ -57,7 +73,11 @@ function writeLedger(dataDir) {
 }
 
 async function startNode(dataDir) {
-  return startNodeProcess(dataDir, ['--min-pow-score', '1', '--milestone-interval', '1', '--log-level', 'warn', '--jwt-secret', JWT_SECRET], { timeoutMs: 120_000 });
+  return startNodeProcess(
+    dataDir,
+    ['--min-pow-score', '1', '--milestone-interval', '1', '--log-level', 'warn', '--jwt-secret', JWT_SECRET],
+    { timeoutMs: 120_000 },
+  );
 }
 
 async function json(url, path) {
@@ -81,7 +101,9 @@ async function serverSeconds(url) {
 
 function cannon(options) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, pipelining: 1, ...options }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ connections: CONNECTIONS, duration: DURATION, pipelining: 1, ...options }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   });
 }
 
@@ -106,19 +128,47 @@ async function storeBlocks(url, count) {
   const ids = [];
   const { tips } = await json(url, '/api/core/v2/tips');
   for (let i = 0; i < count; i++) {
-    const block = { protocolVersion: 2, parents: tips, payload: { type: 5, tag: '0x6265', data: '0x' + i.toString(16).padStart(8, '0') }, nonce: '0' };
+    const block = {
+      protocolVersion: 2,
+      parents: tips,
+      payload: { type: 5, tag: '0x6265', data: '0x' + i.toString(16).padStart(8, '0') },
+      nonce: '0',
+    };
     const { nonce } = await core.mine(block, { targetScore: 1, threads: 1 });
-    const res = await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...block, nonce }) });
+    const res = await fetch(`${url}/api/core/v2/blocks`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...block, nonce }),
+    });
     ids.push((await res.json()).blockId);
   }
   return ids;
 }
 
 function ledgerBench(indexer) {
-  const result = spawnSync(process.execPath, [join(here, 'ledger.bench.mjs'), '--transactions', String(TRANSACTIONS), '--chains', '7', '--pow', '1', '--indexer', indexer ? '1' : '0'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const result = spawnSync(
+    process.execPath,
+    [
+      join(here, 'ledger.bench.mjs'),
+      '--transactions',
+      String(TRANSACTIONS),
+      '--chains',
+      '7',
+      '--pow',
+      '1',
+      '--indexer',
+      indexer ? '1' : '0',
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const out = result.stdout;
   const row = (label) => Number(new RegExp(`^\\| ${label}[^|]*\\| ([\\d.]+) \\|$`, 'm').exec(out)?.[1] ?? NaN);
-  return { txs: row('confirmed tx/s'), commitMs: row('milestone commit ms'), confirmMs: row('milestone white flag ms'), out };
+  return {
+    txs: row('confirmed tx/s'),
+    commitMs: row('milestone commit ms'),
+    confirmMs: row('milestone white flag ms'),
+    out,
+  };
 }
 
 async function main() {
@@ -126,7 +176,9 @@ async function main() {
   let node;
   try {
     const ledger = writeLedger(dataDir);
-    console.log(`${ledger.outputs} outputs written in ${ledger.seconds.toFixed(1)} s (${Math.round(ledger.outputs / ledger.seconds)}/s)`);
+    console.log(
+      `${ledger.outputs} outputs written in ${ledger.seconds.toFixed(1)} s (${Math.round(ledger.outputs / ledger.seconds)}/s)`,
+    );
     const startAt = Date.now();
     node = await startNode(dataDir);
     console.log(`node up on it after ${((Date.now() - startAt) / 1000).toFixed(1)} s`);
@@ -152,27 +204,62 @@ async function main() {
     let b = 0;
     let c = 0;
     const runs = [
-      { title: 'GET blocks/{id} (reference)', route: '/api/core/v2/blocks/:blockId', path: () => `/api/core/v2/blocks/${blockIds[b++ % blockIds.length]}` },
+      {
+        title: 'GET blocks/{id} (reference)',
+        route: '/api/core/v2/blocks/:blockId',
+        path: () => `/api/core/v2/blocks/${blockIds[b++ % blockIds.length]}`,
+      },
       { title: 'basic?address=… (1 match)', route: `${BASE}/basic`, path: () => `${BASE}/basic?address=${ledger.one}` },
-      { title: 'basic?address=… (10 matches)', route: `${BASE}/basic`, path: () => `${BASE}/basic?address=${ledger.ten}` },
-      { title: 'outputs?unlockableByAddress=… (10 matches)', route: BASE, path: () => `${BASE}?unlockableByAddress=${ledger.ten}` },
-      { title: 'basic?address=… (1,000 matches, one page)', route: `${BASE}/basic`, path: () => `${BASE}/basic?address=${ledger.thousand}` },
+      {
+        title: 'basic?address=… (10 matches)',
+        route: `${BASE}/basic`,
+        path: () => `${BASE}/basic?address=${ledger.ten}`,
+      },
+      {
+        title: 'outputs?unlockableByAddress=… (10 matches)',
+        route: BASE,
+        path: () => `${BASE}?unlockableByAddress=${ledger.ten}`,
+      },
+      {
+        title: 'basic?address=… (1,000 matches, one page)',
+        route: `${BASE}/basic`,
+        path: () => `${BASE}/basic?address=${ledger.thousand}`,
+      },
       { title: 'basic?tag=… (1,000 matches)', route: `${BASE}/basic`, path: () => `${BASE}/basic?tag=${ledger.tag}` },
-      { title: 'basic?hasNativeTokens=true (page of 1,000)', route: `${BASE}/basic`, path: () => `${BASE}/basic?hasNativeTokens=true` },
-      { title: `outputs?cursor=… (paging, ${cursors.length} pages of 1,000)`, route: BASE, path: () => `${BASE}?cursor=${cursors[c++ % cursors.length]}` },
+      {
+        title: 'basic?hasNativeTokens=true (page of 1,000)',
+        route: `${BASE}/basic`,
+        path: () => `${BASE}/basic?hasNativeTokens=true`,
+      },
+      {
+        title: `outputs?cursor=… (paging, ${cursors.length} pages of 1,000)`,
+        route: BASE,
+        path: () => `${BASE}?cursor=${cursors[c++ % cursors.length]}`,
+      },
     ];
-    for (const run of runs.slice(0, 3)) await cannon({ url, duration: 1, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: run.path() }) }] });
+    for (const run of runs.slice(0, 3))
+      await cannon({
+        url,
+        duration: 1,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: run.path() }) }],
+      });
     const rounds = runs.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [k, run] of runs.entries()) rounds[k].push(await measure(url, run));
     }
     const results = rounds.map((list) => list.sort((x, y) => x.rps - y.rps)[Math.floor(list.length / 2)]);
     const reference = results[0].rps;
-    console.log(`\n${ledger.outputs} unspent outputs; ${CONNECTIONS} connections, ${DURATION} s a run, median of ${ROUNDS} alternating rounds\n`);
-    console.log(`| query | req/s | vs GET blocks/{id} | p50 ms | p99 ms | 1 connection: p50 ms | 1 connection: server ms (mean) | non-2xx/errors |`);
+    console.log(
+      `\n${ledger.outputs} unspent outputs; ${CONNECTIONS} connections, ${DURATION} s a run, median of ${ROUNDS} alternating rounds\n`,
+    );
+    console.log(
+      `| query | req/s | vs GET blocks/{id} | p50 ms | p99 ms | 1 connection: p50 ms | 1 connection: server ms (mean) | non-2xx/errors |`,
+    );
     console.log('|---|---|---|---|---|---|---|---|');
     for (const [k, r] of results.entries()) {
-      console.log(`| ${runs[k].title} | ${Math.round(r.rps)} | ${((r.rps / reference) * 100).toFixed(0)} % | ${r.p50} | ${r.p99} | ${r.singleP50} | ${r.serverMs.toFixed(3)} | ${r.bad} |`);
+      console.log(
+        `| ${runs[k].title} | ${Math.round(r.rps)} | ${((r.rps / reference) * 100).toFixed(0)} % | ${r.p50} | ${r.p99} | ${r.singleP50} | ${r.serverMs.toFixed(3)} | ${r.bad} |`,
+      );
     }
   } finally {
     await node?.stop();
@@ -180,7 +267,9 @@ async function main() {
   }
 
   if (LEDGER_ROUNDS > 0) {
-    console.log(`\nbench:ledger with ${TRANSACTIONS} transfers, indexer off and on, ${LEDGER_ROUNDS} alternating rounds…`);
+    console.log(
+      `\nbench:ledger with ${TRANSACTIONS} transfers, indexer off and on, ${LEDGER_ROUNDS} alternating rounds…`,
+    );
     const runs = { off: [], on: [] };
     for (let round = 0; round < LEDGER_ROUNDS; round++) {
       for (const indexer of [false, true]) {
@@ -207,4 +296,3 @@ main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
-

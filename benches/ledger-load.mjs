@@ -39,21 +39,43 @@ const keyOf = (seed) => {
 const benchKey = keyOf('0x' + createHash('sha256').update('ledger-node bench key').digest('hex'));
 const genesisKey = keyOf(GENESIS_SEED);
 
-const basicOutput = (address, amount) => ({ type: 3, amount: amount.toString(), unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: address } }] });
+const basicOutput = (address, amount) => ({
+  type: 3,
+  amount: amount.toString(),
+  unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: address } }],
+});
 const inputOf = (outputId) => {
   const b = Buffer.from(outputId.slice(2), 'hex');
-  return { type: 0, transactionId: '0x' + b.subarray(0, 32).toString('hex'), transactionOutputIndex: b.readUInt16LE(32) };
+  return {
+    type: 0,
+    transactionId: '0x' + b.subarray(0, 32).toString('hex'),
+    transactionOutputIndex: b.readUInt16LE(32),
+  };
 };
 
 /** One input (owned by `key`) to outputs of the bench key with the given amounts. */
 function transfer(networkId, input, key, amounts) {
   const outputs = amounts.map((a) => basicOutput(benchKey.address, a));
-  const essence = { type: 1, networkId, inputs: [inputOf(input.outputId)], inputsCommitment: core.inputsCommitment([input.output]), outputs };
+  const essence = {
+    type: 1,
+    networkId,
+    inputs: [inputOf(input.outputId)],
+    inputsCommitment: core.inputsCommitment([input.output]),
+    outputs,
+  };
   const signature = { type: 0, publicKey: key.publicKey, signature: '0x' + '00'.repeat(64) };
   const hash = core.essenceHash({ type: 6, essence, unlocks: [{ type: 0, signature }] });
-  const payload = { type: 6, essence, unlocks: [{ type: 0, signature: { ...signature, signature: core.sign(key.seed, hash) } }] };
+  const payload = {
+    type: 6,
+    essence,
+    unlocks: [{ type: 0, signature: { ...signature, signature: core.sign(key.seed, hash) } }],
+  };
   const transactionId = core.transactionId(payload);
-  return { payload, transactionId, outputs: outputs.map((output, i) => ({ outputId: core.outputId(transactionId, i), output })) };
+  return {
+    payload,
+    transactionId,
+    outputs: outputs.map((output, i) => ({ outputId: core.outputId(transactionId, i), output })),
+  };
 }
 
 function split(total, parts) {
@@ -82,12 +104,31 @@ export class BenchNode {
   /** `args`: more command-line flags for the node; `dataDir`: a fresh one unless given (removed on stop). */
   static async start({ pow, args: extra = [], dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-')) }) {
     const port = await freePort();
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', String(pow), '--milestone-interval', '1', '--log-level', 'warn', ...extra, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      '--min-pow-score',
+      String(pow),
+      '--milestone-interval',
+      '1',
+      '--log-level',
+      'warn',
+      ...extra,
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ];
     // BENCH_NODE_FLAGS: extra Node flags for the node's process (e.g. --cpu-prof to profile it);
     // BENCH_NODE_ARGS: more ledger-node flags (e.g. --log-level debug), BENCH_NODE_STDOUT=1
     // to see its log.
     const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...flags, fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url)), ...args], { stdio: ['ignore', process.env.BENCH_NODE_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [...flags, fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url)), ...args],
+      { stdio: ['ignore', process.env.BENCH_NODE_STDOUT ? 'inherit' : 'ignore', 'inherit'] },
+    );
     const node = new BenchNode(child, dataDir, `http://127.0.0.1:${port}`, pow);
     for (let i = 0; i < 200; i++) {
       if (child.exitCode !== null) throw new Error(`node exited with ${child.exitCode}`);
@@ -112,12 +153,20 @@ export class BenchNode {
 
   http(method, path, body, contentType = 'application/json') {
     return new Promise((resolve, reject) => {
-      const req = request(`${this.base}${path}`, { method, agent: this.agent, headers: body ? { 'Content-Type': contentType, 'Content-Length': body.length } : {} }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      });
+      const req = request(
+        `${this.base}${path}`,
+        {
+          method,
+          agent: this.agent,
+          headers: body ? { 'Content-Type': contentType, 'Content-Length': body.length } : {},
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString() }));
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -144,7 +193,8 @@ export class BenchNode {
       if (Date.now() > deadline) throw new Error(`${what}: ${pending.size} transactions not included after 30 s`);
       await sleep(200);
       await pool([...pending], 8, async (id) => {
-        if ((await this.http('GET', `/api/core/v2/transactions/${id}/included-block/metadata`)).status === 200) pending.delete(id);
+        if ((await this.http('GET', `/api/core/v2/transactions/${id}/included-block/metadata`)).status === 200)
+          pending.delete(id);
       });
     }
   }
@@ -183,11 +233,16 @@ export async function prepareLoad(node, { transactions, chains: chainCount }, lo
     }
     widths.push(FAN_OUT);
   }
-  const genesis = { outputId: GENESIS_OUTPUT_ID, output: (await node.getJson(`/api/core/v2/outputs/${GENESIS_OUTPUT_ID}`)).output };
+  const genesis = {
+    outputId: GENESIS_OUTPUT_ID,
+    output: (await node.getJson(`/api/core/v2/outputs/${GENESIS_OUTPUT_ID}`)).output,
+  };
   let level = [transfer(networkId, genesis, genesisKey, split(BigInt(info.protocol.tokenSupply), widths[0]))];
   await node.fanOut(level, 'fan-out 1');
   for (const [i, width] of widths.slice(1).entries()) {
-    level = level.flatMap((t) => t.outputs).map((o) => transfer(networkId, o, benchKey, split(BigInt(o.output.amount), width)));
+    level = level
+      .flatMap((t) => t.outputs)
+      .map((o) => transfer(networkId, o, benchKey, split(BigInt(o.output.amount), width)));
     await node.fanOut(level, `fan-out ${i + 2}`);
   }
   const spendable = level.flatMap((t) => t.outputs).slice(0, transactions);
@@ -220,7 +275,10 @@ export async function prepareLoad(node, { transactions, chains: chainCount }, lo
     });
     mineSeconds = (performance.now() - mineStart) / 1000;
     if (mineSeconds < 6) break;
-    if (attempt === 3) throw new Error(`mining ${spendable.length} blocks takes ${mineSeconds.toFixed(1)} s, longer than tips stay young (8 milestones): use fewer --transactions`);
+    if (attempt === 3)
+      throw new Error(
+        `mining ${spendable.length} blocks takes ${mineSeconds.toFixed(1)} s, longer than tips stay young (8 milestones): use fewer --transactions`,
+      );
     log(`mining took ${mineSeconds.toFixed(1)} s, the tips are too old by now: again from new tips`);
   }
   return { chains, signSeconds, mineSeconds };
@@ -246,4 +304,5 @@ export async function submitLoad(node, chains) {
   return { submitStart, submitEnd: performance.now() };
 }
 
-export const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+export const percentile = (sorted, p) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

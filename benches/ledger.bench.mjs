@@ -49,8 +49,17 @@ const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 async function stageTimes(node) {
   const token = await issueToken(JWT_SECRET);
   const text = await (await fetch(`${node.base}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
-  const line = (prefix) => Number(text.split('\n').find((l) => l.startsWith(prefix + ' '))?.slice(prefix.length + 1) ?? NaN);
-  const histogram = (name, labels = '') => ({ sum: line(`${name}_sum${labels}`), count: line(`${name}_count${labels}`) });
+  const line = (prefix) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(prefix + ' '))
+        ?.slice(prefix.length + 1) ?? NaN,
+    );
+  const histogram = (name, labels = '') => ({
+    sum: line(`${name}_sum${labels}`),
+    count: line(`${name}_count${labels}`),
+  });
   let cpu = NaN;
   try {
     const fields = readFileSync(`/proc/${node.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -81,22 +90,36 @@ function verifyMicros() {
 }
 
 async function main() {
-  const node = await BenchNode.start({ pow: POW, args: ['--jwt-secret', JWT_SECRET, ...(INDEXER ? [] : ['--no-indexer'])] });
+  const node = await BenchNode.start({
+    pow: POW,
+    args: ['--jwt-secret', JWT_SECRET, ...(INDEXER ? [] : ['--no-indexer'])],
+  });
   const getJson = (path) => node.getJson(path);
   const http = (method, path) => node.http(method, path);
-  const limit = setTimeout(() => {
-    console.error(`run time limit of ${RUN_LIMIT_MS / 1000} s reached`);
-    node.child.kill('SIGKILL');
-    process.exit(1);
-  }, RUN_LIMIT_MS - (performance.now() - started));
+  const limit = setTimeout(
+    () => {
+      console.error(`run time limit of ${RUN_LIMIT_MS / 1000} s reached`);
+      node.child.kill('SIGKILL');
+      process.exit(1);
+    },
+    RUN_LIMIT_MS - (performance.now() - started),
+  );
   try {
-    console.log(`node up after ${elapsed()} (minPowScore ${POW}, milestone every 1 s, ${core.powInfo().engine} miner, indexer ${INDEXER ? 'on' : 'off'})`);
+    console.log(
+      `node up after ${elapsed()} (minPowScore ${POW}, milestone every 1 s, ${core.powInfo().engine} miner, indexer ${INDEXER ? 'on' : 'off'})`,
+    );
 
     // 1.–2. Fan-out, signed transfers, their blocks mined in chains (ledger-load.mjs).
-    const { chains, signSeconds, mineSeconds } = await prepareLoad(node, { transactions: TRANSACTIONS, chains: CHAINS }, (line) => console.log(`${line} after ${elapsed()}`));
+    const { chains, signSeconds, mineSeconds } = await prepareLoad(
+      node,
+      { transactions: TRANSACTIONS, chains: CHAINS },
+      (line) => console.log(`${line} after ${elapsed()}`),
+    );
     const all = chains.flat();
     const byInput = new Map(all.map((t) => [t.input, t]));
-    console.log(`${all.length} transfers signed in ${signSeconds.toFixed(1)} s, their blocks mined in ${mineSeconds.toFixed(1)} s (${Math.round(all.length / mineSeconds)}/s)`);
+    console.log(
+      `${all.length} transfers signed in ${signSeconds.toFixed(1)} s, their blocks mined in ${mineSeconds.toFixed(1)} s (${Math.round(all.length / mineSeconds)}/s)`,
+    );
 
     // 3. Submit, and watch the milestones' utxo-changes for the spent inputs.
     let seenIndex = (await getJson('/api/core/v2/info')).status.latestMilestone.index;
@@ -133,7 +156,12 @@ async function main() {
     const loadCpu = process.cpuUsage(loadCpuBefore);
     const deadline = Date.now() + Math.max(5_000, RUN_LIMIT_MS - (performance.now() - started) - 5_000);
     // Stop early when nothing more is confirmed for 10 s (lazy chains are never picked).
-    while (included < all.length && Date.now() < deadline && performance.now() - Math.max(submitEnd, lastIncludedAt) < 10_000) await sleep(50);
+    while (
+      included < all.length &&
+      Date.now() < deadline &&
+      performance.now() - Math.max(submitEnd, lastIncludedAt) < 10_000
+    )
+      await sleep(50);
     done = true;
     await watcher;
     const after = await stageTimes(node);
@@ -141,37 +169,61 @@ async function main() {
     if (included < all.length) {
       // Why not: the node's milestones and the state of each chain's first and last block.
       const { status } = await getJson('/api/core/v2/info');
-      console.log(`latest milestone ${status.latestMilestone.index} at ${status.latestMilestone.timestamp} (now ${Math.floor(Date.now() / 1000)}), ${milestonesSeen.length} milestones seen during the run`);
+      console.log(
+        `latest milestone ${status.latestMilestone.index} at ${status.latestMilestone.timestamp} (now ${Math.floor(Date.now() / 1000)}), ${milestonesSeen.length} milestones seen during the run`,
+      );
       console.log(`tips: ${JSON.stringify((await getJson('/api/core/v2/tips')).tips)}`);
       for (const [c, chain] of chains.entries()) {
         for (const t of [chain[0], chain[chain.length - 1]]) {
-          console.log(`chain ${c} ${t === chain[0] ? 'first' : 'last'} ${t.blockId}: ${(await http('GET', `/api/core/v2/blocks/${t.blockId}/metadata`)).text}`);
+          console.log(
+            `chain ${c} ${t === chain[0] ? 'first' : 'last'} ${t.blockId}: ${(await http('GET', `/api/core/v2/blocks/${t.blockId}/metadata`)).text}`,
+          );
         }
       }
     }
-    const latencies = all.filter((t) => t.includedAt !== undefined).map((t) => t.includedAt - t.submittedAt).sort((x, y) => x - y);
+    const latencies = all
+      .filter((t) => t.includedAt !== undefined)
+      .map((t) => t.includedAt - t.submittedAt)
+      .sort((x, y) => x - y);
     const acks = all.map((t) => t.acknowledgedAt - t.submittedAt).sort((x, y) => x - y);
     const submitSeconds = (submitEnd - submitStart) / 1000;
     const confirmSeconds = (lastIncludedAt - submitStart) / 1000;
     const used = milestonesSeen.filter((m) => m.transactions > 0);
-    console.log(`\n${all.length} transfers in ${CHAINS} chains, ${used.length} milestones with bench transactions (most: ${Math.max(0, ...used.map((m) => m.transactions))})\n`);
+    console.log(
+      `\n${all.length} transfers in ${CHAINS} chains, ${used.length} milestones with bench transactions (most: ${Math.max(0, ...used.map((m) => m.transactions))})\n`,
+    );
     console.log('| measure | value |');
     console.log('|---|---|');
     console.log(`| submitted blocks/s (first submit → last 201) | ${Math.round(all.length / submitSeconds)} |`);
-    console.log(`| submit response p50 / p99 ms | ${percentile(acks, 50).toFixed(1)} / ${percentile(acks, 99).toFixed(1)} |`);
+    console.log(
+      `| submit response p50 / p99 ms | ${percentile(acks, 50).toFixed(1)} / ${percentile(acks, 99).toFixed(1)} |`,
+    );
     console.log(`| included transactions | ${included} of ${all.length} |`);
-    console.log(`| confirmed tx/s (first submit → last included) | ${included === all.length ? Math.round(included / confirmSeconds) : 'incomplete'} |`);
+    console.log(
+      `| confirmed tx/s (first submit → last included) | ${included === all.length ? Math.round(included / confirmSeconds) : 'incomplete'} |`,
+    );
     // The rate while the load lasts, from milestone to milestone: the transactions of every
     // milestone after the first one seen during the submission, over the time between the
     // first and the last of those (it leaves out the start, and the wait for the milestone
     // after the last submission that the figure above includes).
     const during = used.filter((m) => m.seenAt <= submitEnd);
-    const sustained = during.length >= 2 ? during.slice(1).reduce((n, m) => n + m.transactions, 0) / ((during[during.length - 1].seenAt - during[0].seenAt) / 1000) : NaN;
-    console.log(`| confirmed tx/s while submitting (milestone to milestone, ${Math.max(0, during.length - 1)} intervals) | ${Number.isNaN(sustained) ? 'too short a run' : Math.round(sustained)} |`);
-    console.log(`| latency submit → included p50 / p99 ms | ${Math.round(percentile(latencies, 50))} / ${Math.round(percentile(latencies, 99))} |`);
+    const sustained =
+      during.length >= 2
+        ? during.slice(1).reduce((n, m) => n + m.transactions, 0) /
+          ((during[during.length - 1].seenAt - during[0].seenAt) / 1000)
+        : NaN;
+    console.log(
+      `| confirmed tx/s while submitting (milestone to milestone, ${Math.max(0, during.length - 1)} intervals) | ${Number.isNaN(sustained) ? 'too short a run' : Math.round(sustained)} |`,
+    );
+    console.log(
+      `| latency submit → included p50 / p99 ms | ${Math.round(percentile(latencies, 50))} / ${Math.round(percentile(latencies, 99))} |`,
+    );
     // Time of every milestone of the run over the milestones that carried bench transactions
     // (the empty ones in between take well under a millisecond).
-    const delta = (stage) => ({ sum: after[stage].sum - before[stage].sum, count: after[stage].count - before[stage].count });
+    const delta = (stage) => ({
+      sum: after[stage].sum - before[stage].sum,
+      count: after[stage].count - before[stage].count,
+    });
     const perMilestone = (stage) => ((delta(stage).sum * 1000) / Math.max(1, used.length)).toFixed(1);
     console.log(`| milestone commit ms (per milestone with transactions) | ${perMilestone('commit')} |`);
     console.log(`| milestone white flag ms (per milestone with transactions) | ${perMilestone('confirm')} |`);
@@ -193,16 +245,42 @@ async function main() {
     const cadence = Math.max(0, T - confirm.sum - commit.sum);
     const pct = (x) => `${((100 * x) / T).toFixed(1)} %`;
     const loadSeconds = (loadCpu.user + loadCpu.system) / 1e6;
-    console.log('\nWhere the time goes (T = first submission → last inclusion = ' + T.toFixed(2) + ' s; node CPU ' + (after.cpu - before.cpu).toFixed(1) + ' s = ' + ((after.cpu - before.cpu) / T).toFixed(2) + ' cores; this load generator ' + loadSeconds.toFixed(1) + ' s = ' + (loadSeconds / submitSeconds).toFixed(2) + ' cores while submitting)\n');
+    console.log(
+      '\nWhere the time goes (T = first submission → last inclusion = ' +
+        T.toFixed(2) +
+        ' s; node CPU ' +
+        (after.cpu - before.cpu).toFixed(1) +
+        ' s = ' +
+        ((after.cpu - before.cpu) / T).toFixed(2) +
+        ' cores; this load generator ' +
+        loadSeconds.toFixed(1) +
+        ' s = ' +
+        (loadSeconds / submitSeconds).toFixed(2) +
+        ' cores while submitting)\n',
+    );
     console.log('| stage | seconds | share of T | per unit |');
     console.log('|---|---|---|---|');
-    console.log(`| HTTP intake: POST /blocks requests, end to end (concurrent) | ${post.sum.toFixed(2)} request-s | ${(post.sum / T).toFixed(1)} in flight | ${((1000 * post.sum) / Math.max(1, post.count)).toFixed(2)} ms a request |`);
-    console.log(`| store intake: batching, validation, RocksDB write (concurrent, inside the above) | ${intake.sum.toFixed(2)} request-s | ${(intake.sum / T).toFixed(1)} in flight | ${((1000 * intake.sum) / Math.max(1, intake.count)).toFixed(2)} ms a block |`);
-    console.log(`| HTTP layer alone (request minus store intake) | ${(post.sum - intake.sum).toFixed(2)} request-s | ${((post.sum - intake.sum) / T).toFixed(1)} in flight | ${((1000 * (post.sum - intake.sum)) / Math.max(1, post.count)).toFixed(2)} ms a request |`);
-    console.log(`| milestone white flag (walk, UTXO reads, checks) | ${confirm.sum.toFixed(2)} | ${pct(confirm.sum)} | ${((1000 * confirm.sum) / Math.max(1, used.length)).toFixed(1)} ms a milestone with transactions |`);
-    console.log(`| … of which signature checks (estimated: ${included} × ${sigMicros.toFixed(1)} µs measured here) | ${signatures.toFixed(2)} | ${pct(signatures)} | ${sigMicros.toFixed(1)} µs a transfer |`);
-    console.log(`| milestone commit (one RocksDB batch) | ${commit.sum.toFixed(2)} | ${pct(commit.sum)} | ${((1000 * commit.sum) / Math.max(1, used.length)).toFixed(1)} ms a milestone with transactions |`);
-    console.log(`| coordinator cadence (between milestones: 1 s interval, ${milestonesInRun} milestones) | ${cadence.toFixed(2)} | ${pct(cadence)} | |`);
+    console.log(
+      `| HTTP intake: POST /blocks requests, end to end (concurrent) | ${post.sum.toFixed(2)} request-s | ${(post.sum / T).toFixed(1)} in flight | ${((1000 * post.sum) / Math.max(1, post.count)).toFixed(2)} ms a request |`,
+    );
+    console.log(
+      `| store intake: batching, validation, RocksDB write (concurrent, inside the above) | ${intake.sum.toFixed(2)} request-s | ${(intake.sum / T).toFixed(1)} in flight | ${((1000 * intake.sum) / Math.max(1, intake.count)).toFixed(2)} ms a block |`,
+    );
+    console.log(
+      `| HTTP layer alone (request minus store intake) | ${(post.sum - intake.sum).toFixed(2)} request-s | ${((post.sum - intake.sum) / T).toFixed(1)} in flight | ${((1000 * (post.sum - intake.sum)) / Math.max(1, post.count)).toFixed(2)} ms a request |`,
+    );
+    console.log(
+      `| milestone white flag (walk, UTXO reads, checks) | ${confirm.sum.toFixed(2)} | ${pct(confirm.sum)} | ${((1000 * confirm.sum) / Math.max(1, used.length)).toFixed(1)} ms a milestone with transactions |`,
+    );
+    console.log(
+      `| … of which signature checks (estimated: ${included} × ${sigMicros.toFixed(1)} µs measured here) | ${signatures.toFixed(2)} | ${pct(signatures)} | ${sigMicros.toFixed(1)} µs a transfer |`,
+    );
+    console.log(
+      `| milestone commit (one RocksDB batch) | ${commit.sum.toFixed(2)} | ${pct(commit.sum)} | ${((1000 * commit.sum) / Math.max(1, used.length)).toFixed(1)} ms a milestone with transactions |`,
+    );
+    console.log(
+      `| coordinator cadence (between milestones: 1 s interval, ${milestonesInRun} milestones) | ${cadence.toFixed(2)} | ${pct(cadence)} | |`,
+    );
   } finally {
     clearTimeout(limit);
     await node.stop();

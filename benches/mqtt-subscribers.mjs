@@ -23,7 +23,9 @@ const readBuffer = Buffer.allocUnsafe(256 * 1024);
 function clientFrame(payload) {
   const mask = randomBytes(4);
   const long = payload.length >= 126;
-  const header = Buffer.from(long ? [0x82, 0x80 | 126, payload.length >> 8, payload.length & 0xff] : [0x82, 0x80 | payload.length]);
+  const header = Buffer.from(
+    long ? [0x82, 0x80 | 126, payload.length >> 8, payload.length & 0xff] : [0x82, 0x80 | payload.length],
+  );
   const masked = Buffer.allocUnsafe(payload.length);
   for (let i = 0; i < payload.length; i++) masked[i] = payload[i] ^ mask[i & 3];
   return Buffer.concat([header, mask, masked]);
@@ -93,7 +95,8 @@ export class Subscriber {
             handshake += buffer.toString('latin1', 0, n);
             const end = handshake.indexOf('\r\n\r\n');
             if (end < 0) return;
-            if (!handshake.startsWith('HTTP/1.1 101')) return reject(new Error(`handshake refused: ${handshake.split('\r\n')[0]}`));
+            if (!handshake.startsWith('HTTP/1.1 101'))
+              return reject(new Error(`handshake refused: ${handshake.split('\r\n')[0]}`));
             upgraded = true;
             const rest = Buffer.from(handshake.slice(end + 4), 'latin1');
             this.bytes += rest.length;
@@ -106,8 +109,16 @@ export class Subscriber {
           `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
             `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n`,
         );
-        this.socket.write(clientFrame(generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId, keepalive: 0 })));
-        this.socket.write(clientFrame(generate({ cmd: 'subscribe', messageId: 1, subscriptions: topics.map((topic) => ({ topic, qos: 0 })) })));
+        this.socket.write(
+          clientFrame(
+            generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId, keepalive: 0 }),
+          ),
+        );
+        this.socket.write(
+          clientFrame(
+            generate({ cmd: 'subscribe', messageId: 1, subscriptions: topics.map((topic) => ({ topic, qos: 0 })) }),
+          ),
+        );
       });
       this.socket.on('error', reject);
       this.socket.on('close', () => {
@@ -127,7 +138,8 @@ export class Subscriber {
         const short = this.header[1] & 127;
         const needed = 2 + (short === 126 ? 2 : short === 127 ? 8 : 0);
         if (this.headerHave < needed) continue;
-        this.frameLeft = short === 126 ? this.header.readUInt16BE(2) : short === 127 ? Number(this.header.readBigUInt64BE(2)) : short;
+        this.frameLeft =
+          short === 126 ? this.header.readUInt16BE(2) : short === 127 ? Number(this.header.readBigUInt64BE(2)) : short;
         this.opcode = this.header[0] & 15;
         this.headerHave = 0;
         this.frames++;
@@ -200,7 +212,8 @@ export class Subscriber {
     if (packet === null) return;
     this.capture = null;
     const topicLength = packet.readUInt16BE(0);
-    if (topicLength === 6 && packet.toString('latin1', 2, 8) === 'blocks') this.receipts.push([packet.subarray(8), this.captureAt]);
+    if (topicLength === 6 && packet.toString('latin1', 2, 8) === 'blocks')
+      this.receipts.push([packet.subarray(8), this.captureAt]);
   }
 
   close() {

@@ -21,7 +21,9 @@ export async function startNodeProcess(dataDir, flags, { readyPath = '/api/core/
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, ...flags];
-  const child = spawn(process.execPath, [join(root, 'bin/ledger-node.js'), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'bin/ledger-node.js'), ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`node exited with ${child.exitCode}`);
@@ -32,6 +34,7 @@ export async function startNodeProcess(dataDir, flags, { readyPath = '/api/core/
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const stop = () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
+  const stop = () =>
+    new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
   return { url, stop };
 }

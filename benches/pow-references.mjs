@@ -69,25 +69,39 @@ export function iotaGoMiner() {
   if (go.status !== 0) return { skipped: 'Go is not installed (https://go.dev/dl/)' };
   const dir = join(tmpdir(), 'ledger-node-pow-bench-iota-go');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'go.mod'), `module ledgernode/powbench\n\ngo 1.21\n\nrequire github.com/iotaledger/iota.go/v3 ${IOTA_GO_VERSION}\n`);
+  writeFileSync(
+    join(dir, 'go.mod'),
+    `module ledgernode/powbench\n\ngo 1.21\n\nrequire github.com/iotaledger/iota.go/v3 ${IOTA_GO_VERSION}\n`,
+  );
   writeFileSync(join(dir, 'main.go'), GO_MAIN);
   const binary = join(dir, 'iota-go-miner');
   const env = { ...process.env, GOFLAGS: '-mod=mod' };
-  for (const args of [['mod', 'tidy'], ['build', '-o', binary, '.']]) {
+  for (const args of [
+    ['mod', 'tidy'],
+    ['build', '-o', binary, '.'],
+  ]) {
     const step = spawnSync('go', args, { cwd: dir, env, encoding: 'utf8' });
-    if (step.status !== 0) return { skipped: `go ${args.join(' ')} failed: ${(step.stderr || step.stdout).trim().split('\n').pop()}` };
+    if (step.status !== 0)
+      return { skipped: `go ${args.join(' ')} failed: ${(step.stderr || step.stdout).trim().split('\n').pop()}` };
   }
-  return { version: `iota.go ${IOTA_GO_VERSION} pow, ${go.stdout.trim().split(' ')[2]}`, run: (threads, ms) => runJson(binary, ['-threads', threads, '-ms', ms]) };
+  return {
+    version: `iota.go ${IOTA_GO_VERSION} pow, ${go.stdout.trim().split(' ')[2]}`,
+    run: (threads, ms) => runJson(binary, ['-threads', threads, '-ms', ms]),
+  };
 }
 
 /** Build the iota-crypto reference (benches/pow-native); `{ run }` or `{ skipped }`. */
 export function iotaCryptoMiner() {
   const manifest = join(import.meta.dirname, 'pow-native', 'Cargo.toml');
-  const build = spawnSync('cargo', ['build', '--release', '--quiet', '--manifest-path', manifest, '--message-format', 'json'], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const build = spawnSync(
+    'cargo',
+    ['build', '--release', '--quiet', '--manifest-path', manifest, '--message-format', 'json'],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   if (build.status !== 0) return { skipped: 'cargo build of benches/pow-native failed' };
   const artifact = build.stdout
     .split('\n')
@@ -95,7 +109,10 @@ export function iotaCryptoMiner() {
     .map((l) => JSON.parse(l))
     .find((m) => m.reason === 'compiler-artifact' && m.target?.name === 'pow-native-bench' && m.executable);
   if (!artifact || !existsSync(artifact.executable)) return { skipped: 'benches/pow-native built no executable' };
-  return { version: 'iota-crypto 0.23 CurlPBatchHasher', run: (threads, ms) => runJson(artifact.executable, ['--threads', threads, '--ms', ms]) };
+  return {
+    version: 'iota-crypto 0.23 CurlPBatchHasher',
+    run: (threads, ms) => runJson(artifact.executable, ['--threads', threads, '--ms', ms]),
+  };
 }
 
 /** `{ rate, cpuRate }`: hashes per second, and per second of CPU time when the program

@@ -39,7 +39,9 @@ export async function powBench() {
   const { threads, engine: best, engines: all } = core.powInfo();
   const engines = [best, ...all.filter((e) => e !== best)];
   console.log('## Proof of work (Curl-P-81)\n');
-  console.log(`engines on this CPU: ${engines.join(', ')} (default ${engines[0]}); ${threads} threads; ${rounds} rounds of ${window} ms windows, medians\n`);
+  console.log(
+    `engines on this CPU: ${engines.join(', ')} (default ${engines[0]}); ${threads} threads; ${rounds} rounds of ${window} ms windows, medians\n`,
+  );
 
   const miners = engines.map((e) => ({ name: `ledger-node ${e}`, ours: true, ...ourMiner(e) }));
   const notes = [];
@@ -68,9 +70,16 @@ export async function powBench() {
   }
   process.stderr.write('\n');
 
-  const rate = (name, t, key = 'rate') => median(rates.get(name)[t].map((r) => r[key]).filter((r) => r !== undefined));
+  const rate = (name, t, key = 'rate') =>
+    median(
+      rates
+        .get(name)
+        [t].map((r) => r[key])
+        .filter((r) => r !== undefined),
+    );
   const ours = miners[0].name;
-  const ratio = (m, t, key) => (m.name === ours ? '1×' : `${(rate(ours, t, key) / rate(m.name, t, key)).toFixed(m.ours ? 2 : 1)}×`);
+  const ratio = (m, t, key) =>
+    m.name === ours ? '1×' : `${(rate(ours, t, key) / rate(m.name, t, key)).toFixed(m.ours ? 2 : 1)}×`;
   for (const [key, what] of [
     ['rate', 'hashes/s'],
     ['cpuRate', 'hashes per CPU second'],
@@ -78,7 +87,8 @@ export async function powBench() {
     const rows = miners.map((m) => {
       const [one, all] = [rate(m.name, 1, key), rate(m.name, threads, key)];
       if (Number.isNaN(one)) return [m.name, '—', '—', '—', '—', '—'];
-      const scaling = key === 'rate' ? `${((100 * all) / one / threads).toFixed(0)} %` : `${((100 * all) / one).toFixed(0)} %`;
+      const scaling =
+        key === 'rate' ? `${((100 * all) / one / threads).toFixed(0)} %` : `${((100 * all) / one).toFixed(0)} %`;
       return [m.name, fmt(one), ratio(m, 1, key), fmt(all), ratio(m, threads, key), scaling];
     });
     const scalingHead = key === 'rate' ? 'of linear' : `${threads} threads ÷ 1`;
@@ -108,9 +118,17 @@ export async function powBench() {
   process.stderr.write('\n');
   const expected = (hashRate) => `${((1000 * 3 ** zeros) / hashRate).toFixed(0)} ms`;
   table(
-    [`score 1500 on a ${len}-byte block (${zeros} zeros, ${fmt(3 ** zeros)} hashes expected), ${threads} threads`, 'median', 'p90'],
     [
-      [`${ours}, mine(), ${blockCount} blocks`, `${median(times).toFixed(0)} ms`, `${percentile(times, 90).toFixed(0)} ms`],
+      `score 1500 on a ${len}-byte block (${zeros} zeros, ${fmt(3 ** zeros)} hashes expected), ${threads} threads`,
+      'median',
+      'p90',
+    ],
+    [
+      [
+        `${ours}, mine(), ${blockCount} blocks`,
+        `${median(times).toFixed(0)} ms`,
+        `${percentile(times, 90).toFixed(0)} ms`,
+      ],
       ...miners.map((m) => [`${m.name}, expected from its rate`, expected(rate(m.name, threads)), '—']),
     ],
   );

@@ -82,11 +82,28 @@ async function post(body, contentType = 'application/json') {
 async function startNode(dataDir) {
   const port = await freePort();
   const args = [
-    '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', String(POW),
-    '--milestone-interval', String(INTERVAL), '--jwt-secret', JWT_SECRET, '--log-level', 'warn',
-    '--block-cache-mib', String(CACHE_MIB), '--write-buffers-mib', String(CACHE_MIB),
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--data-dir',
+    dataDir,
+    '--min-pow-score',
+    String(POW),
+    '--milestone-interval',
+    String(INTERVAL),
+    '--jwt-secret',
+    JWT_SECRET,
+    '--log-level',
+    'warn',
+    '--block-cache-mib',
+    String(CACHE_MIB),
+    '--write-buffers-mib',
+    String(CACHE_MIB),
   ];
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url)), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url)), ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`node exited with ${child.exitCode}`);
@@ -110,7 +127,10 @@ function processFigures(pid, metrics) {
     const rss = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(status, 'utf8'))?.[1] ?? 0) * 1024;
     return { rss, fds: readdirSync(`/proc/${pid}/fd`).length };
   }
-  return { rss: metrics.ledger_node_process_resident_memory_bytes ?? 0, fds: metrics.ledger_node_process_open_fds ?? 0 };
+  return {
+    rss: metrics.ledger_node_process_resident_memory_bytes ?? 0,
+    fds: metrics.ledger_node_process_open_fds ?? 0,
+  };
 }
 
 async function nodeMetrics() {
@@ -166,12 +186,21 @@ const kinds = [
   },
   async (n) => {
     const { tips } = await getJson('/api/core/v2/tips');
-    remember(await post(Buffer.from(JSON.stringify({ protocolVersion: 2, parents: tips, payload: tagged(`tips, node mines ${n}`) }))));
+    remember(
+      await post(
+        Buffer.from(JSON.stringify({ protocolVersion: 2, parents: tips, payload: tagged(`tips, node mines ${n}`) })),
+      ),
+    );
     counts.tipsNodeMines++;
   },
   async (n) => {
     const { tips } = await getJson('/api/core/v2/tips');
-    remember(await post(await mined({ protocolVersion: 2, parents: tips, payload: tagged(`tips, mined here ${n}`) }), SERIALIZER));
+    remember(
+      await post(
+        await mined({ protocolVersion: 2, parents: tips, payload: tagged(`tips, mined here ${n}`) }),
+        SERIALIZER,
+      ),
+    );
     counts.tipsMinedHere++;
   },
   async (n) => {
@@ -182,10 +211,15 @@ const kinds = [
     const { tips } = await getJson('/api/core/v2/tips');
     const choice = n % 3;
     const parents =
-      choice === 0 ? [tips[0], await milestoneBlock(cmi - 16)]
-      : choice === 1 ? [await milestoneBlock(cmi - 12), await milestoneBlock(cmi - 11)]
-      : [await milestoneBlock(2), await milestoneBlock(3)];
-    await post(await mined({ protocolVersion: 2, parents: [...new Set(parents)].sort(), payload: tagged(`lazy ${n}`) }), SERIALIZER);
+      choice === 0
+        ? [tips[0], await milestoneBlock(cmi - 16)]
+        : choice === 1
+          ? [await milestoneBlock(cmi - 12), await milestoneBlock(cmi - 11)]
+          : [await milestoneBlock(2), await milestoneBlock(3)];
+    await post(
+      await mined({ protocolVersion: 2, parents: [...new Set(parents)].sort(), payload: tagged(`lazy ${n}`) }),
+      SERIALIZER,
+    );
     counts.lazy++;
   },
 ];
@@ -210,8 +244,14 @@ async function submitter(kind, rate) {
 
 async function looker(rate) {
   const paths = [
-    () => (recentIds.length ? `/api/core/v2/blocks/${recentIds[Math.floor(Math.random() * recentIds.length)]}` : '/api/core/v2/info'),
-    () => (recentIds.length ? `/api/core/v2/blocks/${recentIds[Math.floor(Math.random() * recentIds.length)]}/metadata` : '/api/core/v2/info'),
+    () =>
+      recentIds.length
+        ? `/api/core/v2/blocks/${recentIds[Math.floor(Math.random() * recentIds.length)]}`
+        : '/api/core/v2/info',
+    () =>
+      recentIds.length
+        ? `/api/core/v2/blocks/${recentIds[Math.floor(Math.random() * recentIds.length)]}/metadata`
+        : '/api/core/v2/info',
     () => '/api/core/v2/info',
     () => '/api/core/v2/tips',
     () => `/api/core/v2/milestones/by-index/${1 + Math.floor(Math.random() * Math.max(1, latestIndex))}`,
@@ -232,7 +272,13 @@ async function looker(rate) {
 async function referenceChecker() {
   while (running || [...honest.values()].some((b) => b.referenced === undefined && latestIndex - b.index <= 20)) {
     for (const [id, b] of honest) {
-      if (b.referenced !== undefined || latestIndex - b.index < 3 || latestIndex - b.index > 20 || b.checkedAt === latestIndex) continue;
+      if (
+        b.referenced !== undefined ||
+        latestIndex - b.index < 3 ||
+        latestIndex - b.index > 20 ||
+        b.checkedAt === latestIndex
+      )
+        continue;
       b.checkedAt = latestIndex;
       const meta = await getJson(`/api/core/v2/blocks/${id}/metadata`);
       if (meta.referencedByMilestoneIndex !== undefined) b.referenced = meta.referencedByMilestoneIndex;
@@ -298,19 +344,34 @@ async function main() {
       const window = samples.filter((x) => x.t > s.t - 60);
       const ref = referencedShare();
       const row = [
-        label, s.index, (s.rss / 2 ** 20).toFixed(1), s.fds, s.pending, Math.max(...window.map((x) => x.pending)), s.stored, s.belowMaxDepth,
-        (s.rocksdb / 2 ** 20).toFixed(1), (s.heap / 2 ** 20).toFixed(1), `${ref.referenced}/${ref.due} (${(ref.share * 100).toFixed(2)} %)`,
+        label,
+        s.index,
+        (s.rss / 2 ** 20).toFixed(1),
+        s.fds,
+        s.pending,
+        Math.max(...window.map((x) => x.pending)),
+        s.stored,
+        s.belowMaxDepth,
+        (s.rocksdb / 2 ** 20).toFixed(1),
+        (s.heap / 2 ** 20).toFixed(1),
+        `${ref.referenced}/${ref.due} (${(ref.share * 100).toFixed(2)} %)`,
       ];
       rows.push(row);
-      console.log(`[${label}] milestone ${row[1]}, RSS ${row[2]} MiB, ${row[3]} fds, pending graph ${row[4]} (max ${row[5]} in the last minute), ` +
-        `${row[6]} blocks stored, ${row[7]} below max depth, RocksDB ${row[8]} MiB, JS heap ${row[9]} MiB, non-lazy referenced ${row[10]}`);
+      console.log(
+        `[${label}] milestone ${row[1]}, RSS ${row[2]} MiB, ${row[3]} fds, pending graph ${row[4]} (max ${row[5]} in the last minute), ` +
+          `${row[6]} blocks stored, ${row[7]} below max depth, RocksDB ${row[8]} MiB, JS heap ${row[9]} MiB, non-lazy referenced ${row[10]}`,
+      );
     };
     while (latestIndex < 3) await sleep(100);
     print(await sample(), '0 min');
 
     const workers = [
-      submitter(0, RATE * 0.4), submitter(1, RATE * 0.2), submitter(2, RATE * 0.2), submitter(3, RATE * 0.2),
-      looker(RATE / 4), referenceChecker(),
+      submitter(0, RATE * 0.4),
+      submitter(1, RATE * 0.2),
+      submitter(2, RATE * 0.2),
+      submitter(3, RATE * 0.2),
+      looker(RATE / 4),
+      referenceChecker(),
     ];
     // Phases: active, then idle for longer than belowMaxDepth milestones, again and again.
     const phases = (async () => {
@@ -365,22 +426,52 @@ async function main() {
     const rssGrowth = growth(meanOf(firstMinute, 'rss'), meanOf(lastMinute, 'rss'));
     const pendingGrowth = growth(activeMean(firstHalf), activeMean(secondHalf));
     console.log();
-    table(['minute', 'milestone', 'RSS MiB', 'fds', 'pending', 'pending max (minute)', 'stored', 'below max depth', 'RocksDB MiB', 'JS heap MiB', 'non-lazy referenced'], rows);
+    table(
+      [
+        'minute',
+        'milestone',
+        'RSS MiB',
+        'fds',
+        'pending',
+        'pending max (minute)',
+        'stored',
+        'below max depth',
+        'RocksDB MiB',
+        'JS heap MiB',
+        'non-lazy referenced',
+      ],
+      rows,
+    );
     const submitted = counts.noParents + counts.tipsNodeMines + counts.tipsMinedHere;
     table(
       ['figure', 'value'],
       [
         ['run', `${seconds().toFixed(0)} s, milestones ${samples[0].index}–${end.index}`],
-        ['submitted non-lazy', `${submitted} (${counts.noParents} without parents, ${counts.tipsNodeMines} on /tips mined by the node, ${counts.tipsMinedHere} on /tips with a nonce)`],
+        [
+          'submitted non-lazy',
+          `${submitted} (${counts.noParents} without parents, ${counts.tipsNodeMines} on /tips mined by the node, ${counts.tipsMinedHere} on /tips with a nonce)`,
+        ],
         ['submitted lazy', String(counts.lazy)],
         ['lookups', String(counts.lookups)],
         ['errors', String(counts.errors)],
-        ['RSS mean: first minute after warm-up → last minute', `${(meanOf(firstMinute, 'rss') / 2 ** 20).toFixed(1)} → ${(meanOf(lastMinute, 'rss') / 2 ** 20).toFixed(1)} MiB (${rssGrowth.toFixed(1)} %, target < 10 %: ${verdict(rssGrowth)})`],
-        ['RSS: end of warm-up, largest after, end', `${(atWarmup.rss / 2 ** 20).toFixed(1)}, ${(maxOf(after, 'rss') / 2 ** 20).toFixed(1)}, ${(end.rss / 2 ** 20).toFixed(1)} MiB`],
-        ['pending graph while active, mean: first → second half after warm-up', `${activeMean(firstHalf).toFixed(1)} → ${activeMean(secondHalf).toFixed(1)} (${pendingGrowth.toFixed(1)} %, target < 10 %: ${verdict(pendingGrowth)})`],
+        [
+          'RSS mean: first minute after warm-up → last minute',
+          `${(meanOf(firstMinute, 'rss') / 2 ** 20).toFixed(1)} → ${(meanOf(lastMinute, 'rss') / 2 ** 20).toFixed(1)} MiB (${rssGrowth.toFixed(1)} %, target < 10 %: ${verdict(rssGrowth)})`,
+        ],
+        [
+          'RSS: end of warm-up, largest after, end',
+          `${(atWarmup.rss / 2 ** 20).toFixed(1)}, ${(maxOf(after, 'rss') / 2 ** 20).toFixed(1)}, ${(end.rss / 2 ** 20).toFixed(1)} MiB`,
+        ],
+        [
+          'pending graph while active, mean: first → second half after warm-up',
+          `${activeMean(firstHalf).toFixed(1)} → ${activeMean(secondHalf).toFixed(1)} (${pendingGrowth.toFixed(1)} %, target < 10 %: ${verdict(pendingGrowth)})`,
+        ],
         ['pending graph max: warm-up → after', `${maxOf(warm, 'pending')} → ${maxOf(after, 'pending')}`],
         ['open fds: warm-up max → after max', `${maxOf(warm, 'fds')} → ${maxOf(after, 'fds')}`],
-        ['non-lazy referenced', `${ref.referenced} of ${honest.size} (${((ref.referenced / Math.max(1, honest.size)) * 100).toFixed(2)} %), ${lost} never (target: all)`],
+        [
+          'non-lazy referenced',
+          `${ref.referenced} of ${honest.size} (${((ref.referenced / Math.max(1, honest.size)) * 100).toFixed(2)} %), ${lost} never (target: all)`,
+        ],
       ],
     );
   } finally {

@@ -58,5 +58,8 @@ async function start() {
 }
 
 start().catch((err) => {
-  fill($('overview-view'), h('section', { class: 'detail' }, h('h1', {}, 'The node did not answer'), h('p', { class: 'error' }, err.message)));
+  fill(
+    $('overview-view'),
+    h('section', { class: 'detail' }, h('h1', {}, 'The node did not answer'), h('p', { class: 'error' }, err.message)),
+  );
 });

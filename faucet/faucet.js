@@ -9,7 +9,9 @@ function formatAmount(units) {
   if (!info) return String(units);
   const decimals = info.decimals ?? 6;
   const whole = Math.floor(units / 10 ** decimals);
-  const fraction = String(units % 10 ** decimals).padStart(decimals, '0').replace(/0+$/, '');
+  const fraction = String(units % 10 ** decimals)
+    .padStart(decimals, '0')
+    .replace(/0+$/, '');
   return `${whole.toLocaleString('en-US')}${fraction ? '.' + fraction : ''} ${info.unit}`;
 }
 
@@ -48,7 +50,10 @@ $('request').addEventListener('submit', async (event) => {
     const body = await response.json().catch(() => ({}));
     if (response.status === 202) {
       const waiting = body.waitingRequests === 1 ? '1 request' : `${body.waitingRequests} requests`;
-      show(`Request accepted for ${body.address} (${waiting} waiting). The tokens arrive with the next milestone.`, true);
+      show(
+        `Request accepted for ${body.address} (${waiting} waiting). The tokens arrive with the next milestone.`,
+        true,
+      );
     } else {
       show(body.error?.message ?? `The node answered ${response.status}.`, false);
     }

@@ -61,7 +61,8 @@ const WHEELS = {
 };
 
 /** The library file names clang-sys looks for, on this platform. */
-const LIBRARY = process.platform === 'win32' ? 'libclang.dll' : process.platform === 'darwin' ? 'libclang.dylib' : 'libclang.so';
+const LIBRARY =
+  process.platform === 'win32' ? 'libclang.dll' : process.platform === 'darwin' ? 'libclang.dylib' : 'libclang.so';
 
 class Stop extends Error {}
 /** Ends the build with one line: what is wrong and the command that fixes it. */
@@ -87,15 +88,19 @@ function isMusl() {
 
 function checkToolchain() {
   if (runs('cargo', ['--version']) === null) {
-    stop('building from source needs Rust, and cargo is not on PATH: install it with ' +
-      "`curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh`, open a new shell and run `npm install` again");
+    stop(
+      'building from source needs Rust, and cargo is not on PATH: install it with ' +
+        "`curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh`, open a new shell and run `npm install` again",
+    );
   }
   if (process.platform === 'win32') return; // MSVC is found by the cc crate itself.
   const cxx = process.env.CXX || 'c++';
   if (runs(cxx, ['--version']) === null) {
-    stop(process.platform === 'darwin'
-      ? `RocksDB is C++ and ${cxx} is missing: run \`xcode-select --install\`, then \`npm install\` again`
-      : `RocksDB is C++ and ${cxx} is missing: install a C++ compiler (Debian/Ubuntu: \`sudo apt-get install g++\`), then run \`npm install\` again`);
+    stop(
+      process.platform === 'darwin'
+        ? `RocksDB is C++ and ${cxx} is missing: run \`xcode-select --install\`, then \`npm install\` again`
+        : `RocksDB is C++ and ${cxx} is missing: install a C++ compiler (Debian/Ubuntu: \`sudo apt-get install g++\`), then run \`npm install\` again`,
+    );
   }
 }
 
@@ -117,8 +122,10 @@ function sha256(bytes) {
 }
 
 async function download(wheel) {
-  process.stderr.write(`ledger-node: fetching libclang ${LIBCLANG_VERSION} for bindgen (${(wheel.size / 1e6).toFixed(0)} MB, once) ` +
-    `into ${cacheDir()}\n`);
+  process.stderr.write(
+    `ledger-node: fetching libclang ${LIBCLANG_VERSION} for bindgen (${(wheel.size / 1e6).toFixed(0)} MB, once) ` +
+      `into ${cacheDir()}\n`,
+  );
   let response;
   try {
     response = await fetch(`${wheel.url}/${wheel.file}`, { signal: AbortSignal.timeout(300_000) });
@@ -162,8 +169,10 @@ async function pinnedLibclang() {
   const key = `${process.platform}-${process.arch}${isMusl() ? '-musl' : ''}`;
   const wheel = WHEELS[key];
   if (!wheel) {
-    stop(`bindgen needs libclang, and there is no prebuilt one for ${key}: install libclang (LLVM) and run ` +
-      '`LIBCLANG_PATH=<the directory of its libclang library> npm install`');
+    stop(
+      `bindgen needs libclang, and there is no prebuilt one for ${key}: install libclang (LLVM) and run ` +
+        '`LIBCLANG_PATH=<the directory of its libclang library> npm install`',
+    );
   }
   const dir = path.join(cacheDir(), `libclang-${LIBCLANG_VERSION}`);
   if (fs.existsSync(path.join(dir, LIBRARY))) return dir;
@@ -175,9 +184,11 @@ async function pinnedLibclang() {
     const got = await download(wheel);
     if (got.error || sha256(got.bytes) !== wheel.sha256) {
       const why = got.error ?? `its SHA-256 is ${sha256(got.bytes)}, not ${wheel.sha256}`;
-      stop(`could not fetch libclang ${LIBCLANG_VERSION} from PyPI (${why}): run ` +
-        `\`pip download libclang==${LIBCLANG_VERSION} --no-deps --only-binary=:all: -d ${cacheDir()}\` and \`npm install\` again, ` +
-        'or point LIBCLANG_PATH at an installed libclang');
+      stop(
+        `could not fetch libclang ${LIBCLANG_VERSION} from PyPI (${why}): run ` +
+          `\`pip download libclang==${LIBCLANG_VERSION} --no-deps --only-binary=:all: -d ${cacheDir()}\` and \`npm install\` again, ` +
+          'or point LIBCLANG_PATH at an installed libclang',
+      );
     }
     bytes = got.bytes;
   }
@@ -209,8 +220,10 @@ async function nativeEnv() {
   if (env.LIBCLANG_PATH) {
     // Someone chose a libclang: use it as it is, with their clang arguments, if any.
     if (!hasLibclang(env.LIBCLANG_PATH)) {
-      stop(`LIBCLANG_PATH=${env.LIBCLANG_PATH} holds no ${LIBRARY}: point it at the directory of one, ` +
-        'or run `unset LIBCLANG_PATH` to let the build fetch its own');
+      stop(
+        `LIBCLANG_PATH=${env.LIBCLANG_PATH} holds no ${LIBRARY}: point it at the directory of one, ` +
+          'or run `unset LIBCLANG_PATH` to let the build fetch its own',
+      );
     }
     return env;
   }
@@ -221,7 +234,10 @@ async function nativeEnv() {
   env.LIBCLANG_PATH = await pinnedLibclang();
   if (process.platform === 'linux' && env.BINDGEN_EXTRA_CLANG_ARGS === undefined) {
     const include = builtinIncludeDir();
-    if (!include) stop('found no C compiler for the builtin headers bindgen needs: install one (Debian/Ubuntu: `sudo apt-get install gcc`)');
+    if (!include)
+      stop(
+        'found no C compiler for the builtin headers bindgen needs: install one (Debian/Ubuntu: `sudo apt-get install gcc`)',
+      );
     env.BINDGEN_EXTRA_CLANG_ARGS = `-isystem ${/\s/.test(include) ? JSON.stringify(include) : include}`;
   }
   return env;

@@ -15,6 +15,10 @@ if (!existsSync(join(root, 'Cargo.toml'))) process.exit(0);
 if (process.env.LEDGER_NODE_SKIP_BUILD === '1') process.exit(0);
 
 for (const script of ['build:native', 'build:ts']) {
-  const r = spawnSync('npm', ['run', '--silent', script], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const r = spawnSync('npm', ['run', '--silent', script], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

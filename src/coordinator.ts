@@ -58,7 +58,15 @@ export class Coordinator {
     try {
       const issued = await this.store.issueMilestone();
       this.onIssued(issued);
-      this.logger.debug({ index: issued.index, referenced: issued.referencedBlocks, included: issued.includedTransactions, checkpoints }, 'milestone issued');
+      this.logger.debug(
+        {
+          index: issued.index,
+          referenced: issued.referencedBlocks,
+          included: issued.includedTransactions,
+          checkpoints,
+        },
+        'milestone issued',
+      );
     } catch (err) {
       this.logger.error({ err }, 'issuing a milestone failed');
     }

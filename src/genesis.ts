@@ -26,12 +26,14 @@ export function genesisOutputs(config: NodeConfig): Buffer[] {
   } catch (err) {
     throw new GenesisError(`cannot read genesis file ${file}: ${(err as Error).message}`);
   }
-  if (!Array.isArray(outputs) || outputs.length === 0) throw new GenesisError(`genesis file ${file} must hold {"outputs":[…]} with at least one output`);
+  if (!Array.isArray(outputs) || outputs.length === 0)
+    throw new GenesisError(`genesis file ${file} must hold {"outputs":[…]} with at least one output`);
   return outputs.map((output, i) => {
     try {
       return encodeOutput(output as object);
     } catch (err) {
-      if (err instanceof LedgerError) throw new GenesisError(`genesis file ${file}: outputs[${i}]${err.path ? '.' + err.path : ''}: ${err.detail}`);
+      if (err instanceof LedgerError)
+        throw new GenesisError(`genesis file ${file}: outputs[${i}]${err.path ? '.' + err.path : ''}: ${err.detail}`);
       throw err;
     }
   });

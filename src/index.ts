@@ -2,8 +2,28 @@
 // proof of work, Ed25519). The node itself starts from the command line (`ledger-node`).
 
 export { LedgerError } from './core/errors';
-export { encodeBlock, encodeBlockWithId, decodeBlock, decodeBlockWithId, encodePayload, decodePayload, encodeOutput, decodeOutput } from './core/codec';
-export { blockId, transactionId, essenceHash, milestoneId, inputsCommitment, outputId, networkId, merkleRoot, bech32Encode, bech32Decode } from './core/ids';
+export {
+  encodeBlock,
+  encodeBlockWithId,
+  decodeBlock,
+  decodeBlockWithId,
+  encodePayload,
+  decodePayload,
+  encodeOutput,
+  decodeOutput,
+} from './core/codec';
+export {
+  blockId,
+  transactionId,
+  essenceHash,
+  milestoneId,
+  inputsCommitment,
+  outputId,
+  networkId,
+  merkleRoot,
+  bech32Encode,
+  bech32Decode,
+} from './core/ids';
 export { validateBlock, storageDeposit } from './core/validate';
 export { powScore, powScores, mine, powInfo, powHashRate } from './core/pow';
 export type { MineOptions, MineResult } from './core/pow';

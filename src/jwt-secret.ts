@@ -21,5 +21,9 @@ export function jwtSecret(configured: string, dataDir: string): string {
 
 /** A token without expiry, for operators (`ledger-node jwt`) and tests. */
 export function issueToken(secret: string): Promise<string> {
-  return new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().setSubject('ledger-node').sign(new TextEncoder().encode(secret));
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setSubject('ledger-node')
+    .sign(new TextEncoder().encode(secret));
 }

@@ -28,7 +28,14 @@ import { issueToken, jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
 import { withFastReads } from './server/fast-reads';
 import { withFastSubmit } from './server/fast-submit';
-import { drainAndClose, HttpWorkers, listenOn, sharedListenAddress, sharedSocket, trackConnections } from './server/http-workers';
+import {
+  drainAndClose,
+  HttpWorkers,
+  listenOn,
+  sharedListenAddress,
+  sharedSocket,
+  trackConnections,
+} from './server/http-workers';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
 import type { LedgerStoreApi, LedgerStoreClass } from './store-contract';
@@ -76,13 +83,21 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   mkdirSync(config.dataDir, { recursive: true });
   const ledgerExisted = existsSync(join(config.dataDir, 'ledger', 'CURRENT'));
   const store = await openStore(config);
-  if (config.snapshot.loadPath !== '' && ledgerExisted) logger.info({ loadPath: config.snapshot.loadPath }, 'snapshot.loadPath ignored: the data directory already holds a ledger');
+  if (config.snapshot.loadPath !== '' && ledgerExisted)
+    logger.info(
+      { loadPath: config.snapshot.loadPath },
+      'snapshot.loadPath ignored: the data directory already holds a ledger',
+    );
   const shutdown = new AbortController();
   // With gossip, every thread's store handle announces through the one hook of the store
   // (crates/ledger-napi/src/store.rs), and the workers attach to the main thread's gossip.
   const loops = config.restApi.workers === 0 ? defaultHttpLoops(availableParallelism()) : config.restApi.workers;
   const minerKey = `pow:${resolvePath(config.dataDir)}`;
-  const miner = MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize, loops > 1 ? minerKey : undefined);
+  const miner = MiningPool.forThreads(
+    config.restApi.pow.threads,
+    config.restApi.pow.queueSize,
+    loops > 1 ? minerKey : undefined,
+  );
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
   let events: EventThread | undefined;
@@ -93,7 +108,14 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     // After the store: a snapshot that is refused leaves nothing new in the data directory.
     const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
     const protocol = store.protocol();
-    const metrics = new NodeMetrics({ status: () => store.status(), sizeBytes: () => store.approximateSizeBytes(), memoryBytes: () => store.storageMemoryBytes() }, () => miner.status());
+    const metrics = new NodeMetrics(
+      {
+        status: () => store.status(),
+        sizeBytes: () => store.approximateSizeBytes(),
+        memoryBytes: () => store.storageMemoryBytes(),
+      },
+      () => miner.status(),
+    );
     if (config.coordinator.enabled) {
       coordinator = new Coordinator(store, config.coordinator.interval, logger, (issued) => {
         metrics.milestoneSeconds.labels('confirm').observe(issued.confirmMicros / 1e6);
@@ -110,7 +132,20 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       metrics.addGossip(gossip);
     }
     faucet = createFaucet(config, protocol, store, logger);
-    const services = { config, protocol, store, coordinator, metrics, logger, version, miner, startedAt, shutdown: shutdown.signal, faucet, gossip };
+    const services = {
+      config,
+      protocol,
+      store,
+      coordinator,
+      metrics,
+      logger,
+      version,
+      miner,
+      startedAt,
+      shutdown: shutdown.signal,
+      faucet,
+      gossip,
+    };
     const app = createApp(services, secret);
     server = createServer(withFastSubmit(withFastReads(app.callback(), services), services));
     trackConnections(server);
@@ -123,14 +158,27 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const { host, port } = splitBind(config.restApi.bindAddress);
     // Several event loops share the port through SO_REUSEPORT (server/http-workers.ts).
     const sharedHost = loops > 1 ? await sharedListenAddress(host) : undefined;
-    if (loops > 1 && sharedHost === undefined) logger.warn({ workers: loops }, 'this platform cannot share a port between threads: one HTTP event loop');
+    if (loops > 1 && sharedHost === undefined)
+      logger.warn({ workers: loops }, 'this platform cannot share a port between threads: one HTTP event loop');
     if (sharedHost !== undefined) {
       // Every thread's socket is bound before any accepts; the workers accept first and the
       // main thread last, so that the node answers only once all of it is up.
       const socket = sharedSocket(sharedHost, port);
       workers = await HttpWorkers.start({
         count: loops - 1,
-        data: { config, protocol, host: sharedHost, port: socket.port, jwtSecret: secret, version, startedAt, logLevel: logger.level, tty: process.stdout.isTTY === true, minerKey, faucet: faucet !== undefined },
+        data: {
+          config,
+          protocol,
+          host: sharedHost,
+          port: socket.port,
+          jwtSecret: secret,
+          version,
+          startedAt,
+          logLevel: logger.level,
+          tty: process.stdout.isTTY === true,
+          minerKey,
+          faucet: faucet !== undefined,
+        },
         faucet,
         metrics,
         logger,
@@ -147,7 +195,19 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const bound = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}`;
     const dashboard = config.dashboard.enabled ? `${url}/dashboard/` : undefined;
-    logger.info({ host, port: bound, url, dashboard, httpThreads: workers === undefined ? 1 : loops, dataDir: config.dataDir, networkName: protocol.networkName, minPowScore: protocol.minPowScore }, 'listening');
+    logger.info(
+      {
+        host,
+        port: bound,
+        url,
+        dashboard,
+        httpThreads: workers === undefined ? 1 : loops,
+        dataDir: config.dataDir,
+        networkName: protocol.networkName,
+        minPowScore: protocol.minPowScore,
+      },
+      'listening',
+    );
     faucet?.start(restSubmitter(url, await issueToken(secret)));
 
     let stopping: Promise<void> | undefined;
@@ -188,7 +248,12 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
 }
 
 /** The faucet when it is on (docs/faucet.md): on the dev network by default, elsewhere with its own key. */
-function createFaucet(config: NodeConfig, protocol: ProtocolJson, store: LedgerStoreApi, logger: Logger): Faucet | undefined {
+function createFaucet(
+  config: NodeConfig,
+  protocol: ProtocolJson,
+  store: LedgerStoreApi,
+  logger: Logger,
+): Faucet | undefined {
   const key = faucetKey(config, protocol.bech32Hrp);
   if ('off' in key) {
     if (config.faucet.enabled) logger.info({ reason: key.off }, 'faucet off');
@@ -202,9 +267,20 @@ function createFaucet(config: NodeConfig, protocol: ProtocolJson, store: LedgerS
     logger.warn('faucet off: its blocks need the proof of work the node mines, which --no-pow turns off');
     return undefined;
   }
-  const deposit = BigInt(storageDeposit({ type: 3, amount: '0', unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: key.address } }] }, protocol.rentStructure));
-  if (BigInt(config.faucet.amount) < deposit) throw new StartupError(`faucet.amount ${config.faucet.amount} is below the storage deposit of the output it creates (${deposit})`);
-  logger.info({ address: key.bech32, amount: config.faucet.amount, cooldown: config.faucet.cooldown }, 'faucet on: /faucet, /api/faucet/v1');
+  const deposit = BigInt(
+    storageDeposit(
+      { type: 3, amount: '0', unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: key.address } }] },
+      protocol.rentStructure,
+    ),
+  );
+  if (BigInt(config.faucet.amount) < deposit)
+    throw new StartupError(
+      `faucet.amount ${config.faucet.amount} is below the storage deposit of the output it creates (${deposit})`,
+    );
+  logger.info(
+    { address: key.bech32, amount: config.faucet.amount, cooldown: config.faucet.cooldown },
+    'faucet on: /faucet, /api/faucet/v1',
+  );
   return new Faucet({ store, protocol, key, settings: config.faucet, tokenName: config.baseToken.name, logger });
 }
 
@@ -214,25 +290,36 @@ async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
   try {
     ({ LedgerStore } = require('./core/store') as { LedgerStore: LedgerStoreClass });
   } catch (err) {
-    throw new StartupError(`the ledger store is not available in this build (${(err as Error).message.split('\n')[0]})`);
+    throw new StartupError(
+      `the ledger store is not available in this build (${(err as Error).message.split('\n')[0]})`,
+    );
   }
   try {
     const protocol = protocolOf(config);
-    return await withProgress(`opening the ledger in ${config.dataDir}`, () => LedgerStore.open(config.dataDir, {
-      protocol,
-      genesisOutputs: config.snapshot.loadPath === '' ? genesisOutputs(config) : [],
-      genesisStyle: config.genesis.style,
-      snapshotPath: config.snapshot.loadPath || undefined,
-      coordinator: { enabled: config.coordinator.enabled, privateKeys: signingKeys(config), publicKeys: config.coordinator.publicKeys },
-      milestoneKeys: { count: config.protocol.milestonePublicKeyCount, ranges: config.protocol.publicKeyRanges },
-      syncWrites: config.storage.syncWrites,
-      blockCacheMiB: config.storage.blockCacheMiB,
-      writeBuffersMiB: config.storage.writeBuffersMiB,
-      tips: config.tips,
-      indexer: { enabled: config.indexer.enabled },
-    }));
+    return await withProgress(`opening the ledger in ${config.dataDir}`, () =>
+      LedgerStore.open(config.dataDir, {
+        protocol,
+        genesisOutputs: config.snapshot.loadPath === '' ? genesisOutputs(config) : [],
+        genesisStyle: config.genesis.style,
+        snapshotPath: config.snapshot.loadPath || undefined,
+        coordinator: {
+          enabled: config.coordinator.enabled,
+          privateKeys: signingKeys(config),
+          publicKeys: config.coordinator.publicKeys,
+        },
+        milestoneKeys: { count: config.protocol.milestonePublicKeyCount, ranges: config.protocol.publicKeyRanges },
+        syncWrites: config.storage.syncWrites,
+        blockCacheMiB: config.storage.blockCacheMiB,
+        writeBuffersMiB: config.storage.writeBuffersMiB,
+        tips: config.tips,
+        indexer: { enabled: config.indexer.enabled },
+      }),
+    );
   } catch (err) {
-    if (err instanceof LedgerError) throw new StartupError(`cannot open the ledger in ${config.dataDir}: ${err.code}: ${err.path ? err.path + ': ' : ''}${err.detail}`);
+    if (err instanceof LedgerError)
+      throw new StartupError(
+        `cannot open the ledger in ${config.dataDir}: ${err.code}: ${err.path ? err.path + ': ' : ''}${err.detail}`,
+      );
     if (err instanceof CoordinatorKeysError || err instanceof GenesisError) throw new StartupError(err.message);
     throw err;
   }
@@ -245,7 +332,12 @@ async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
  */
 function signingKeys(config: NodeConfig): string[] {
   if (config.coordinator.enabled) return coordinatorKeys(config.coordinator.privateKeys, config.dataDir);
-  if (config.coordinator.privateKeys.length > 0 || config.coordinator.publicKeys.length > 0 || config.protocol.publicKeyRanges.length > 0) return config.coordinator.privateKeys;
+  if (
+    config.coordinator.privateKeys.length > 0 ||
+    config.coordinator.publicKeys.length > 0 ||
+    config.protocol.publicKeyRanges.length > 0
+  )
+    return config.coordinator.privateKeys;
   return existsSync(join(config.dataDir, 'coordinator-keys.json')) ? coordinatorKeys([], config.dataDir) : [];
 }
 

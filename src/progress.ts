@@ -45,7 +45,11 @@ export class Progress {
 }
 
 /** Run `work` with a progress line, erased when it settles. */
-export async function withProgress<T>(label: string, work: () => Promise<T>, detail?: (elapsedMs: number) => string): Promise<T> {
+export async function withProgress<T>(
+  label: string,
+  work: () => Promise<T>,
+  detail?: (elapsedMs: number) => string,
+): Promise<T> {
   const progress = new Progress(label, detail);
   try {
     return await work();

@@ -9,7 +9,12 @@ import type { StoreEventJs } from '../native/index';
  * committed milestone with its referenced blocks and ledger changes in white-flag order.
  */
 export type StoreEvent = StoreEventJs;
-export type { AppliedTransactionEvent, MilestoneCommittedEvent, OutputChangeEvent, StoredBlockEvent } from '../native/index';
+export type {
+  AppliedTransactionEvent,
+  MilestoneCommittedEvent,
+  OutputChangeEvent,
+  StoredBlockEvent,
+} from '../native/index';
 
 export interface MilestoneRecord {
   index: number;

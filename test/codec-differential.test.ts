@@ -3,15 +3,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  bech32Decode, bech32Encode, blockId, decodeBlock, decodeOutput, encodeBlock, encodeOutput, essenceHash, inputsCommitment,
-  milestoneId, transactionId,
+  bech32Decode,
+  bech32Encode,
+  blockId,
+  decodeBlock,
+  decodeOutput,
+  encodeBlock,
+  encodeOutput,
+  essenceHash,
+  inputsCommitment,
+  milestoneId,
+  transactionId,
 } from '../src/index';
 import { records } from './vectors';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Utils } = require('@iota/sdk-wasm/node');
 
-const hex = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((b) => '0x' + Buffer.from(b).toString('hex'));
+const hex = (n: number) =>
+  fc.uint8Array({ minLength: n, maxLength: n }).map((b) => '0x' + Buffer.from(b).toString('hex'));
 const parents = fc.uniqueArray(hex(32), { minLength: 2, maxLength: 8 }).map((p) => p.sort());
 const nonce = fc.bigUintN(64).map(String);
 
@@ -27,7 +37,9 @@ describe('ledger-node and @iota/sdk-wasm agree', () => {
     );
     fc.assert(
       fc.property(parents, payload, nonce, (p, pl, n) => {
-        const block = pl ? { protocolVersion: 2, parents: p, payload: pl, nonce: n } : { protocolVersion: 2, parents: p, nonce: n };
+        const block = pl
+          ? { protocolVersion: 2, parents: p, payload: pl, nonce: n }
+          : { protocolVersion: 2, parents: p, nonce: n };
         expect(encodeBlock(block).toString('hex')).toBe(Buffer.from(Utils.blockBytes(block)).toString('hex'));
         expect(blockId(block)).toBe(Utils.blockId(block));
       }),
@@ -96,51 +108,73 @@ const ownerConditions = fc
 
 /** Drop empty lists and byte strings: the canonical JSON omits them (D15). */
 function canonical<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => !(Array.isArray(v) && v.length === 0) && v !== '0x')) as T;
+  return Object.fromEntries(
+    Object.entries(o).filter(([, v]) => !(Array.isArray(v) && v.length === 0) && v !== '0x'),
+  ) as T;
 }
 
-const output = fc.oneof(
-  fc.record({ type: fc.constant(3), amount, nativeTokens, unlockConditions: ownerConditions, features: features([0, 2, 3]) }),
-  fc.record({
-    type: fc.constant(4),
-    amount,
-    nativeTokens,
-    aliasId: hex(32),
-    stateIndex: fc.nat(),
-    stateMetadata: bytesHex(0, 100),
-    foundryCounter: fc.nat(),
-    unlockConditions: fc.tuple(address, address).map(([s, g]) => [{ type: 4, address: s }, { type: 5, address: g }]),
-    features: features([0, 2]),
-    immutableFeatures: features([1, 2]),
-  }),
-  fc.record({
-    type: fc.constant(5),
-    amount,
-    nativeTokens,
-    // The reference refuses serial number 0 when serializing ("invalid foundry zero serial
-    // number"); the spec sets no such rule, so the comparison starts at 1.
-    serialNumber: fc.integer({ min: 1, max: 0xffffffff }),
-    tokenScheme: fc
-      .tuple(fc.bigInt({ min: 1n, max: 1n << 200n }), fc.bigInt({ min: 0n, max: 1n << 200n }), fc.bigInt({ min: 0n, max: 1n << 200n }))
-      .map(([max, a, b]) => {
-        const minted = a % (max + 1n);
-        const melted = b % (minted + 1n);
-        return { type: 0, mintedTokens: '0x' + minted.toString(16), meltedTokens: '0x' + melted.toString(16), maximumSupply: '0x' + max.toString(16) };
-      }),
-    unlockConditions: hex(32).map((id) => [{ type: 6, address: { type: 8, aliasId: id } }]),
-    features: features([2]),
-    immutableFeatures: features([2]),
-  }),
-  fc.record({
-    type: fc.constant(6),
-    amount,
-    nativeTokens,
-    nftId: hex(32),
-    unlockConditions: ownerConditions,
-    features: features([0, 2, 3]),
-    immutableFeatures: features([1, 2]),
-  }),
-).map((o) => canonical(o as object) as { type: number; amount: string });
+const output = fc
+  .oneof(
+    fc.record({
+      type: fc.constant(3),
+      amount,
+      nativeTokens,
+      unlockConditions: ownerConditions,
+      features: features([0, 2, 3]),
+    }),
+    fc.record({
+      type: fc.constant(4),
+      amount,
+      nativeTokens,
+      aliasId: hex(32),
+      stateIndex: fc.nat(),
+      stateMetadata: bytesHex(0, 100),
+      foundryCounter: fc.nat(),
+      unlockConditions: fc.tuple(address, address).map(([s, g]) => [
+        { type: 4, address: s },
+        { type: 5, address: g },
+      ]),
+      features: features([0, 2]),
+      immutableFeatures: features([1, 2]),
+    }),
+    fc.record({
+      type: fc.constant(5),
+      amount,
+      nativeTokens,
+      // The reference refuses serial number 0 when serializing ("invalid foundry zero serial
+      // number"); the spec sets no such rule, so the comparison starts at 1.
+      serialNumber: fc.integer({ min: 1, max: 0xffffffff }),
+      tokenScheme: fc
+        .tuple(
+          fc.bigInt({ min: 1n, max: 1n << 200n }),
+          fc.bigInt({ min: 0n, max: 1n << 200n }),
+          fc.bigInt({ min: 0n, max: 1n << 200n }),
+        )
+        .map(([max, a, b]) => {
+          const minted = a % (max + 1n);
+          const melted = b % (minted + 1n);
+          return {
+            type: 0,
+            mintedTokens: '0x' + minted.toString(16),
+            meltedTokens: '0x' + melted.toString(16),
+            maximumSupply: '0x' + max.toString(16),
+          };
+        }),
+      unlockConditions: hex(32).map((id) => [{ type: 6, address: { type: 8, aliasId: id } }]),
+      features: features([2]),
+      immutableFeatures: features([2]),
+    }),
+    fc.record({
+      type: fc.constant(6),
+      amount,
+      nativeTokens,
+      nftId: hex(32),
+      unlockConditions: ownerConditions,
+      features: features([0, 2, 3]),
+      immutableFeatures: features([1, 2]),
+    }),
+  )
+  .map((o) => canonical(o as object) as { type: number; amount: string });
 
 describe('ledger-node and @iota/sdk-wasm agree on outputs, milestones and addresses', () => {
   it('on random outputs of every kind and their inputs commitment', () => {
@@ -162,7 +196,11 @@ describe('ledger-node and @iota/sdk-wasm agree on outputs, milestones and addres
       parents,
       nonce,
       networkId: fc.bigUintN(64).map(String),
-      inputs: fc.uniqueArray(fc.tuple(hex(32), fc.nat(127)), { minLength: 1, maxLength: 4, selector: ([t, i]) => t + i }),
+      inputs: fc.uniqueArray(fc.tuple(hex(32), fc.nat(127)), {
+        minLength: 1,
+        maxLength: 4,
+        selector: ([t, i]) => t + i,
+      }),
       outputs: fc.array(output, { minLength: 1, maxLength: 4 }),
       commitment: hex(32),
       signature: fc.tuple(hex(32), hex(64)),
@@ -179,7 +217,9 @@ describe('ledger-node and @iota/sdk-wasm agree on outputs, milestones and addres
             outputs: t.outputs,
           },
           unlocks: t.inputs.map((_, i) =>
-            i === 0 ? { type: 0, signature: { type: 0, publicKey: t.signature[0], signature: t.signature[1] } } : { type: 1, reference: 0 },
+            i === 0
+              ? { type: 0, signature: { type: 0, publicKey: t.signature[0], signature: t.signature[1] } }
+              : { type: 1, reference: 0 },
           ),
         };
         const block = { protocolVersion: 2, parents: t.parents, payload, nonce: t.nonce };
@@ -218,8 +258,12 @@ describe('ledger-node and @iota/sdk-wasm agree on outputs, milestones and addres
           inclusionMerkleRoot: m.inclusionMerkleRoot,
           appliedMerkleRoot: m.appliedMerkleRoot,
           metadata: m.metadata,
-          options: m.params ? [{ type: 1, targetMilestoneIndex: m.params[0], protocolVersion: 2, params: m.params[1] }] : [],
-          signatures: m.signatures.sort(([a], [b]) => a.localeCompare(b)).map(([k, s]) => ({ type: 0, publicKey: k, signature: s })),
+          options: m.params
+            ? [{ type: 1, targetMilestoneIndex: m.params[0], protocolVersion: 2, params: m.params[1] }]
+            : [],
+          signatures: m.signatures
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, s]) => ({ type: 0, publicKey: k, signature: s })),
         });
         const block = { protocolVersion: 2, parents: m.parents, payload, nonce: '0' };
         const bytes = encodeBlock(block);
@@ -238,7 +282,11 @@ describe('ledger-node and @iota/sdk-wasm agree on outputs, milestones and addres
         const id = Object.values(a)[1] as string;
         const ours = bech32Encode(hrp, a);
         const theirs =
-          a.type === 0 ? Utils.hexToBech32(id, hrp) : a.type === 8 ? Utils.aliasIdToBech32(id, hrp) : Utils.nftIdToBech32(id, hrp);
+          a.type === 0
+            ? Utils.hexToBech32(id, hrp)
+            : a.type === 8
+              ? Utils.aliasIdToBech32(id, hrp)
+              : Utils.nftIdToBech32(id, hrp);
         expect(ours).toBe(theirs);
         expect(bech32Decode(ours)).toEqual({ hrp, address: a });
       }),

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockId, decodeBlock, decodeOutput, decodePayload, encodeBlock, LedgerError, validateBlock } from '../src/index';
+import {
+  blockId,
+  decodeBlock,
+  decodeOutput,
+  decodePayload,
+  encodeBlock,
+  LedgerError,
+  validateBlock,
+} from '../src/index';
 import { bytesOf, records } from './vectors';
 
 const seeds = records('valid.jsonl')
@@ -34,12 +42,15 @@ function returnsOrLedgerError(call: () => unknown) {
   }
 }
 
-const jsonSeeds = records('valid.jsonl').filter((r) => r.kind === 'block').map((r) => r.json);
+const jsonSeeds = records('valid.jsonl')
+  .filter((r) => r.kind === 'block')
+  .map((r) => r.json);
 
 /** Every [container, key] of a JSON value, so one leaf or subtree can be replaced. */
 function slots(v: unknown, out: [Record<string, unknown> | unknown[], string | number][] = []) {
   if (Array.isArray(v)) v.forEach((x, i) => (out.push([v, i]), slots(x, out)));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (out.push([v as Record<string, unknown>, k]), slots(x, out));
+  else if (v && typeof v === 'object')
+    for (const [k, x] of Object.entries(v)) out.push([v as Record<string, unknown>, k]), slots(x, out);
   return out;
 }
 
@@ -47,12 +58,17 @@ describe('decoder robustness', () => {
   it('payload and output decoders return or throw LedgerError on random and mutated bytes', () => {
     const payloads = seeds.map((b) => b.subarray(70, b.length - 8));
     fc.assert(
-      fc.property(fc.nat(payloads.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 4 }), fc.nat(), (i, edits, cut) => {
-        const bytes = Buffer.from(payloads[i]);
-        for (const [at, value] of edits) bytes[at % bytes.length] = value;
-        returnsOrLedgerError(() => decodePayload(bytes.subarray(0, bytes.length - (cut % 4))));
-        returnsOrLedgerError(() => decodeOutput(bytes.subarray(cut % bytes.length)));
-      }),
+      fc.property(
+        fc.nat(payloads.length - 1),
+        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 4 }),
+        fc.nat(),
+        (i, edits, cut) => {
+          const bytes = Buffer.from(payloads[i]);
+          for (const [at, value] of edits) bytes[at % bytes.length] = value;
+          returnsOrLedgerError(() => decodePayload(bytes.subarray(0, bytes.length - (cut % 4))));
+          returnsOrLedgerError(() => decodeOutput(bytes.subarray(cut % bytes.length)));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -67,19 +83,23 @@ describe('decoder robustness', () => {
       fc.hexaString({ maxLength: 80 }).map((h) => '0x' + h),
     );
     fc.assert(
-      fc.property(fc.nat(jsonSeeds.length - 1), fc.array(fc.tuple(fc.nat(), replacement), { minLength: 1, maxLength: 3 }), (i, edits) => {
-        const json = structuredClone(jsonSeeds[i]);
-        for (const [at, value] of edits) {
-          const all = slots(json);
-          const [container, key] = all[at % all.length];
-          (container as Record<string | number, unknown>)[key] = value;
-        }
-        returnsOrLedgerError(() => {
-          const bytes = encodeBlock(json);
-          // What encodes must decode: the JSON reader never produces unencodable blocks.
-          decodeBlock(bytes);
-        });
-      }),
+      fc.property(
+        fc.nat(jsonSeeds.length - 1),
+        fc.array(fc.tuple(fc.nat(), replacement), { minLength: 1, maxLength: 3 }),
+        (i, edits) => {
+          const json = structuredClone(jsonSeeds[i]);
+          for (const [at, value] of edits) {
+            const all = slots(json);
+            const [container, key] = all[at % all.length];
+            (container as Record<string | number, unknown>)[key] = value;
+          }
+          returnsOrLedgerError(() => {
+            const bytes = encodeBlock(json);
+            // What encodes must decode: the JSON reader never produces unencodable blocks.
+            decodeBlock(bytes);
+          });
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -111,7 +131,8 @@ describe('decoder robustness', () => {
   });
 
   it('random valid tagged-data blocks round-trip', () => {
-    const hex = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((b) => '0x' + Buffer.from(b).toString('hex'));
+    const hex = (n: number) =>
+      fc.uint8Array({ minLength: n, maxLength: n }).map((b) => '0x' + Buffer.from(b).toString('hex'));
     const block = fc.record({
       parents: fc.uniqueArray(hex(32), { minLength: 2, maxLength: 8 }).map((p) => p.sort()),
       tag: fc.uint8Array({ minLength: 1, maxLength: 64 }).map((b) => '0x' + Buffer.from(b).toString('hex')),

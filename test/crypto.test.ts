@@ -43,7 +43,9 @@ describe('Ed25519', () => {
   it('never throws on a key that is not a curve point; wrong lengths are invalid arguments', () => {
     const notAKey = '0x' + 'ff'.repeat(32);
     expect(verify(notAKey, '0x00', '0x' + '00'.repeat(64))).toBe(false);
-    expect(verifyBatch([1, 2, 3].map(() => ({ publicKey: notAKey, message: '0x00', signature: '0x' + '00'.repeat(64) })))).toBe(false);
+    expect(
+      verifyBatch([1, 2, 3].map(() => ({ publicKey: notAKey, message: '0x00', signature: '0x' + '00'.repeat(64) }))),
+    ).toBe(false);
     expect(verifyBatch([])).toBe(true);
     for (const call of [() => publicKey('0x0102'), () => sign('0x01', '0x00'), () => verify('0x01', '0x00', '0x00')]) {
       try {

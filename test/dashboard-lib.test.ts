@@ -38,11 +38,14 @@ describe('BLAKE2b', () => {
   });
 
   it('gives the 32-byte IDs of the conformance vectors (block, transaction, milestone IDs)', () => {
-    expect(hex(blake2b(new Uint8Array(0), 32))).toBe('0x0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8');
+    expect(hex(blake2b(new Uint8Array(0), 32))).toBe(
+      '0x0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8',
+    );
     const blocks = valid.filter((r) => r.kind === 'block');
     expect(blocks.length).toBeGreaterThan(20);
     for (const r of blocks) expect(hex(blake2b(bytesOf(r.bytes), 32))).toBe(r.id);
-    for (const r of valid.filter((x) => x.kind === 'transaction')) expect(hex(blake2b(bytesOf(r.bytes), 32))).toBe(r.id);
+    for (const r of valid.filter((x) => x.kind === 'transaction'))
+      expect(hex(blake2b(bytesOf(r.bytes), 32))).toBe(r.id);
   });
 });
 
@@ -81,15 +84,20 @@ describe('reading blocks', () => {
 describe('bech32 addresses', () => {
   it('round-trips with the core for every address kind, and refuses what the core refuses', () => {
     fc.assert(
-      fc.property(fc.constantFrom(0, 8, 16), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.constantFrom('tst', 'rms', 'iota', 'smr'), (type, bytes, hrp) => {
-        const key = { 0: 'pubKeyHash', 8: 'aliasId', 16: 'nftId' }[type]!;
-        const address = { type, [key]: hex(bytes) };
-        const text = core.bech32Encode(hrp, address);
-        expect(encodeAddress(hrp, address)).toBe(text);
-        const decoded = decodeAddress(text);
-        expect(decoded).toEqual({ hrp, type, kind: { 0: 'Ed25519', 8: 'Alias', 16: 'NFT' }[type], hex: hex(bytes) });
-        expect(decodeAddress(text.toUpperCase()).hex).toBe(hex(bytes));
-      }),
+      fc.property(
+        fc.constantFrom(0, 8, 16),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.constantFrom('tst', 'rms', 'iota', 'smr'),
+        (type, bytes, hrp) => {
+          const key = { 0: 'pubKeyHash', 8: 'aliasId', 16: 'nftId' }[type]!;
+          const address = { type, [key]: hex(bytes) };
+          const text = core.bech32Encode(hrp, address);
+          expect(encodeAddress(hrp, address)).toBe(text);
+          const decoded = decodeAddress(text);
+          expect(decoded).toEqual({ hrp, type, kind: { 0: 'Ed25519', 8: 'Alias', 16: 'NFT' }[type], hex: hex(bytes) });
+          expect(decodeAddress(text.toUpperCase()).hex).toBe(hex(bytes));
+        },
+      ),
       { numRuns: 200 },
     );
     const genesis = 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc';
@@ -97,7 +105,9 @@ describe('bech32 addresses', () => {
     expect(() => bech32Decode(genesis.slice(0, -1) + 'q')).toThrow(/checksum/);
     expect(() => bech32Decode('tst1Qqgd' + genesis.slice(8))).toThrow(/case/);
     expect(() => bech32Decode('tst1qqgdb' + genesis.slice(9))).toThrow(/invalid character 'b'/);
-    expect(() => decodeAddress(bech32Encode('tst', new Uint8Array([1, ...new Uint8Array(32)])))).toThrow(/unknown address type 1/);
+    expect(() => decodeAddress(bech32Encode('tst', new Uint8Array([1, ...new Uint8Array(32)])))).toThrow(
+      /unknown address type 1/,
+    );
   });
 });
 
@@ -131,11 +141,17 @@ describe('the MQTT client against a node', () => {
 
   it('connects, receives current state and live messages, and stops receiving after unsubscribing', async () => {
     const states: string[] = [];
-    const client = new MqttClient(node.url.replace(/^http/, 'ws') + '/api/mqtt/v1', { WebSocket, keepAlive: 1, onState: (s: string) => states.push(s) });
+    const client = new MqttClient(node.url.replace(/^http/, 'ws') + '/api/mqtt/v1', {
+      WebSocket,
+      keepAlive: 1,
+      onState: (s: string) => states.push(s),
+    });
     try {
       const latest: { index: number; milestoneId: string }[] = [];
       const blocks: string[] = [];
-      client.subscribe('milestone-info/latest', (_: string, p: Uint8Array) => latest.push(JSON.parse(Buffer.from(p).toString())));
+      client.subscribe('milestone-info/latest', (_: string, p: Uint8Array) =>
+        latest.push(JSON.parse(Buffer.from(p).toString())),
+      );
       const stop = client.subscribe('blocks', (_: string, p: Uint8Array) => blocks.push(summarizeBlock(p).blockId));
       const wait = async (what: string, test: () => boolean) => {
         const deadline = Date.now() + 10_000;

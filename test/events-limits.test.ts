@@ -49,8 +49,13 @@ describe('a node whose event API is not public, with small limits', () => {
     const refused = await upgradeAnswer(node.url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqtt' });
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.body)).toEqual({ error: { code: '403', message: 'not available for public use' } });
-    expect((await upgradeAnswer(node.url, '/api/mqtt/v1', { Authorization: `Bearer ${await issueToken('another secret')}` })).status).toBe(403);
-    expect(await upgradeAnswer(node.url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqtt', ...auth() })).toMatchObject({ status: 101, protocol: 'mqtt' });
+    expect(
+      (await upgradeAnswer(node.url, '/api/mqtt/v1', { Authorization: `Bearer ${await issueToken('another secret')}` }))
+        .status,
+    ).toBe(403);
+    expect(
+      await upgradeAnswer(node.url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqtt', ...auth() }),
+    ).toMatchObject({ status: 101, protocol: 'mqtt' });
     const client = await Recorder.connect(node.url, { wsOptions: { headers: auth() } });
     await client.subscribe(['milestone-info/latest']);
     await client.waitFor('current state', (m) => (m.length > 0 ? true : undefined));
@@ -60,7 +65,11 @@ describe('a node whose event API is not public, with small limits', () => {
   it('closes a client that subscribes to more than maxSubscriptionsPerClient filters', async () => {
     const client = await RawClient.open(node.url, ['mqtt'], auth());
     await client.connect();
-    client.send({ cmd: 'subscribe', messageId: 1, subscriptions: ['a', 'b', 'c'].map((topic) => ({ topic, qos: 0 as const })) });
+    client.send({
+      cmd: 'subscribe',
+      messageId: 1,
+      subscriptions: ['a', 'b', 'c'].map((topic) => ({ topic, qos: 0 as const })),
+    });
     await client.waitFor('SUBACK', (p) => p.cmd === 'suback');
     // The same filters again are no new subscriptions.
     client.send({ cmd: 'subscribe', messageId: 2, subscriptions: [{ topic: 'a', qos: 1 }] });
@@ -74,7 +83,9 @@ describe('a node whose event API is not public, with small limits', () => {
     const open = await Promise.all([0, 1, 2].map(() => RawClient.open(node.url, ['mqtt'], auth())));
     const refused = await upgradeAnswer(node.url, '/api/mqtt/v1', auth());
     expect(refused.status).toBe(503);
-    expect(JSON.parse(refused.body)).toEqual({ error: { code: '503', message: 'service unavailable: too many event API clients' } });
+    expect(JSON.parse(refused.body)).toEqual({
+      error: { code: '503', message: 'service unavailable: too many event API clients' },
+    });
     open.forEach((c) => c.close());
     await Promise.all(open.map((c) => c.closed));
     await sleep(100);
@@ -148,6 +159,8 @@ describe('events.enabled = false', () => {
     const answer = await upgradeAnswer(node.url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqtt' });
     expect(answer.status).toBe(404);
     expect((await fetch(`${node.url}/api/mqtt/v1`)).status).toBe(404);
-    expect(await (await fetch(`${node.url}/api/routes`)).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'dashboard-metrics/v1', 'faucet/v1'] });
+    expect(await (await fetch(`${node.url}/api/routes`)).json()).toEqual({
+      routes: ['core/v2', 'indexer/v1', 'dashboard-metrics/v1', 'faucet/v1'],
+    });
   });
 });

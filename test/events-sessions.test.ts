@@ -31,9 +31,18 @@ async function nodeIsFine(): Promise<void> {
 
 describe('handshake and routing (§1)', () => {
   it('selects mqtt, else mqttv3.1, never a protocol the client did not offer', async () => {
-    expect(await upgradeAnswer(url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqttv3.1, mqtt' })).toMatchObject({ status: 101, protocol: 'mqtt' });
-    expect(await upgradeAnswer(url, '/api/mqtt/v1?client=x', { 'Sec-WebSocket-Protocol': 'mqttv3.1' })).toMatchObject({ status: 101, protocol: 'mqttv3.1' });
-    expect(await upgradeAnswer(url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'graphql-ws' })).toMatchObject({ status: 101, protocol: undefined });
+    expect(await upgradeAnswer(url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqttv3.1, mqtt' })).toMatchObject({
+      status: 101,
+      protocol: 'mqtt',
+    });
+    expect(await upgradeAnswer(url, '/api/mqtt/v1?client=x', { 'Sec-WebSocket-Protocol': 'mqttv3.1' })).toMatchObject({
+      status: 101,
+      protocol: 'mqttv3.1',
+    });
+    expect(await upgradeAnswer(url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'graphql-ws' })).toMatchObject({
+      status: 101,
+      protocol: undefined,
+    });
     expect(await upgradeAnswer(url, '/api/mqtt/v1')).toMatchObject({ status: 101, protocol: undefined });
   });
 
@@ -49,9 +58,13 @@ describe('handshake and routing (§1)', () => {
   it('is a route: 400 without the upgrade, 405 for other methods, listed in /api/routes', async () => {
     const res = await fetch(`${url}/api/mqtt/v1`);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { code: '400', message: 'invalid data provided: WebSocket upgrade expected' } });
+    expect(await res.json()).toEqual({
+      error: { code: '400', message: 'invalid data provided: WebSocket upgrade expected' },
+    });
     expect((await fetch(`${url}/api/mqtt/v1`, { method: 'POST' })).status).toBe(405);
-    expect(await (await fetch(`${url}/api/routes`)).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'] });
+    expect(await (await fetch(`${url}/api/routes`)).json()).toEqual({
+      routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'],
+    });
   });
 });
 
@@ -59,13 +72,29 @@ describe('sessions (§2)', () => {
   it('accepts any client ID and forces a clean session', async () => {
     const anonymous = await RawClient.open(url);
     anonymous.send({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: '', keepalive: 0 });
-    expect(await anonymous.waitFor('CONNACK', (p) => p.cmd === 'connack')).toMatchObject({ returnCode: 0, sessionPresent: false });
+    expect(await anonymous.waitFor('CONNACK', (p) => p.cmd === 'connack')).toMatchObject({
+      returnCode: 0,
+      sessionPresent: false,
+    });
     anonymous.close();
     // A persistent session asked for, with will and credentials: none of it is kept.
     for (let round = 0; round < 2; round++) {
       const raw = await RawClient.open(url);
-      raw.send({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: false, clientId: 'persistent', keepalive: 0, username: 'ignored', password: Buffer.from('ignored'), will: { topic: 'blocks', payload: Buffer.from('x'), qos: 1, retain: true } });
-      expect(await raw.waitFor('CONNACK', (p) => p.cmd === 'connack')).toMatchObject({ returnCode: 0, sessionPresent: false });
+      raw.send({
+        cmd: 'connect',
+        protocolId: 'MQTT',
+        protocolVersion: 4,
+        clean: false,
+        clientId: 'persistent',
+        keepalive: 0,
+        username: 'ignored',
+        password: Buffer.from('ignored'),
+        will: { topic: 'blocks', payload: Buffer.from('x'), qos: 1, retain: true },
+      });
+      expect(await raw.waitFor('CONNACK', (p) => p.cmd === 'connack')).toMatchObject({
+        returnCode: 0,
+        sessionPresent: false,
+      });
       if (round === 0) {
         raw.send({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'milestone-info/latest', qos: 1 }] });
         await raw.waitFor('a milestone', (p) => p.cmd === 'publish');
@@ -80,7 +109,14 @@ describe('sessions (§2)', () => {
 
   it('accepts MQTT 3.1 (MQIsdp, level 3)', async () => {
     const raw = await RawClient.open(url, ['mqttv3.1']);
-    raw.send({ cmd: 'connect', protocolId: 'MQIsdp', protocolVersion: 3, clean: true, clientId: 'old-client', keepalive: 0 });
+    raw.send({
+      cmd: 'connect',
+      protocolId: 'MQIsdp',
+      protocolVersion: 3,
+      clean: true,
+      clientId: 'old-client',
+      keepalive: 0,
+    });
     expect(await raw.waitFor('CONNACK', (p) => p.cmd === 'connack')).toMatchObject({ returnCode: 0 });
     raw.close();
   });
@@ -91,12 +127,26 @@ describe('sessions (§2)', () => {
     await v5.expectClosed();
     expect(v5.packets).toMatchObject([{ cmd: 'connack', returnCode: 1 }]);
     const mixed = await RawClient.open(url);
-    mixed.send({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 3, clean: true, clientId: 'mixed', keepalive: 0 });
+    mixed.send({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 3,
+      clean: true,
+      clientId: 'mixed',
+      keepalive: 0,
+    });
     await mixed.expectClosed();
     expect(mixed.packets).toMatchObject([{ cmd: 'connack', returnCode: 1 }]);
     // A protocol name mqtt-packet refuses while parsing: the same answer.
     const named = await RawClient.open(url);
-    const packet = generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: 'named', keepalive: 0 });
+    const packet = generate({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clean: true,
+      clientId: 'named',
+      keepalive: 0,
+    });
     packet.write('MQTX', 4);
     named.sendBytes(packet);
     await named.expectClosed();
@@ -158,8 +208,24 @@ describe('client PUBLISH (D38)', () => {
     const raw = await RawClient.open(url);
     await raw.connect('publisher');
     raw.send({ cmd: 'publish', topic: 'fake/topic', payload: Buffer.from('0'), qos: 0, dup: false, retain: true });
-    raw.send({ cmd: 'publish', topic: 'blocks', payload: Buffer.from('1'), qos: 1, messageId: 7, dup: false, retain: false });
-    raw.send({ cmd: 'publish', topic: 'fake/topic', payload: Buffer.from('2'), qos: 2, messageId: 8, dup: false, retain: false });
+    raw.send({
+      cmd: 'publish',
+      topic: 'blocks',
+      payload: Buffer.from('1'),
+      qos: 1,
+      messageId: 7,
+      dup: false,
+      retain: false,
+    });
+    raw.send({
+      cmd: 'publish',
+      topic: 'fake/topic',
+      payload: Buffer.from('2'),
+      qos: 2,
+      messageId: 8,
+      dup: false,
+      retain: false,
+    });
     await raw.waitFor('PUBACK', (p) => p.cmd === 'puback' && p.messageId === 7);
     await raw.waitFor('PUBREC', (p) => p.cmd === 'pubrec' && p.messageId === 8);
     raw.send({ cmd: 'pubrel', messageId: 8 });
@@ -178,13 +244,26 @@ describe('client PUBLISH (D38)', () => {
 
 describe('malformed input closes the connection, never the node', () => {
   const cases: [string, (c: RawClient) => void][] = [
-    ['a first packet other than CONNECT', (c) => c.send({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'blocks', qos: 0 }] })],
+    [
+      'a first packet other than CONNECT',
+      (c) => c.send({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'blocks', qos: 0 }] }),
+    ],
     ['bytes that are no MQTT packet', (c) => c.sendBytes(Buffer.from([0xf0, 0x00]))],
-    ['a reserved flag set in CONNECT', (c) => {
-      const p = generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: 'x', keepalive: 0 });
-      p[9] |= 1;
-      c.sendBytes(p);
-    }],
+    [
+      'a reserved flag set in CONNECT',
+      (c) => {
+        const p = generate({
+          cmd: 'connect',
+          protocolId: 'MQTT',
+          protocolVersion: 4,
+          clean: true,
+          clientId: 'x',
+          keepalive: 0,
+        });
+        p[9] |= 1;
+        c.sendBytes(p);
+      },
+    ],
     ['a text frame', (c) => c.sendBytes('{"cmd":"connect"}')],
   ];
   for (const [what, send] of cases) {
@@ -197,19 +276,50 @@ describe('malformed input closes the connection, never the node', () => {
   }
 
   const afterConnect: [string, (c: RawClient) => void][] = [
-    ['a second CONNECT', (c) => c.send({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: 'again', keepalive: 0 })],
+    [
+      'a second CONNECT',
+      (c) =>
+        c.send({
+          cmd: 'connect',
+          protocolId: 'MQTT',
+          protocolVersion: 4,
+          clean: true,
+          clientId: 'again',
+          keepalive: 0,
+        }),
+    ],
     ['a packet only servers send', (c) => c.send({ cmd: 'suback', messageId: 1, granted: [0] })],
-    ['a PUBLISH to a topic with a wildcard', (c) => c.send({ cmd: 'publish', topic: 'blocks/#', payload: Buffer.alloc(0), qos: 0, dup: false, retain: false })],
-    ['a SUBSCRIBE with QoS 3', (c) => {
-      const p = generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'blocks', qos: 0 }] });
-      p[p.length - 1] = 3;
-      c.sendBytes(p);
-    }],
-    ['a packet larger than 128 KiB', (c) => c.send({ cmd: 'publish', topic: 'big', payload: Buffer.alloc(140_000), qos: 0, dup: false, retain: false })],
-    ['a declared length larger than 128 KiB sent in pieces', (c) => {
-      const p = generate({ cmd: 'publish', topic: 'big', payload: Buffer.alloc(200_000), qos: 0, dup: false, retain: false });
-      for (let at = 0; at < p.length; at += 16_384) c.sendBytes(p.subarray(at, at + 16_384));
-    }],
+    [
+      'a PUBLISH to a topic with a wildcard',
+      (c) => c.send({ cmd: 'publish', topic: 'blocks/#', payload: Buffer.alloc(0), qos: 0, dup: false, retain: false }),
+    ],
+    [
+      'a SUBSCRIBE with QoS 3',
+      (c) => {
+        const p = generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'blocks', qos: 0 }] });
+        p[p.length - 1] = 3;
+        c.sendBytes(p);
+      },
+    ],
+    [
+      'a packet larger than 128 KiB',
+      (c) =>
+        c.send({ cmd: 'publish', topic: 'big', payload: Buffer.alloc(140_000), qos: 0, dup: false, retain: false }),
+    ],
+    [
+      'a declared length larger than 128 KiB sent in pieces',
+      (c) => {
+        const p = generate({
+          cmd: 'publish',
+          topic: 'big',
+          payload: Buffer.alloc(200_000),
+          qos: 0,
+          dup: false,
+          retain: false,
+        });
+        for (let at = 0; at < p.length; at += 16_384) c.sendBytes(p.subarray(at, at + 16_384));
+      },
+    ],
   ];
   for (const [what, send] of afterConnect) {
     it(`after CONNECT: ${what}`, async () => {
@@ -223,8 +333,20 @@ describe('malformed input closes the connection, never the node', () => {
   it('an invalid filter is refused alone (0x80), the others granted', async () => {
     const client = await RawClient.open(url);
     await client.connect();
-    client.send({ cmd: 'subscribe', messageId: 3, subscriptions: [{ topic: 'blocks', qos: 1 }, { topic: 'blocks/#/x', qos: 0 }, { topic: 'a+', qos: 2 }, { topic: 'receipts', qos: 2 }] });
-    expect(await client.waitFor('SUBACK', (p) => p.cmd === 'suback')).toMatchObject({ messageId: 3, granted: [1, 128, 128, 2] });
+    client.send({
+      cmd: 'subscribe',
+      messageId: 3,
+      subscriptions: [
+        { topic: 'blocks', qos: 1 },
+        { topic: 'blocks/#/x', qos: 0 },
+        { topic: 'a+', qos: 2 },
+        { topic: 'receipts', qos: 2 },
+      ],
+    });
+    expect(await client.waitFor('SUBACK', (p) => p.cmd === 'suback')).toMatchObject({
+      messageId: 3,
+      granted: [1, 128, 128, 2],
+    });
     client.close();
     await nodeIsFine();
   });

@@ -13,12 +13,16 @@ import { binaryFrame } from '../src/events/session';
 import { FilterIndex, isLiteralUnlockFilter, isValidFilter, topics } from '../src/events/topics';
 
 // ws's frame parser (exported by ws, not in its type definitions).
-const { Receiver } = ws as unknown as { Receiver: new (options: object) => NodeJS.WritableStream & NodeJS.EventEmitter };
+const { Receiver } = ws as unknown as {
+  Receiver: new (options: object) => NodeJS.WritableStream & NodeJS.EventEmitter;
+};
 
 describe('topic filters', () => {
   it('follow MQTT 3.1.1 §4.7 syntax', () => {
-    for (const ok of ['blocks', '#', '+', 'blocks/#', 'outputs/+/x', '+/+/#', 'a//b', '/']) expect(isValidFilter(ok), ok).toBe(true);
-    for (const bad of ['', 'blocks#', 'blocks/#/x', 'a/b+', '#/a', 'a/+b/c', 'x\u0000y']) expect(isValidFilter(bad), bad).toBe(false);
+    for (const ok of ['blocks', '#', '+', 'blocks/#', 'outputs/+/x', '+/+/#', 'a//b', '/'])
+      expect(isValidFilter(ok), ok).toBe(true);
+    for (const bad of ['', 'blocks#', 'blocks/#/x', 'a/b+', '#/a', 'a/+b/c', 'x\u0000y'])
+      expect(isValidFilter(bad), bad).toBe(false);
   });
 
   it('recognise the literal-+ unlock filters of D35 and nothing else', () => {
@@ -59,14 +63,28 @@ const matches = (index: FilterIndex<string>, topic: string) => {
 describe('FilterIndex', () => {
   it('matches as MQTT does, with the D35 exception', () => {
     const index = new FilterIndex<string>();
-    const filters = ['blocks', 'blocks/#', '#', 'blocks/+', 'outputs/unlock/+/A', 'outputs/unlock/+/+', 'outputs/unlock/address/A', 'outputs/#', 'outputs/unlock/+/A/spent'];
+    const filters = [
+      'blocks',
+      'blocks/#',
+      '#',
+      'blocks/+',
+      'outputs/unlock/+/A',
+      'outputs/unlock/+/+',
+      'outputs/unlock/address/A',
+      'outputs/#',
+      'outputs/unlock/+/A/spent',
+    ];
     for (const f of filters) index.add(f, f);
     expect(matches(index, 'blocks')).toEqual(new Set(['blocks', 'blocks/#', '#']));
     expect(matches(index, 'blocks/transaction')).toEqual(new Set(['blocks/#', '#', 'blocks/+']));
     // Per-condition topic: not for the exact literal filter.
-    expect(matches(index, 'outputs/unlock/address/A')).toEqual(new Set(['#', 'outputs/unlock/+/+', 'outputs/unlock/address/A', 'outputs/#']));
+    expect(matches(index, 'outputs/unlock/address/A')).toEqual(
+      new Set(['#', 'outputs/unlock/+/+', 'outputs/unlock/address/A', 'outputs/#']),
+    );
     // The literal topic: its filter, and the wildcards matching `+` as any level value.
-    expect(matches(index, 'outputs/unlock/+/A')).toEqual(new Set(['#', 'outputs/unlock/+/A', 'outputs/unlock/+/+', 'outputs/#']));
+    expect(matches(index, 'outputs/unlock/+/A')).toEqual(
+      new Set(['#', 'outputs/unlock/+/A', 'outputs/unlock/+/+', 'outputs/#']),
+    );
     expect(matches(index, 'outputs/unlock/+/A/spent')).toEqual(new Set(['#', 'outputs/unlock/+/A/spent', 'outputs/#']));
     for (const f of filters) index.remove(f, f);
     expect(matches(index, 'blocks').size).toBe(0);
@@ -82,17 +100,22 @@ describe('FilterIndex', () => {
       .filter(isValidFilter);
     const topic = fc.array(topicLevel, { minLength: 1, maxLength: 6 }).map((l) => l.join('/'));
     fc.assert(
-      fc.property(fc.uniqueArray(filter, { maxLength: 12 }), fc.array(topic, { maxLength: 12 }), fc.integer({ min: 0, max: 12 }), (filters, topicList, removeCount) => {
-        const index = new FilterIndex<string>();
-        for (const f of filters) index.add(f, f);
-        // Removing some filters must leave exactly the others.
-        const removed = new Set(filters.slice(0, removeCount));
-        for (const f of removed) index.remove(f, f);
-        for (const t of topicList) {
-          const expected = new Set(filters.filter((f) => !removed.has(f) && reference(f, t)));
-          expect(matches(index, t)).toEqual(expected);
-        }
-      }),
+      fc.property(
+        fc.uniqueArray(filter, { maxLength: 12 }),
+        fc.array(topic, { maxLength: 12 }),
+        fc.integer({ min: 0, max: 12 }),
+        (filters, topicList, removeCount) => {
+          const index = new FilterIndex<string>();
+          for (const f of filters) index.add(f, f);
+          // Removing some filters must leave exactly the others.
+          const removed = new Set(filters.slice(0, removeCount));
+          for (const f of removed) index.remove(f, f);
+          for (const t of topicList) {
+            const expected = new Set(filters.filter((f) => !removed.has(f) && reference(f, t)));
+            expect(matches(index, t)).toEqual(expected);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -107,7 +130,9 @@ class Recorder implements Receiver {
   messages(): { topic: string; payload: string }[] {
     const out: { topic: string; payload: string }[] = [];
     const p = parser({ protocolVersion: 4 });
-    p.on('packet', (packet) => out.push({ topic: (packet as IPublishPacket).topic, payload: String((packet as IPublishPacket).payload) }));
+    p.on('packet', (packet) =>
+      out.push({ topic: (packet as IPublishPacket).topic, payload: String((packet as IPublishPacket).payload) }),
+    );
     for (const f of this.frames) p.parse(f);
     return out;
   }
@@ -138,7 +163,13 @@ describe('Fanout', () => {
     fanout.writeAllNow();
     expect(a.frames).toEqual([]);
     expect(b.frames.length).toBe(1);
-    expect(b.messages().map((m) => m.topic)).toEqual(['blocks', 'blocks/transaction', 'milestones', 'receipts/x', 'milestones-other']);
+    expect(b.messages().map((m) => m.topic)).toEqual([
+      'blocks',
+      'blocks/transaction',
+      'milestones',
+      'receipts/x',
+      'milestones-other',
+    ]);
     expect(c.messages()).toEqual([]);
     fanout.setFilters(b, []);
     expect(fanout.publish('blocks', payload('nobody'))).toBe(false);
@@ -205,7 +236,7 @@ describe('Fanout', () => {
 });
 
 describe('the fanout over WebSocket frames', () => {
-  it('wraps a group\'s flush once and writes the same frame to every client of the group', () => {
+  it("wraps a group's flush once and writes the same frame to every client of the group", () => {
     let wrapped = 0;
     const fanout = new Fanout<Recorder>({
       frame: (packets) => {
@@ -249,7 +280,9 @@ describe('the fanout over WebSocket frames', () => {
 describe('payload objects', () => {
   it('block metadata carries the parents twice (D36)', () => {
     const rest = '{"blockId":"0x01","parents":["0x02","0x03"],"isSolid":true,"whiteFlagIndex":2}';
-    expect(blockMetadataEventJson(rest)).toBe('{"blockId":"0x01","parents":["0x02","0x03"],"parentBlockIds":["0x02","0x03"],"isSolid":true,"whiteFlagIndex":2}');
+    expect(blockMetadataEventJson(rest)).toBe(
+      '{"blockId":"0x01","parents":["0x02","0x03"],"parentBlockIds":["0x02","0x03"],"isSolid":true,"whiteFlagIndex":2}',
+    );
   });
   it('milestone info has the keys of inx-mqtt (§3.1)', () => {
     expect(milestoneInfoJson(2, 1700000010, '0x42')).toBe('{"index":2,"timestamp":1700000010,"milestoneId":"0x42"}');

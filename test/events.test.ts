@@ -33,7 +33,8 @@ let node: TestNode;
 let url: string;
 let networkId: string;
 const bech32 = (address: string) => core.bech32Encode(HRP, { type: 0, pubKeyHash: address }) as string;
-const binary = async (path: string) => Buffer.from(await (await fetch(url + path, { headers: { Accept: SERIALIZER } })).arrayBuffer());
+const binary = async (path: string) =>
+  Buffer.from(await (await fetch(url + path, { headers: { Accept: SERIALIZER } })).arrayBuffer());
 const text = async (path: string) => (await fetch(url + path)).text();
 /** A REST output body with the ledger index of the event that carried it. */
 const atLedgerIndex = (body: string, index: number) => body.replace(/"ledgerIndex":\d+/, `"ledgerIndex":${index}`);
@@ -58,9 +59,18 @@ function signedTransfer(input: Spendable, outputs: object[], tag?: string) {
     outputs,
   };
   if (tag !== undefined) essence.payload = { type: 5, tag, data: '0x01' };
-  const placeholder = { type: 0, signature: { type: 0, publicKey: input.key.publicKey, signature: '0x' + '00'.repeat(64) } };
+  const placeholder = {
+    type: 0,
+    signature: { type: 0, publicKey: input.key.publicKey, signature: '0x' + '00'.repeat(64) },
+  };
   const hash = core.essenceHash({ type: 6, essence, unlocks: [placeholder] });
-  const payload = { type: 6, essence, unlocks: [{ type: 0, signature: { type: 0, publicKey: input.key.publicKey, signature: core.sign(input.key.seed, hash) } }] };
+  const payload = {
+    type: 6,
+    essence,
+    unlocks: [
+      { type: 0, signature: { type: 0, publicKey: input.key.publicKey, signature: core.sign(input.key.seed, hash) } },
+    ],
+  };
   const transactionId: string = core.transactionId(payload);
   return { payload, transactionId, outputIds: outputs.map((_, i) => core.outputId(transactionId, i) as string) };
 }
@@ -97,8 +107,25 @@ describe('every topic with a block, a transfer and their milestone', () => {
     genesis = await genesisSpendable(url);
     const total = BigInt(genesis.output.amount);
     const outputs = [
-      { type: 3, amount: '1000000', unlockConditions: [{ type: 0, address: ed(alice) }, { type: 3, returnAddress: ed(genesisKey), unixTime: FAR_FUTURE }] },
-      { type: 4, amount: '1000000', aliasId: ZERO_ID, stateIndex: 0, foundryCounter: 0, unlockConditions: [{ type: 4, address: ed(alice) }, { type: 5, address: ed(genesisKey) }] },
+      {
+        type: 3,
+        amount: '1000000',
+        unlockConditions: [
+          { type: 0, address: ed(alice) },
+          { type: 3, returnAddress: ed(genesisKey), unixTime: FAR_FUTURE },
+        ],
+      },
+      {
+        type: 4,
+        amount: '1000000',
+        aliasId: ZERO_ID,
+        stateIndex: 0,
+        foundryCounter: 0,
+        unlockConditions: [
+          { type: 4, address: ed(alice) },
+          { type: 5, address: ed(genesisKey) },
+        ],
+      },
       { type: 6, amount: '1000000', nftId: ZERO_ID, unlockConditions: [{ type: 0, address: ed(alice) }] },
       basicOutput(genesisKey.address, total - 3_000_000n),
     ];
@@ -114,7 +141,10 @@ describe('every topic with a block, a transfer and their milestone', () => {
     dedupe = await Recorder.connect(url);
     await dedupe.subscribe(['blocks', '#', 'blocks/+', '+', 'blocks/#']);
     literal = await Recorder.connect(url);
-    await literal.subscribe([`outputs/unlock/+/${bech32(alice.address)}`, `outputs/unlock/+/${bech32(genesisKey.address)}/spent`]);
+    await literal.subscribe([
+      `outputs/unlock/+/${bech32(alice.address)}`,
+      `outputs/unlock/+/${bech32(genesisKey.address)}/spent`,
+    ]);
     wildcards = await Recorder.connect(url);
     await wildcards.subscribe(['outputs/unlock/+/+', 'outputs/unlock/+/+/spent']);
     exact = await Recorder.connect(url);
@@ -154,8 +184,16 @@ describe('every topic with a block, a transfer and their milestone', () => {
       const i = m.findIndex((x) => x.topic === `transactions/${transfer.transactionId}/included-block`);
       return i >= 0 ? i : undefined;
     });
-    milestoneIndex = JSON.parse((await everything.waitFor('milestone-info/confirmed after it', (m) => m.slice(included).find((x) => x.topic === 'milestone-info/confirmed'))).payload.toString()).index;
-    await exact.waitFor('milestone info on the exact client', () => (exact.on('transactions/' + transfer.transactionId + '/included-block').length > 0 ? true : undefined));
+    milestoneIndex = JSON.parse(
+      (
+        await everything.waitFor('milestone-info/confirmed after it', (m) =>
+          m.slice(included).find((x) => x.topic === 'milestone-info/confirmed'),
+        )
+      ).payload.toString(),
+    ).index;
+    await exact.waitFor('milestone info on the exact client', () =>
+      exact.on('transactions/' + transfer.transactionId + '/included-block').length > 0 ? true : undefined,
+    );
   });
 
   afterAll(async () => {
@@ -213,8 +251,14 @@ describe('every topic with a block, a transfer and their milestone', () => {
     const [current, spent] = exact.on(`outputs/${GENESIS_OUTPUT_ID}`);
     expect(JSON.parse(current.payload.toString()).metadata.isSpent).toBe(false);
     expect(ledgerIndexOf(spent.payload)).toBe(milestoneIndex);
-    expect(spent.payload.toString()).toBe(atLedgerIndex(await text(`/api/core/v2/outputs/${GENESIS_OUTPUT_ID}`), milestoneIndex));
-    expect(JSON.parse(spent.payload.toString()).metadata).toMatchObject({ isSpent: true, milestoneIndexSpent: milestoneIndex, transactionIdSpent: transfer.transactionId });
+    expect(spent.payload.toString()).toBe(
+      atLedgerIndex(await text(`/api/core/v2/outputs/${GENESIS_OUTPUT_ID}`), milestoneIndex),
+    );
+    expect(JSON.parse(spent.payload.toString()).metadata).toMatchObject({
+      isSpent: true,
+      milestoneIndexSpent: milestoneIndex,
+      transactionIdSpent: transfer.transactionId,
+    });
     // Read on receipt: already spent over REST.
     expect(JSON.parse((await rest.get('genesis')) as string).metadata.isSpent).toBe(true);
     for (const id of transfer.outputIds) {
@@ -238,7 +282,10 @@ describe('every topic with a block, a transfer and their milestone', () => {
     const spentGenesis = exact.on(`outputs/${GENESIS_OUTPUT_ID}`)[1].payload.toString();
     expect(payloads(exact, `outputs/unlock/address/${genesis32}/spent`)).toEqual([spentGenesis]);
     // Exactly `outputs/unlock/+/{address}`: only the literal topic, once per output.
-    expect(literal.messages.map((m) => m.topic)).toEqual([`outputs/unlock/+/${genesis32}/spent`, ...[0, 1, 2].map(() => `outputs/unlock/+/${alice32}`)]);
+    expect(literal.messages.map((m) => m.topic)).toEqual([
+      `outputs/unlock/+/${genesis32}/spent`,
+      ...[0, 1, 2].map(() => `outputs/unlock/+/${alice32}`),
+    ]);
     expect(literal.messages.map((m) => m.payload.toString())).toEqual([spentGenesis, body(0), body(1), body(2)]);
     // Wildcards: the per-condition and the literal topics, by standard matching.
     const topicsSeen = wildcards.messages.map((m) => m.topic);
@@ -253,21 +300,31 @@ describe('every topic with a block, a transfer and their milestone', () => {
     // `blocks` matches 'blocks', '#', '+' and 'blocks/#' of this client.
     expect(dedupe.on('blocks').filter((m) => m.payload.equals(taggedBytes)).length).toBe(1);
     expect(dedupe.on(`blocks/tagged-data/${TAG}`).length).toBe(1);
-    expect(dedupe.on('milestone-info/confirmed').filter((m) => JSON.parse(m.payload.toString()).index === milestoneIndex).length).toBe(1);
+    expect(
+      dedupe.on('milestone-info/confirmed').filter((m) => JSON.parse(m.payload.toString()).index === milestoneIndex)
+        .length,
+    ).toBe(1);
     // It sees what a plain '#' subscriber sees, message for message.
     const seen = dedupe.messages.map((m) => m.topic).slice(0, 40);
-    const from = everything.messages.findIndex((m) => m.payload.equals(dedupe.messages[0].payload) && m.topic === dedupe.messages[0].topic);
+    const from = everything.messages.findIndex(
+      (m) => m.payload.equals(dedupe.messages[0].payload) && m.topic === dedupe.messages[0].topic,
+    );
     expect(everything.messages.slice(from, from + seen.length).map((m) => m.topic)).toEqual(seen);
   });
 
   it('order (§5): block events, referenced metadata in white-flag order, ledger changes per transaction, milestone info last', () => {
     const log = everything.messages;
-    const end = log.findIndex((m) => m.topic === 'milestone-info/confirmed' && JSON.parse(m.payload.toString()).index === milestoneIndex);
+    const end = log.findIndex(
+      (m) => m.topic === 'milestone-info/confirmed' && JSON.parse(m.payload.toString()).index === milestoneIndex,
+    );
     const start = log.findLastIndex((m, i) => i < end && m.topic === 'milestones');
     expect(log[start - 1].topic).toBe('blocks');
     const part = log.slice(start - 1, end + 1).map((m) => m.topic);
     const at = (topic: string) => part.indexOf(topic);
-    const referenced = log.slice(start, end).filter((m) => m.topic === 'block-metadata/referenced').map((m) => JSON.parse(m.payload.toString()));
+    const referenced = log
+      .slice(start, end)
+      .filter((m) => m.topic === 'block-metadata/referenced')
+      .map((m) => JSON.parse(m.payload.toString()));
     expect(referenced.map((r) => r.whiteFlagIndex)).toEqual(referenced.map((_, i) => i));
     expect(referenced.every((r) => r.referencedByMilestoneIndex === milestoneIndex)).toBe(true);
     const lastReferenced = part.lastIndexOf('block-metadata/referenced');
@@ -323,14 +380,26 @@ describe('every topic with a block, a transfer and their milestone', () => {
     const latest = JSON.parse(first[0].payload.toString());
     expect(latest.index).toBeGreaterThanOrEqual(milestoneIndex);
     expect(latest.index).toBeLessThanOrEqual(info.latestMilestone.index);
-    expect(first[2].payload.toString()).toBe(withParentBlockIds(await text(`/api/core/v2/blocks/${transferBlock}/metadata`)));
+    expect(first[2].payload.toString()).toBe(
+      withParentBlockIds(await text(`/api/core/v2/blocks/${transferBlock}/metadata`)),
+    );
     expect(JSON.parse(first[3].payload.toString()).metadata.isSpent).toBe(true);
-    expect(first[4].payload.toString()).toBe(atLedgerIndex(await text(`/api/core/v2/outputs/${transfer.outputIds[0]}`), ledgerIndexOf(first[4].payload)));
+    expect(first[4].payload.toString()).toBe(
+      atLedgerIndex(await text(`/api/core/v2/outputs/${transfer.outputIds[0]}`), ledgerIndexOf(first[4].payload)),
+    );
     expect(first[5].payload.equals(await binary(`/api/core/v2/blocks/${transferBlock}`))).toBe(true);
     // Wildcards, unknown and upper-case ids: nothing. Live events may follow, but not these.
-    expect(late.messages.slice(6).some((m) => m.topic.startsWith('block-metadata/') && m.topic !== `block-metadata/${transferBlock}`)).toBe(false);
+    expect(
+      late.messages
+        .slice(6)
+        .some((m) => m.topic.startsWith('block-metadata/') && m.topic !== `block-metadata/${transferBlock}`),
+    ).toBe(false);
     // The other subscriber of the same topics got no copy.
-    expect(exact.messages.slice(before).some((m) => m.topic === `outputs/${GENESIS_OUTPUT_ID}` || m.topic.startsWith('transactions/'))).toBe(false);
+    expect(
+      exact.messages
+        .slice(before)
+        .some((m) => m.topic === `outputs/${GENESIS_OUTPUT_ID}` || m.topic.startsWith('transactions/')),
+    ).toBe(false);
     await late.end();
   });
 });

@@ -23,7 +23,15 @@ const RENT = { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 };
 describe('faucet configuration', () => {
   it('has the documented defaults and is public', () => {
     const c = loadConfig([], {});
-    expect(c.faucet).toEqual({ enabled: true, privateKey: '', amount: 1_000_000_000, cooldown: 300, maxOutputs: 127, maxQueueSize: 10_000, rateLimit: { maxRequests: 10, period: 300, maxBurst: 20 } });
+    expect(c.faucet).toEqual({
+      enabled: true,
+      privateKey: '',
+      amount: 1_000_000_000,
+      cooldown: 300,
+      maxOutputs: 127,
+      maxQueueSize: 10_000,
+      rateLimit: { maxRequests: 10, period: 300, maxBurst: 20 },
+    });
     expect(c.restApi.publicRoutes).toEqual(expect.arrayContaining(['/api/faucet/v1/*', '/faucet', '/faucet/*']));
   });
 
@@ -43,10 +51,17 @@ describe('faucet configuration', () => {
   it('uses the dev key on the dev network only, a configured key anywhere', () => {
     const dev = loadConfig([], {});
     expect(isDevNetwork(dev)).toBe(true);
-    expect(faucetKey(dev, 'tst')).toMatchObject({ seed: DEV_SEED, address: DEV_ADDRESS, bech32: 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc' });
+    expect(faucetKey(dev, 'tst')).toMatchObject({
+      seed: DEV_SEED,
+      address: DEV_ADDRESS,
+      bech32: 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc',
+    });
     const other = loadConfig(['--genesis-address', '0x' + '11'.repeat(32)], {});
     expect(faucetKey(other, 'tst')).toEqual({ off: 'not the dev network and no faucet.privateKey configured' });
-    const keyed = loadConfig(['--genesis-address', '0x' + '11'.repeat(32), '--faucet-private-key', '0x' + '22'.repeat(32)], {});
+    const keyed = loadConfig(
+      ['--genesis-address', '0x' + '11'.repeat(32), '--faucet-private-key', '0x' + '22'.repeat(32)],
+      {},
+    );
     expect((faucetKey(keyed, 'tst') as FaucetKey).seed).toBe('0x' + '22'.repeat(32));
     expect(faucetKey(loadConfig(['--no-faucet'], {}), 'tst')).toEqual({ off: 'disabled by configuration' });
     const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
@@ -57,7 +72,9 @@ describe('faucet configuration', () => {
 
 describe('faucet requests', () => {
   it('takes Ed25519, alias and NFT addresses of the network, lower-cased', () => {
-    expect(parseRecipient('TST1QQGDNRAHTVFNXTPPHAKSXPR2U34N5TKW7L26DQCFDMHSK9DT0GT86DXC8ZC', 'tst').bech32).toBe('tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc');
+    expect(parseRecipient('TST1QQGDNRAHTVFNXTPPHAKSXPR2U34N5TKW7L26DQCFDMHSK9DT0GT86DXC8ZC', 'tst').bech32).toBe(
+      'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc',
+    );
     const refusal = (value: unknown) => {
       try {
         parseRecipient(value, 'tst');
@@ -105,9 +122,16 @@ describe('faucet transactions', () => {
   const outputOf = (i: number, amount: bigint): FaucetOutput => ({
     outputId: '0x' + i.toString(16).padStart(64, '0') + '0000',
     amount,
-    output: { type: 3, amount: amount.toString(), unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: key.address } }] },
+    output: {
+      type: 3,
+      amount: amount.toString(),
+      unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: key.address } }],
+    },
   });
-  const recipient = (i: number, amount: bigint) => ({ address: { type: 0 as const, pubKeyHash: '0x' + i.toString(16).padStart(64, '0') }, amount });
+  const recipient = (i: number, amount: bigint) => ({
+    address: { type: 0 as const, pubKeyHash: '0x' + i.toString(16).padStart(64, '0') },
+    amount,
+  });
 
   it('selects the largest outputs first and leaves nothing or a remainder that covers its deposit', () => {
     const outputs = [outputOf(1, 100_000n), outputOf(2, 5_000_000n), outputOf(3, 1_000_000n)];
@@ -126,14 +150,28 @@ describe('faucet transactions', () => {
     const outputs = [outputOf(1, 3_000_000n), outputOf(2, 3_000_000n)];
     const recipients = [recipient(7, 2_000_000n), recipient(8, 2_000_000n), recipient(9, 1_000_000n)];
     const tx = buildFaucetTransaction('1', key, outputs, recipients, RENT);
-    const essence = tx.payload.essence as { inputs: { transactionOutputIndex: number }[]; outputs: { amount: string; unlockConditions: { address: { pubKeyHash: string } }[] }[] };
+    const essence = tx.payload.essence as {
+      inputs: { transactionOutputIndex: number }[];
+      outputs: { amount: string; unlockConditions: { address: { pubKeyHash: string } }[] }[];
+    };
     expect(essence.inputs).toHaveLength(2);
     expect(essence.outputs.map((o) => o.amount)).toEqual(['2000000', '2000000', '1000000', '1000000']);
     expect(essence.outputs[3].unlockConditions[0].address.pubKeyHash).toBe(key.address);
     expect(tx.remainder).toBe(1_000_000n);
-    const [first, second] = tx.payload.unlocks as [{ type: 0; signature: { publicKey: string; signature: string } }, { type: 1; reference: number }];
+    const [first, second] = tx.payload.unlocks as [
+      { type: 0; signature: { publicKey: string; signature: string } },
+      { type: 1; reference: number },
+    ];
     expect(second).toEqual({ type: 1, reference: 0 });
     expect(verify(first.signature.publicKey, essenceHash(tx.payload), first.signature.signature)).toBe(true);
-    expect(() => buildFaucetTransaction('1', key, outputs, Array.from({ length: 128 }, (_, i) => recipient(i, 1n)), RENT)).toThrow(RangeError);
+    expect(() =>
+      buildFaucetTransaction(
+        '1',
+        key,
+        outputs,
+        Array.from({ length: 128 }, (_, i) => recipient(i, 1n)),
+        RENT,
+      ),
+    ).toThrow(RangeError);
   });
 });

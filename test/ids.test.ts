@@ -41,15 +41,31 @@ describe('errors crossing from the binding', () => {
   };
 
   it('carry reason, path and detail', () => {
-    expect(codeOf(() => decodeBlock(Buffer.from([2, 1])))).toEqual({ code: 'length-prefix-too-large', path: 'parents', detail: true });
-    expect(codeOf(() => encodeBlock({ protocolVersion: 2, parents: ['0X00'] }))).toEqual({ code: 'uppercase-0X-prefix', path: 'parents[0]', detail: true });
+    expect(codeOf(() => decodeBlock(Buffer.from([2, 1])))).toEqual({
+      code: 'length-prefix-too-large',
+      path: 'parents',
+      detail: true,
+    });
+    expect(codeOf(() => encodeBlock({ protocolVersion: 2, parents: ['0X00'] }))).toEqual({
+      code: 'uppercase-0X-prefix',
+      path: 'parents[0]',
+      detail: true,
+    });
     expect(codeOf(() => encodeBlock('{"protocolVersion":'))).toEqual({ code: 'invalid-json', path: '', detail: true });
-    expect(codeOf(() => outputId('0x00', 0))).toEqual({ code: 'invalid-argument', path: 'transactionId', detail: true });
+    expect(codeOf(() => outputId('0x00', 0))).toEqual({
+      code: 'invalid-argument',
+      path: 'transactionId',
+      detail: true,
+    });
   });
 
   it('turn wrong JavaScript argument types into invalid-argument', () => {
     // Deliberately wrong types, as untyped JavaScript callers could pass them.
     expect(codeOf(() => encodeBlock(5 as unknown as string))).toEqual({ code: 'invalid-type', path: '', detail: true });
-    expect(codeOf(() => outputId(7 as unknown as string, 0))).toEqual({ code: 'invalid-argument', path: '', detail: true });
+    expect(codeOf(() => outputId(7 as unknown as string, 0))).toEqual({
+      code: 'invalid-argument',
+      path: '',
+      detail: true,
+    });
   });
 });

@@ -7,7 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeBlock, LedgerError, MiningPool, powScore } from '../src/index';
 
 const block = (label: string) =>
-  encodeBlock({ protocolVersion: 2, parents: ['0x' + '00'.repeat(32), '0x' + '11'.repeat(32)], payload: { type: 5, tag: '0x706f6f6c', data: '0x' + Buffer.from(label).toString('hex') } });
+  encodeBlock({
+    protocolVersion: 2,
+    parents: ['0x' + '00'.repeat(32), '0x' + '11'.repeat(32)],
+    payload: { type: 5, tag: '0x706f6f6c', data: '0x' + Buffer.from(label).toString('hex') },
+  });
 /** No nonce reaches this score: such a job runs until it is cancelled. */
 const NEVER = 4_294_967_295;
 
@@ -43,8 +47,12 @@ describe('mining pool', () => {
   it('refuses a job at once when every slot and the queue are taken', async () => {
     const pool = open(1, 1);
     const stop = new AbortController();
-    const running = pool.mine(block('running'), { targetScore: NEVER, threads: 1, signal: stop.signal }).catch((e) => e);
-    const waiting = pool.mine(block('waiting'), { targetScore: NEVER, threads: 1, signal: stop.signal }).catch((e) => e);
+    const running = pool
+      .mine(block('running'), { targetScore: NEVER, threads: 1, signal: stop.signal })
+      .catch((e) => e);
+    const waiting = pool
+      .mine(block('waiting'), { targetScore: NEVER, threads: 1, signal: stop.signal })
+      .catch((e) => e);
     await until(pool, (s) => s.running === 1 && s.queued === 1);
     const refused = await pool.mine(block('refused'), { targetScore: NEVER, threads: 1 }).catch((e) => e);
     expect(refused).toBeInstanceOf(LedgerError);
@@ -60,7 +68,9 @@ describe('mining pool', () => {
     const first = new AbortController();
     const second = new AbortController();
     const running = pool.mine(block('first'), { targetScore: NEVER, threads: 1, signal: first.signal }).catch((e) => e);
-    const waiting = pool.mine(block('second'), { targetScore: NEVER, threads: 1, signal: second.signal }).catch((e) => e);
+    const waiting = pool
+      .mine(block('second'), { targetScore: NEVER, threads: 1, signal: second.signal })
+      .catch((e) => e);
     await until(pool, (s) => s.running === 1 && s.queued === 1);
     second.abort();
     expect((await waiting).code).toBe('pow-aborted');
@@ -93,7 +103,9 @@ describe('mining pool', () => {
     );
     await until(pool, (s) => s.running === 6);
     // pbkdf2 runs on libuv's thread pool (4 threads by default), like the store's tasks.
-    await new Promise<void>((resolve, reject) => pbkdf2('secret', 'salt', 1, 32, 'sha256', (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      pbkdf2('secret', 'salt', 1, 32, 'sha256', (err) => (err ? reject(err) : resolve())),
+    );
     expect(settled).toBe(0);
     expect(pool.status().running).toBe(6);
     stop.abort();

@@ -59,7 +59,9 @@ describe('unzipMember', () => {
   });
 
   it('names what is missing', () => {
-    expect(() => unzipMember(archive, '/clang/native/libclang.dll')).toThrow('no /clang/native/libclang.dll in the archive');
+    expect(() => unzipMember(archive, '/clang/native/libclang.dll')).toThrow(
+      'no /clang/native/libclang.dll in the archive',
+    );
     expect(() => unzipMember(Buffer.from('not a zip at all, just some bytes'), 'x')).toThrow('not a zip archive');
   });
 });
@@ -94,7 +96,9 @@ describe.runIf(process.platform === 'linux')('nativeEnv on Linux', () => {
   it('stops with one line when LIBCLANG_PATH holds none', async () => {
     process.env.LIBCLANG_PATH = dir;
     await expect(nativeEnv()).rejects.toThrow(Stop);
-    await expect(nativeEnv()).rejects.toThrow(/^ledger-node: LIBCLANG_PATH=.* holds no libclang\.so: .*`unset LIBCLANG_PATH`/);
+    await expect(nativeEnv()).rejects.toThrow(
+      /^ledger-node: LIBCLANG_PATH=.* holds no libclang\.so: .*`unset LIBCLANG_PATH`/,
+    );
   });
 
   it('otherwise takes the pinned libclang from the cache, with the C compiler builtin headers', async () => {
@@ -112,7 +116,9 @@ describe.runIf(process.platform === 'linux')('nativeEnv on Linux', () => {
     const error = await nativeEnv().catch((e: Error) => e);
     expect(error).toBeInstanceOf(Stop);
     expect(error.message).toContain('could not fetch libclang 18.1.1 from PyPI (no network in this test)');
-    expect(error.message).toContain(`pip download libclang==18.1.1 --no-deps --only-binary=:all: -d ${join(dir, 'cache', 'ledger-node')}`);
+    expect(error.message).toContain(
+      `pip download libclang==18.1.1 --no-deps --only-binary=:all: -d ${join(dir, 'cache', 'ledger-node')}`,
+    );
     expect(error.message).not.toContain('\n');
   });
 

@@ -38,7 +38,9 @@ describe('coordinator keys', () => {
 describe('genesis outputs', () => {
   it('puts the whole supply on the genesis address by default', () => {
     const config = loadConfig([], {});
-    const [output] = genesisOutputs(config).map((b) => decodeOutput(b) as { amount: string; unlockConditions: { address: { pubKeyHash: string } }[] });
+    const [output] = genesisOutputs(config).map(
+      (b) => decodeOutput(b) as { amount: string; unlockConditions: { address: { pubKeyHash: string } }[] },
+    );
     expect(output.amount).toBe('4600000000000000');
     expect(output.unlockConditions[0].address.pubKeyHash).toBe(config.genesis.address);
   });
@@ -47,7 +49,12 @@ describe('genesis outputs', () => {
     const dir = tempDir();
     const file = join(dir, 'genesis.json');
     const address = { type: 0, pubKeyHash: '0x' + '11'.repeat(32) };
-    writeFileSync(file, JSON.stringify({ outputs: [1, 2].map(() => ({ type: 3, amount: '2300000000000000', unlockConditions: [{ type: 0, address }] })) }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        outputs: [1, 2].map(() => ({ type: 3, amount: '2300000000000000', unlockConditions: [{ type: 0, address }] })),
+      }),
+    );
     expect(genesisOutputs(loadConfig(['--genesis-file', file], {}))).toHaveLength(2);
     writeFileSync(file, JSON.stringify({ outputs: [{ type: 3, amount: 'lots' }] }));
     expect(() => genesisOutputs(loadConfig(['--genesis-file', file], {}))).toThrow(/outputs\[0\]\.amount/);

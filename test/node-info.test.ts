@@ -45,7 +45,11 @@ describe('NodeInfo', () => {
     await store.issueMilestone(first.timestamp + 4);
     const second = info.jsonText(now + 4);
     expect(JSON.parse(second).status.latestMilestone.index).toBe(2);
-    expect(JSON.parse(second).metrics).toEqual({ blocksPerSecond: 0.25, referencedBlocksPerSecond: 0.25, referencedRate: 100 });
+    expect(JSON.parse(second).metrics).toEqual({
+      blocksPerSecond: 0.25,
+      referencedBlocksPerSecond: 0.25,
+      referencedRate: 100,
+    });
   });
 
   it('reads the whole status object only when the latest milestone changed', async () => {
@@ -63,14 +67,24 @@ describe('NodeInfo', () => {
     await store.issueMilestone();
     const after = info.jsonText();
     expect(reads).toBe(2);
-    expect(JSON.parse(after).status.confirmedMilestone.index).toBe(JSON.parse(before).status.confirmedMilestone.index + 1);
+    expect(JSON.parse(after).status.confirmedMilestone.index).toBe(
+      JSON.parse(before).status.confirmedMilestone.index + 1,
+    );
   });
 });
 
 describe('rates', () => {
   it('divides by the seconds between the milestones, as Hornet does', () => {
-    expect(rates({ index: 9, newBlocks: 50, referencedBlocks: 40, seconds: 5 })).toEqual({ blocksPerSecond: 10, referencedBlocksPerSecond: 8, referencedRate: 80 });
-    expect(rates({ index: 9, newBlocks: 0, referencedBlocks: 3, seconds: 3 })).toEqual({ blocksPerSecond: 0, referencedBlocksPerSecond: 1, referencedRate: 0 });
+    expect(rates({ index: 9, newBlocks: 50, referencedBlocks: 40, seconds: 5 })).toEqual({
+      blocksPerSecond: 10,
+      referencedBlocksPerSecond: 8,
+      referencedRate: 80,
+    });
+    expect(rates({ index: 9, newBlocks: 0, referencedBlocks: 3, seconds: 3 })).toEqual({
+      blocksPerSecond: 0,
+      referencedBlocksPerSecond: 1,
+      referencedRate: 0,
+    });
     expect(rates(undefined)).toEqual({ blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 });
   });
 });

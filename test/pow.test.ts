@@ -47,7 +47,7 @@ describe('PoW score (pow.md §5)', () => {
 });
 
 describe('engines', () => {
-  it('lists the engines this CPU runs, the miner\'s among them', () => {
+  it("lists the engines this CPU runs, the miner's among them", () => {
     const info = powInfo();
     expect(info.engines).toContain(info.engine);
     expect(info.engines).toContain('portable-128');

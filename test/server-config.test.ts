@@ -22,8 +22,14 @@ describe('loadConfig', () => {
 
   it('applies file, then environment, then flags', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
-    writeFileSync(file, JSON.stringify({ dataDir: '/from-file', protocol: { minPowScore: 10 }, coordinator: { interval: 3 } }));
-    const c = loadConfig(['--config', file, '--min-pow-score', '1', '--port', '0', '--no-pow'], { LEDGER_NODE_MIN_POW_SCORE: '20', LEDGER_NODE_DATA_DIR: '/from-env' });
+    writeFileSync(
+      file,
+      JSON.stringify({ dataDir: '/from-file', protocol: { minPowScore: 10 }, coordinator: { interval: 3 } }),
+    );
+    const c = loadConfig(['--config', file, '--min-pow-score', '1', '--port', '0', '--no-pow'], {
+      LEDGER_NODE_MIN_POW_SCORE: '20',
+      LEDGER_NODE_DATA_DIR: '/from-env',
+    });
     expect(c.dataDir).toBe('/from-env');
     expect(c.protocol.minPowScore).toBe(1);
     expect(c.coordinator.interval).toBe(3);
@@ -34,7 +40,18 @@ describe('loadConfig', () => {
   it('reads repeatable and --flag=value forms', () => {
     const k1 = '0x' + '01'.repeat(32);
     const k2 = '0x' + '02'.repeat(32);
-    const c = loadConfig(['--coordinator-key', k1, `--coordinator-key=${k2}`, '--bind', '127.0.0.1', '--genesis-address', GENESIS_HEX.toUpperCase().replace('0X', '0x')], {});
+    const c = loadConfig(
+      [
+        '--coordinator-key',
+        k1,
+        `--coordinator-key=${k2}`,
+        '--bind',
+        '127.0.0.1',
+        '--genesis-address',
+        GENESIS_HEX.toUpperCase().replace('0X', '0x'),
+      ],
+      {},
+    );
     expect(c.coordinator.privateKeys).toEqual([k1, k2]);
     expect(c.restApi.bindAddress).toBe('127.0.0.1:14265');
     expect(c.genesis.address).toBe(GENESIS_HEX);
@@ -42,7 +59,10 @@ describe('loadConfig', () => {
 
   it('reads the follower, genesis-file and durability options', () => {
     const pub = '0x' + 'ab'.repeat(32);
-    const c = loadConfig(['--no-coordinator', '--coordinator-public-key', pub, '--genesis-file', '/tmp/g.json', '--sync-writes'], {});
+    const c = loadConfig(
+      ['--no-coordinator', '--coordinator-public-key', pub, '--genesis-file', '/tmp/g.json', '--sync-writes'],
+      {},
+    );
     expect(c.coordinator.enabled).toBe(false);
     expect(c.coordinator.publicKeys).toEqual([pub]);
     expect(c.genesis.file).toBe('/tmp/g.json');
@@ -76,23 +96,35 @@ describe('loadConfig', () => {
     expect(loadConfig(['--config', file], {}).dashboard.enabled).toBe(false);
     writeFileSync(file, JSON.stringify({ dashboard: { enabled: 'no' } }));
     expect(() => loadConfig(['--config', file], {})).toThrow('dashboard.enabled must be true or false');
-    expect(loadConfig([], {}).restApi.publicRoutes).toEqual(expect.arrayContaining(['/dashboard', '/dashboard/*', '/api/dashboard-metrics/v1/*']));
+    expect(loadConfig([], {}).restApi.publicRoutes).toEqual(
+      expect.arrayContaining(['/dashboard', '/dashboard/*', '/api/dashboard-metrics/v1/*']),
+    );
   });
 
   it('reads the snapshot, genesis style and network name options', () => {
-    const c = loadConfig(['--snapshot', '/tmp/full_snapshot.bin', '--genesis-style', 'hornet', '--network-name', 'private_tangle1'], {});
+    const c = loadConfig(
+      ['--snapshot', '/tmp/full_snapshot.bin', '--genesis-style', 'hornet', '--network-name', 'private_tangle1'],
+      {},
+    );
     expect(c.snapshot.loadPath).toBe('/tmp/full_snapshot.bin');
     expect(c.genesis.style).toBe('hornet');
     expect(protocolOf(c).networkName).toBe('private_tangle1');
     const d = loadConfig([], { LEDGER_NODE_GENESIS_STYLE: 'hornet' });
-    expect([d.genesis.style, d.snapshot.loadPath, protocolOf(d).networkName]).toEqual(['hornet', '', 'ledger-devnet-v2']);
+    expect([d.genesis.style, d.snapshot.loadPath, protocolOf(d).networkName]).toEqual([
+      'hornet',
+      '',
+      'ledger-devnet-v2',
+    ]);
     expect(loadConfig([], {}).genesis.style).toBe('ledger');
   });
 
   it("reads Hornet's milestone key ranges and count (D42) from the file, outside the protocol parameters", () => {
     const k1 = 'ed3c3f1a319ff4e909cf2771d79fece0ac9bd9fd2ee49ea6c0885c9cb3b1248c';
     const k2 = '0xf6752f5f46a53364e2ee9c4d662d762a81efd51010282a75cd6bd03f28ef349c';
-    const ranges = [{ key: k1, start: 0, end: 0 }, { key: k2, start: 10, end: 20 }];
+    const ranges = [
+      { key: k1, start: 0, end: 0 },
+      { key: k2, start: 10, end: 20 },
+    ];
     const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
     writeFileSync(file, JSON.stringify({ protocol: { milestonePublicKeyCount: 2, publicKeyRanges: ranges } }));
     const c = loadConfig(['--config', file, '--no-coordinator'], {});
@@ -112,7 +144,16 @@ describe('loadConfig', () => {
     [{ publicKeyRanges: [{ key: 'ab'.repeat(32), start: 5, end: 4 }] }, 'end 4 is before start 5'],
     [{ publicKeyRanges: [{ key: 'ab'.repeat(32), start: -1, end: 0 }] }, 'publicKeyRanges[0].start'],
     [{ publicKeyRanges: [{ key: 'ab'.repeat(32), start: 0, end: 0, from: 1 }] }, 'publicKeyRanges[0] must be'],
-    [{ milestonePublicKeyCount: 2, publicKeyRanges: [{ key: 'ab'.repeat(32), start: 0, end: 0 }, { key: '0x' + 'AB'.repeat(32), start: 5, end: 0 }] }, 'more than the 1 key(s)'],
+    [
+      {
+        milestonePublicKeyCount: 2,
+        publicKeyRanges: [
+          { key: 'ab'.repeat(32), start: 0, end: 0 },
+          { key: '0x' + 'AB'.repeat(32), start: 5, end: 0 },
+        ],
+      },
+      'more than the 1 key(s)',
+    ],
   ])('refuses the key setting %j', (protocol, message) => {
     const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
     writeFileSync(file, JSON.stringify({ protocol }));
@@ -122,8 +163,16 @@ describe('loadConfig', () => {
 
   it('refuses key ranges together with coordinator.publicKeys', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
-    writeFileSync(file, JSON.stringify({ protocol: { publicKeyRanges: [{ key: 'ab'.repeat(32), start: 0, end: 0 }] }, coordinator: { publicKeys: ['0x' + 'cd'.repeat(32)] } }));
-    expect(() => loadConfig(['--config', file], {})).toThrow(/either as coordinator.publicKeys or as protocol.publicKeyRanges/);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        protocol: { publicKeyRanges: [{ key: 'ab'.repeat(32), start: 0, end: 0 }] },
+        coordinator: { publicKeys: ['0x' + 'cd'.repeat(32)] },
+      }),
+    );
+    expect(() => loadConfig(['--config', file], {})).toThrow(
+      /either as coordinator.publicKeys or as protocol.publicKeyRanges/,
+    );
   });
 
   it.each([

@@ -49,7 +49,20 @@ describe('block schema', () => {
     expect(error({ protocolVersion: 2, payload: { type: 5, data: '0xabc' } })).toMatch(/^payload\.data/);
     expect(error({ protocolVersion: 2, nonce: '-1' })).toMatch(/^nonce/);
     expect(
-      error({ protocolVersion: 2, payload: { type: 6, essence: { type: 1, networkId: '1', inputs: [{ type: 0, transactionId: '0x' + '00'.repeat(32), transactionOutputIndex: 70000 }], inputsCommitment: '0x' + '00'.repeat(32), outputs: [] }, unlocks: [] } }),
+      error({
+        protocolVersion: 2,
+        payload: {
+          type: 6,
+          essence: {
+            type: 1,
+            networkId: '1',
+            inputs: [{ type: 0, transactionId: '0x' + '00'.repeat(32), transactionOutputIndex: 70000 }],
+            inputsCommitment: '0x' + '00'.repeat(32),
+            outputs: [],
+          },
+          unlocks: [],
+        },
+      }),
     ).toMatch(/^payload\.essence\.inputs\[0\]\.transactionOutputIndex/);
   });
 });

@@ -13,7 +13,10 @@ import { encodeBlock } from '../src/core/codec';
 import { LedgerStore } from '../src/core/store';
 import { genesisOutputs } from '../src/genesis';
 
-const config = loadConfig(['--min-pow-score', '0', '--data-dir', mkdtempSync(join(tmpdir(), 'ledger-node-reads-'))], {});
+const config = loadConfig(
+  ['--min-pow-score', '0', '--data-dir', mkdtempSync(join(tmpdir(), 'ledger-node-reads-'))],
+  {},
+);
 let store: LedgerStore;
 
 beforeAll(async () => {
@@ -33,7 +36,12 @@ afterAll(() => store?.close());
 
 describe('LedgerStore reads', () => {
   it('keeps a block metadata until the next milestone, and for good once referenced', async () => {
-    const bytes = encodeBlock({ protocolVersion: 2, parents: store.selectTips(), payload: { type: 5, tag: '0x72656164', data: '0x01' }, nonce: '0' });
+    const bytes = encodeBlock({
+      protocolVersion: 2,
+      parents: store.selectTips(),
+      payload: { type: 5, tag: '0x72656164', data: '0x01' },
+      nonce: '0',
+    });
     const { blockId } = await store.submitBlock(bytes);
     const pending = JSON.parse(store.getBlockMetadata(blockId)!);
     expect(pending.referencedByMilestoneIndex).toBeUndefined();

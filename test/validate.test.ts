@@ -27,7 +27,10 @@ describe('storageDeposit (validation.md §6)', () => {
       type: 3,
       amount: '1000000',
       unlockConditions: [
-        { type: 0, address: { type: 0, pubKeyHash: '0x94974ee57aef2316fbbaab22273f911485ad99cc688b4a39893f2316147b258b' } },
+        {
+          type: 0,
+          address: { type: 0, pubKeyHash: '0x94974ee57aef2316fbbaab22273f911485ad99cc688b4a39893f2316147b258b' },
+        },
       ],
     };
     expect(storageDeposit(smallest, RENT_100)).toBe('42600');

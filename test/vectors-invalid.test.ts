@@ -27,7 +27,10 @@ describe('invalid.jsonl: every record rejected with its reason', () => {
 
   it('json records read from JSON text give the same reason', () => {
     for (const r of all.filter((x) => x.form === 'json')) {
-      expect(reasonOf(() => validateBlock(JSON.stringify(r.json), protocolOf(r.network))), r.name).toBe(r.reason);
+      expect(
+        reasonOf(() => validateBlock(JSON.stringify(r.json), protocolOf(r.network))),
+        r.name,
+      ).toBe(r.reason);
     }
   });
 
@@ -42,7 +45,10 @@ describe('invalid.jsonl: every record rejected with its reason', () => {
       return undefined;
     };
     for (const r of all.filter((x) => x.form === 'json')) {
-      expect(failure(() => encodeBlockWithId(r.json)), r.name).toEqual(failure(() => encodeBlock(r.json)));
+      expect(
+        failure(() => encodeBlockWithId(r.json)),
+        r.name,
+      ).toEqual(failure(() => encodeBlock(r.json)));
     }
   });
 
@@ -69,12 +75,18 @@ const SEP_PARENTS = [`0x${'00'.repeat(32)}`, `0x${'00'.repeat(31)}01`];
 describe('valid vectors pass the rules of their own network', () => {
   const networkOf = (r: { extra?: { networkName?: string } }) => r.extra?.networkName ?? 'ledger-devnet-v2';
 
-  it.each(records('valid.jsonl').filter((r) => r.kind === 'block').map((r) => [r.name, r]))('%s', (_name, r) => {
+  it.each(
+    records('valid.jsonl')
+      .filter((r) => r.kind === 'block')
+      .map((r) => [r.name, r]),
+  )('%s', (_name, r) => {
     expect(() => validateBlock(bytesOf(r.bytes), protocolOf(networkOf(r)))).not.toThrow();
     expect(() => validateBlock(r.json, protocolOf(networkOf(r)))).not.toThrow();
   });
 
-  const transactions = [...records('valid.jsonl'), ...records('transactions.jsonl')].filter((r) => r.kind === 'transaction');
+  const transactions = [...records('valid.jsonl'), ...records('transactions.jsonl')].filter(
+    (r) => r.kind === 'transaction',
+  );
   it.each(transactions.map((r) => [r.name, r]))('%s inside a block', (_name, r) => {
     const block = { protocolVersion: 2, parents: SEP_PARENTS, payload: r.json, nonce: '0' };
     expect(() => validateBlock(block, protocolOf(networkOf(r)))).not.toThrow();

@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VECTORS } from './vectors';
 
-interface Row { file: string; records: number; bytes: number; sha256: string }
+interface Row {
+  file: string;
+  records: number;
+  bytes: number;
+  sha256: string;
+}
 
 function table(): Row[] {
   const rows: Row[] = [];
@@ -26,7 +31,9 @@ describe('vectors/README.md provenance table', () => {
   const rows = table();
 
   it('lists every data file of the folder', () => {
-    const data = readdirSync(VECTORS).filter((f) => f !== 'README.md').sort();
+    const data = readdirSync(VECTORS)
+      .filter((f) => f !== 'README.md')
+      .sort();
     expect(rows.map((r) => r.file).sort()).toEqual(data);
   });
 

@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
-  blockId, decodeBlock, decodeBlockWithId, decodeOutput, decodePayload, encodeBlock, encodeBlockWithId, encodeOutput, encodePayload, essenceHash,
-  inputsCommitment, milestoneId, networkId, outputId, storageDeposit, transactionId, validateBlock,
+  blockId,
+  decodeBlock,
+  decodeBlockWithId,
+  decodeOutput,
+  decodePayload,
+  encodeBlock,
+  encodeBlockWithId,
+  encodeOutput,
+  encodePayload,
+  essenceHash,
+  inputsCommitment,
+  milestoneId,
+  networkId,
+  outputId,
+  storageDeposit,
+  transactionId,
+  validateBlock,
 } from '../src/index';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +41,10 @@ describe('valid.jsonl through the JS API', () => {
       expect(essenceHash(r.json)).toBe(r.extra.essenceHash);
     }
     if (r.extra?.milestoneId) expect(milestoneId(bytesOf(r.bytes))).toBe(r.extra.milestoneId);
-    validateBlock(bytesOf(r.bytes), { ...protocolOf(r.extra?.networkName ?? 'shimmer'), tokenSupply: '4600000000000000' });
+    validateBlock(bytesOf(r.bytes), {
+      ...protocolOf(r.extra?.networkName ?? 'shimmer'),
+      tokenSupply: '4600000000000000',
+    });
   });
 
   it.each(valid.filter((r) => r.kind === 'networkId').map((r) => [r.name, r]))('network id %s', (_n, r) => {
@@ -50,7 +68,9 @@ describe('transactions.jsonl', () => {
     expect(transactionId(bytesOf(r.bytes))).toBe(r.id);
     expect(essenceHash(r.json)).toBe(r.extra.essenceHash);
     expect(essenceHash(bytesOf(r.bytes))).toBe(r.extra.essenceHash);
-    expect(inputsCommitment(r.extra.consumedOutputs.map((c: { output: object }) => c.output))).toBe(r.extra.inputsCommitment);
+    expect(inputsCommitment(r.extra.consumedOutputs.map((c: { output: object }) => c.output))).toBe(
+      r.extra.inputsCommitment,
+    );
     expect(networkId(r.extra.networkName)).toBe(r.extra.networkId);
     r.extra.outputIds.forEach((id: string, i: number) => expect(outputId(r.id, i)).toBe(id));
   });

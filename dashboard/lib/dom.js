@@ -38,6 +38,12 @@ export function facts(rows) {
   return h(
     'table',
     { class: 'facts' },
-    h('tbody', {}, rows.filter(([, value]) => value !== undefined).map(([label, value]) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, value)))),
+    h(
+      'tbody',
+      {},
+      rows
+        .filter(([, value]) => value !== undefined)
+        .map(([label, value]) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, value))),
+    ),
   );
 }

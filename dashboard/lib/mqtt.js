@@ -108,7 +108,14 @@ export class MqttClient {
     ws.onopen = () => {
       const clientId = 'dashboard-' + Math.random().toString(16).slice(2, 10);
       // Protocol name "MQTT", level 4, clean session, keep-alive, client ID.
-      const body = [...utf8String('MQTT'), 4, 0x02, this.keepAlive >> 8, this.keepAlive & 0xff, ...utf8String(clientId)];
+      const body = [
+        ...utf8String('MQTT'),
+        4,
+        0x02,
+        this.keepAlive >> 8,
+        this.keepAlive & 0xff,
+        ...utf8String(clientId),
+      ];
       this.send(packet(CONNECT, 0, body));
     };
     ws.onmessage = (event) => this.receive(new Uint8Array(event.data));
@@ -190,7 +197,8 @@ export class MqttClient {
         this.setState('connected');
         if (this.handlers.size > 0) this.sendSubscribe([...this.handlers.keys()]);
         clearInterval(this.pinger);
-        if (this.keepAlive > 0) this.pinger = setInterval(() => this.send(packet(PINGREQ, 0, [])), (this.keepAlive * 1000) / 2);
+        if (this.keepAlive > 0)
+          this.pinger = setInterval(() => this.send(packet(PINGREQ, 0, [])), (this.keepAlive * 1000) / 2);
         return;
       case PUBLISH: {
         const topicLength = (body[0] << 8) | body[1];

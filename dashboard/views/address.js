@@ -20,7 +20,11 @@ export async function addressView(text, view) {
   } catch (err) {
     return errorView('Not an address', `${text} is not a bech32 address: ${err.message}.`);
   }
-  if (address.hrp !== node.hrp) return errorView('Address of another network', `${text} has the prefix "${address.hrp}"; addresses on this network start with "${node.hrp}1".`);
+  if (address.hrp !== node.hrp)
+    return errorView(
+      'Address of another network',
+      `${text} has the prefix "${address.hrp}"; addresses on this network start with "${node.hrp}1".`,
+    );
   const bech32 = text.toLowerCase();
   const header = h(
     'section',
@@ -28,7 +32,10 @@ export async function addressView(text, view) {
     h('h1', {}, 'Address ', h('span', { class: 'mono' }, bech32)),
     facts([
       ['Kind', `${address.kind} address`],
-      [address.type === 0 ? 'Public key hash' : address.type === 8 ? 'Alias ID' : 'NFT ID', h('span', { class: 'mono' }, address.hex)],
+      [
+        address.type === 0 ? 'Public key hash' : address.type === 8 ? 'Alias ID' : 'NFT ID',
+        h('span', { class: 'mono' }, address.hex),
+      ],
     ]),
   );
   if (!node.routes.has('indexer/v1')) {
@@ -40,7 +47,12 @@ export async function addressView(text, view) {
         'section',
         { class: 'detail', id: 'indexer-unavailable' },
         h('h2', {}, 'Balance and outputs'),
-        h('p', {}, h('span', { class: 'pill warn' }, 'indexer not available'), ' This node does not serve the UTXO indexer (GET /api/routes does not list indexer/v1), so the outputs and balance of an address cannot be listed. Outputs can still be looked up by their ID.'),
+        h(
+          'p',
+          {},
+          h('span', { class: 'pill warn' }, 'indexer not available'),
+          ' This node does not serve the UTXO indexer (GET /api/routes does not list indexer/v1), so the outputs and balance of an address cannot be listed. Outputs can still be looked up by their ID.',
+        ),
       ),
     );
   }
@@ -50,7 +62,9 @@ export async function addressView(text, view) {
   let more = false;
   try {
     do {
-      const page = await getJson(`/api/indexer/v1/outputs?unlockableByAddress=${bech32}${cursor ? `&cursor=${cursor}` : ''}`);
+      const page = await getJson(
+        `/api/indexer/v1/outputs?unlockableByAddress=${bech32}${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       ids.push(...page.items);
       cursor = page.cursor;
       if (ids.length >= MAX_OUTPUTS && cursor) {
@@ -60,9 +74,16 @@ export async function addressView(text, view) {
     } while (cursor);
   } catch (err) {
     const reason = err instanceof ApiError ? err.message : String(err);
-    return h('div', { dataset: { view: 'address' } }, header, errorView('Balance and outputs', `The indexer did not answer: ${reason}`));
+    return h(
+      'div',
+      { dataset: { view: 'address' } },
+      header,
+      errorView('Balance and outputs', `The indexer did not answer: ${reason}`),
+    );
   }
-  const outputs = (await mapLimited(ids.slice(0, MAX_OUTPUTS), 8, (id) => getJson(`/api/core/v2/outputs/${id}`).catch(() => null))).map((found, i) => ({ id: ids[i], found }));
+  const outputs = (
+    await mapLimited(ids.slice(0, MAX_OUTPUTS), 8, (id) => getJson(`/api/core/v2/outputs/${id}`).catch(() => null))
+  ).map((found, i) => ({ id: ids[i], found }));
 
   // Owned: the address is the output's Address (or State Controller) unlock condition.
   // Listed but not owned: it is only a return address (storage deposit, expiration).
@@ -85,7 +106,11 @@ export async function addressView(text, view) {
       { class: 'detail', id: 'address-balance' },
       h('h2', {}, 'Balance'),
       h('p', { class: 'big', dataset: { balance: balance.toString() } }, formatAmount(balance.toString(), baseToken)),
-      h('p', { class: 'hint' }, `${owned} unspent output${owned === 1 ? '' : 's'} owned by this address${outputs.length > owned ? `, ${outputs.length - owned} more where it is a return address` : ''}${more ? `; only the first ${MAX_OUTPUTS} outputs were read` : ''}.`),
+      h(
+        'p',
+        { class: 'hint' },
+        `${owned} unspent output${owned === 1 ? '' : 's'} owned by this address${outputs.length > owned ? `, ${outputs.length - owned} more where it is a return address` : ''}${more ? `; only the first ${MAX_OUTPUTS} outputs were read` : ''}.`,
+      ),
       tokens.size ? facts([...tokens].map(([id, amount]) => [shortId(id), amount.toString()])) : null,
     ),
     section(
@@ -95,7 +120,19 @@ export async function addressView(text, view) {
         : h(
             'table',
             { class: 'list' },
-            h('thead', {}, h('tr', {}, h('th', {}, 'Output ID'), h('th', {}, 'Kind'), h('th', {}, 'Amount'), h('th', {}, 'Owner'), h('th', {}, 'Booked'))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', {}, 'Output ID'),
+                h('th', {}, 'Kind'),
+                h('th', {}, 'Amount'),
+                h('th', {}, 'Owner'),
+                h('th', {}, 'Booked'),
+              ),
+            ),
             h(
               'tbody',
               {},
@@ -104,7 +141,7 @@ export async function addressView(text, view) {
                   'tr',
                   {},
                   h('td', {}, link('output', id)),
-                  h('td', {}, found ? OUTPUT_KINDS[found.output.type] ?? String(found.output.type) : '—'),
+                  h('td', {}, found ? (OUTPUT_KINDS[found.output.type] ?? String(found.output.type)) : '—'),
                   h('td', {}, found ? formatAmount(found.output.amount, baseToken) : '—'),
                   h('td', {}, found && ownerOf(found.output) ? addressLink(ownerOf(found.output), node.hrp) : '—'),
                   h('td', {}, found ? link('milestone', String(found.metadata.milestoneIndexBooked)) : '—'),

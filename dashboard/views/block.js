@@ -5,7 +5,17 @@ import { findJson, getBytes, getJson } from '../lib/api.js';
 import { milestoneIdOf, outputIdOf, payloadOf, PAYLOAD_NAMES, transactionIdOf } from '../lib/block.js';
 import { facts, fill, h } from '../lib/dom.js';
 import { formatAmount, formatTime } from '../lib/format.js';
-import { addressLink, blockMetadataFacts, errorView, hexWithText, jsonDetails, link, OUTPUT_KINDS, ownerOf, section } from './render.js';
+import {
+  addressLink,
+  blockMetadataFacts,
+  errorView,
+  hexWithText,
+  jsonDetails,
+  link,
+  OUTPUT_KINDS,
+  ownerOf,
+  section,
+} from './render.js';
 
 export async function blockView(blockId, view) {
   const block = await findJson(`/api/core/v2/blocks/${blockId}`);
@@ -28,11 +38,36 @@ export async function blockView(blockId, view) {
       'section',
       { class: 'detail' },
       h('h1', {}, 'Block ', h('span', { class: 'mono' }, blockId)),
-      h('p', { class: 'lead' }, payloadType === undefined ? 'A block without payload.' : `A block with a ${PAYLOAD_NAMES[payloadType] ?? `type ${payloadType}`} payload.`),
+      h(
+        'p',
+        { class: 'lead' },
+        payloadType === undefined
+          ? 'A block without payload.'
+          : `A block with a ${PAYLOAD_NAMES[payloadType] ?? `type ${payloadType}`} payload.`,
+      ),
       facts([
         ['Protocol version', String(block.protocolVersion)],
-        ['Parents', h('div', {}, block.parents.map((p) => h('div', {}, link('block', p))))],
-        ['Children', children === null || children.count === 0 ? h('span', { class: 'hint' }, 'none yet') : h('div', { id: 'block-children' }, children.children.map((c) => h('div', {}, link('block', c))), children.count === children.maxResults ? h('div', { class: 'hint' }, `(first ${children.maxResults})`) : null)],
+        [
+          'Parents',
+          h(
+            'div',
+            {},
+            block.parents.map((p) => h('div', {}, link('block', p))),
+          ),
+        ],
+        [
+          'Children',
+          children === null || children.count === 0
+            ? h('span', { class: 'hint' }, 'none yet')
+            : h(
+                'div',
+                { id: 'block-children' },
+                children.children.map((c) => h('div', {}, link('block', c))),
+                children.count === children.maxResults
+                  ? h('div', { class: 'hint' }, `(first ${children.maxResults})`)
+                  : null,
+              ),
+        ],
         ['Size', `${bytes.length} bytes`],
         ['Nonce', block.nonce],
       ]),
@@ -52,13 +87,19 @@ function payloadSection(payload, blockBytes, node) {
     fill(content, transactionFacts(payload, transactionIdOf(blockBytes), node));
   } else if (payload.type === 7) {
     const milestoneId = milestoneIdOf(payloadOf(blockBytes).payload);
-    fill(content, facts([
-      ['Milestone', link('milestone', String(payload.index))],
-      ['Milestone ID', milestoneId ? link('milestone', milestoneId) : undefined],
-      ['Timestamp', formatTime(payload.timestamp)],
-      ['Previous milestone', /^0x0+$/.test(payload.previousMilestoneId) ? 'none' : link('milestone', payload.previousMilestoneId)],
-      ['Signatures', String(payload.signatures.length)],
-    ]));
+    fill(
+      content,
+      facts([
+        ['Milestone', link('milestone', String(payload.index))],
+        ['Milestone ID', milestoneId ? link('milestone', milestoneId) : undefined],
+        ['Timestamp', formatTime(payload.timestamp)],
+        [
+          'Previous milestone',
+          /^0x0+$/.test(payload.previousMilestoneId) ? 'none' : link('milestone', payload.previousMilestoneId),
+        ],
+        ['Signatures', String(payload.signatures.length)],
+      ]),
+    );
   } else {
     fill(content, jsonDetails(payload, 'Payload'));
   }
@@ -83,10 +124,19 @@ export function transactionFacts(payload, transactionId, node) {
       ['Network ID', essence.networkId],
       ['Inputs', String(essence.inputs.length)],
       ['Outputs', String(essence.outputs.length)],
-      ['Unlocks', payload.unlocks.map((u) => ({ 0: 'signature', 1: 'reference', 2: 'alias', 3: 'NFT' })[u.type] ?? u.type).join(', ')],
+      [
+        'Unlocks',
+        payload.unlocks
+          .map((u) => ({ 0: 'signature', 1: 'reference', 2: 'alias', 3: 'NFT' })[u.type] ?? u.type)
+          .join(', '),
+      ],
     ]),
     h('h3', {}, 'Inputs'),
-    h('ol', {}, essence.inputs.map((i) => h('li', {}, link('output', outputIdOf(i.transactionId, i.transactionOutputIndex))))),
+    h(
+      'ol',
+      {},
+      essence.inputs.map((i) => h('li', {}, link('output', outputIdOf(i.transactionId, i.transactionOutputIndex)))),
+    ),
     h('h3', {}, 'Outputs'),
     outputsTable(essence.outputs, transactionId, node),
     essence.payload?.type === 5 ? [h('h3', {}, 'Tagged data'), taggedDataFacts(essence.payload)] : null,
@@ -97,7 +147,20 @@ export function outputsTable(outputs, transactionId, node, spent = []) {
   return h(
     'table',
     { class: 'list' },
-    h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'Output ID'), h('th', {}, 'Kind'), h('th', {}, 'Amount'), h('th', {}, 'Owner'), spent.length ? h('th', {}, 'State') : null)),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, '#'),
+        h('th', {}, 'Output ID'),
+        h('th', {}, 'Kind'),
+        h('th', {}, 'Amount'),
+        h('th', {}, 'Owner'),
+        spent.length ? h('th', {}, 'State') : null,
+      ),
+    ),
     h(
       'tbody',
       {},

@@ -65,10 +65,15 @@ export class Explorer {
           history.replaceState(null, '', `#/${route}`);
           return this.show(...splitRoute(route));
         }
-        content = errorView('Nothing found', `"${arg}" is not a block, transaction, output or milestone ID, a milestone index or an address of this network (prefix ${this.node.hrp}1).`);
+        content = errorView(
+          'Nothing found',
+          `"${arg}" is not a block, transaction, output or milestone ID, a milestone index or an address of this network (prefix ${this.node.hrp}1).`,
+        );
       } else if (kind in VIEWS) {
         const [pattern, render] = VIEWS[kind];
-        content = pattern.test(arg) ? await render(kind === 'address' || /^\d+$/.test(arg) ? arg : arg.toLowerCase(), view) : errorView('Not a valid ID', `"${arg}" is not a valid ${kind} ID.`);
+        content = pattern.test(arg)
+          ? await render(kind === 'address' || /^\d+$/.test(arg) ? arg : arg.toLowerCase(), view)
+          : errorView('Not a valid ID', `"${arg}" is not a valid ${kind} ID.`);
       } else {
         content = this.startPage();
       }
@@ -89,7 +94,9 @@ export class Explorer {
       },
       liveJson: (topic, handler) => {
         if (!this.node.mqtt) return;
-        this.disposers.push(this.node.mqtt.subscribe(topic, (_, payload) => alive() && handler(JSON.parse(decoder.decode(payload)))));
+        this.disposers.push(
+          this.node.mqtt.subscribe(topic, (_, payload) => alive() && handler(JSON.parse(decoder.decode(payload)))),
+        );
       },
       every: (ms, work) => {
         const timer = setInterval(() => alive() && work().catch((err) => this.fail(err)), ms);
@@ -120,7 +127,15 @@ export class Explorer {
         h('li', {}, 'a milestone index (a number)'),
         h('li', {}, `an address (bech32, starting with ${this.node.hrp}1)`),
       ),
-      latest ? h('p', {}, 'Or start at the latest milestone: ', link('milestone', String(latest), `milestone ${latest}`), '.') : null,
+      latest
+        ? h(
+            'p',
+            {},
+            'Or start at the latest milestone: ',
+            link('milestone', String(latest), `milestone ${latest}`),
+            '.',
+          )
+        : null,
     );
   }
 }

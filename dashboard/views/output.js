@@ -11,7 +11,11 @@ const ZERO_ID = '0x' + '0'.repeat(64);
 
 export async function outputView(outputId, view) {
   const found = await findJson(`/api/core/v2/outputs/${outputId}`);
-  if (found === null) return errorView('Output not found', `No confirmed transaction created an output with the ID ${outputId} (outputs of transactions that no milestone has included do not exist yet).`);
+  if (found === null)
+    return errorView(
+      'Output not found',
+      `No confirmed transaction created an output with the ID ${outputId} (outputs of transactions that no milestone has included do not exist yet).`,
+    );
   const metadataBox = h('div', { id: 'output-metadata' }, facts(outputMetadataRows(found.metadata)));
   view.liveJson(`outputs/${outputId}`, (body) => fill(metadataBox, facts(outputMetadataRows(body.metadata))));
   const rows = outputRows(found.output, view.node);

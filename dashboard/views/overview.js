@@ -18,19 +18,32 @@ export class Overview {
     this.visible = true;
     this.milestones = { latest: null, confirmed: null };
     this.infoMetrics = null;
-    this.bpsChart = new LineChart($('chart-bps'), [
-      { label: 'new', color: '#2f89b3' },
-      { label: 'referenced', color: '#35b58a' },
-    ], { xLabel: (at) => new Date(at).toLocaleTimeString() });
-    this.intervalChart = new LineChart($('chart-interval'), [{ label: 'seconds between milestones', color: '#d39b2a' }], { unit: ' s', xLabel: (i) => `#${i}` });
-    this.latencyChart = new LineChart($('chart-latency'), [
-      { label: 'average', color: '#8e5bd6' },
-      { label: 'slowest', color: '#d0607b' },
-    ], { unit: ' ms', xLabel: (i) => `#${i}` });
+    this.bpsChart = new LineChart(
+      $('chart-bps'),
+      [
+        { label: 'new', color: '#2f89b3' },
+        { label: 'referenced', color: '#35b58a' },
+      ],
+      { xLabel: (at) => new Date(at).toLocaleTimeString() },
+    );
+    this.intervalChart = new LineChart(
+      $('chart-interval'),
+      [{ label: 'seconds between milestones', color: '#d39b2a' }],
+      { unit: ' s', xLabel: (i) => `#${i}` },
+    );
+    this.latencyChart = new LineChart(
+      $('chart-latency'),
+      [
+        { label: 'average', color: '#8e5bd6' },
+        { label: 'slowest', color: '#d0607b' },
+      ],
+      { unit: ' ms', xLabel: (i) => `#${i}` },
+    );
     if (!node.feed) {
       const notice = $('live-notice');
       notice.hidden = false;
-      notice.textContent = 'The event API is off on this node (/api/routes does not list mqtt/v1): figures come from polling the REST API, and the live lists and charts stay empty.';
+      notice.textContent =
+        'The event API is off on this node (/api/routes does not list mqtt/v1): figures come from polling the REST API, and the live lists and charts stay empty.';
     }
     this.pollStatus();
     this.pollSizes();
@@ -62,7 +75,8 @@ export class Overview {
       fill($('health'), h('span', { class: healthy ? 'good' : 'bad' }, healthy ? 'healthy' : 'not healthy'));
       $('health-detail').textContent = healthy ? 'milestones are recent' : 'no recent milestone';
       $('version').textContent = `${info.name} ${info.version}`;
-      $('network').textContent = `${info.protocol.networkName} · bech32 HRP ${info.protocol.bech32Hrp} · min PoW score ${info.protocol.minPowScore}`;
+      $('network').textContent =
+        `${info.protocol.networkName} · bech32 HRP ${info.protocol.bech32Hrp} · min PoW score ${info.protocol.minPowScore}`;
       if (extended) {
         $('uptime').textContent = formatDuration(extended.uptime);
         $('memory').textContent = formatBytes(extended.memUsage);
@@ -103,7 +117,9 @@ export class Overview {
       const a = $('latest-milestone-index');
       a.textContent = String(latest.index);
       a.href = `#/milestone/${latest.index}`;
-      $('latest-milestone-time').textContent = latest.timestamp ? `${Math.max(0, Math.round(Date.now() / 1000 - latest.timestamp))} s ago` : '';
+      $('latest-milestone-time').textContent = latest.timestamp
+        ? `${Math.max(0, Math.round(Date.now() / 1000 - latest.timestamp))} s ago`
+        : '';
     }
     if (confirmed) {
       const a = $('confirmed-milestone-index');
@@ -127,13 +143,25 @@ export class Overview {
     }
     if (this.tips) {
       $('tips-count').textContent = String(this.tips.length);
-      fill($('tips'), this.tips.map((id) => h('li', {}, h('a', { class: 'mono grow', href: `#/block/${id}` }, id))));
+      fill(
+        $('tips'),
+        this.tips.map((id) => h('li', {}, h('a', { class: 'mono grow', href: `#/block/${id}` }, id))),
+      );
     }
     if (!feed) return;
-    this.bpsChart.set(feed.seconds.map((s) => s.at), [feed.seconds.map((s) => s.blocks), feed.seconds.map((s) => s.referenced)]);
+    this.bpsChart.set(
+      feed.seconds.map((s) => s.at),
+      [feed.seconds.map((s) => s.blocks), feed.seconds.map((s) => s.referenced)],
+    );
     const ms = feed.milestones;
-    this.intervalChart.set(ms.map((x) => x.index), [ms.map((x) => x.interval)]);
-    this.latencyChart.set(ms.map((x) => x.index), [ms.map((x) => roundOrNull(x.latencyAvg)), ms.map((x) => roundOrNull(x.latencyMax))]);
+    this.intervalChart.set(
+      ms.map((x) => x.index),
+      [ms.map((x) => x.interval)],
+    );
+    this.latencyChart.set(
+      ms.map((x) => x.index),
+      [ms.map((x) => roundOrNull(x.latencyAvg)), ms.map((x) => roundOrNull(x.latencyMax))],
+    );
     renderBlocks($('live-blocks'), feed.recentBlocks);
     renderTransactions($('live-transactions'), feed.recentTransactions);
   }

@@ -19,7 +19,12 @@ export function addressLink(address, hrp) {
 /** Hex bytes, with their text beside them when they are printable UTF-8. */
 export function hexWithText(hex) {
   const text = printableText(fromHex(hex));
-  return h('span', {}, h('span', { class: 'mono' }, hex === '0x' ? '(empty)' : hex), text !== null ? [' ', h('span', { class: 'text' }, text)] : null);
+  return h(
+    'span',
+    {},
+    h('span', { class: 'mono' }, hex === '0x' ? '(empty)' : hex),
+    text !== null ? [' ', h('span', { class: 'text' }, text)] : null,
+  );
 }
 
 export function section(title, ...content) {
@@ -36,9 +41,15 @@ export function errorView(title, message) {
 
 const UNLOCK_CONDITIONS = {
   0: ['Address', (c, n) => addressLink(c.address, n.hrp)],
-  1: ['Storage deposit return', (c, n) => h('span', {}, formatAmount(c.amount, n.baseToken), ' to ', addressLink(c.returnAddress, n.hrp))],
+  1: [
+    'Storage deposit return',
+    (c, n) => h('span', {}, formatAmount(c.amount, n.baseToken), ' to ', addressLink(c.returnAddress, n.hrp)),
+  ],
   2: ['Timelock', (c) => `until ${formatTime(c.unixTime)}`],
-  3: ['Expiration', (c, n) => h('span', {}, `at ${formatTime(c.unixTime)}, then `, addressLink(c.returnAddress, n.hrp))],
+  3: [
+    'Expiration',
+    (c, n) => h('span', {}, `at ${formatTime(c.unixTime)}, then `, addressLink(c.returnAddress, n.hrp)),
+  ],
   4: ['State controller', (c, n) => addressLink(c.address, n.hrp)],
   5: ['Governor', (c, n) => addressLink(c.address, n.hrp)],
   6: ['Immutable alias', (c, n) => addressLink(c.address, n.hrp)],
@@ -74,7 +85,8 @@ export function outputRows(output, node) {
     const [name, value] = described(FEATURES, f, node);
     rows.push([`${name} (immutable)`, value]);
   }
-  for (const t of output.nativeTokens ?? []) rows.push(['Native token', h('span', {}, BigInt(t.amount).toString(), ' of ', h('span', { class: 'mono' }, t.id))]);
+  for (const t of output.nativeTokens ?? [])
+    rows.push(['Native token', h('span', {}, BigInt(t.amount).toString(), ' of ', h('span', { class: 'mono' }, t.id))]);
   return rows;
 }
 
@@ -88,14 +100,38 @@ export function ownerOf(output) {
 export function outputMetadataRows(metadata) {
   const rows = [
     ['Created in block', metadata.blockId === '0x' + '0'.repeat(64) ? 'genesis' : link('block', metadata.blockId)],
-    ['Transaction', metadata.transactionId === '0x' + '0'.repeat(64) ? 'genesis' : link('transaction', metadata.transactionId)],
+    [
+      'Transaction',
+      metadata.transactionId === '0x' + '0'.repeat(64) ? 'genesis' : link('transaction', metadata.transactionId),
+    ],
     ['Output index', String(metadata.outputIndex)],
-    ['Booked by milestone', h('span', {}, link('milestone', String(metadata.milestoneIndexBooked)), metadata.milestoneTimestampBooked ? ` · ${formatTime(metadata.milestoneTimestampBooked)}` : '')],
-    ['Spent', metadata.isSpent ? h('span', { class: 'pill bad', dataset: { spent: 'true' } }, 'spent') : h('span', { class: 'pill good', dataset: { spent: 'false' } }, 'unspent')],
+    [
+      'Booked by milestone',
+      h(
+        'span',
+        {},
+        link('milestone', String(metadata.milestoneIndexBooked)),
+        metadata.milestoneTimestampBooked ? ` · ${formatTime(metadata.milestoneTimestampBooked)}` : '',
+      ),
+    ],
+    [
+      'Spent',
+      metadata.isSpent
+        ? h('span', { class: 'pill bad', dataset: { spent: 'true' } }, 'spent')
+        : h('span', { class: 'pill good', dataset: { spent: 'false' } }, 'unspent'),
+    ],
   ];
   if (metadata.isSpent) {
     rows.push(['Spent by transaction', link('transaction', metadata.transactionIdSpent)]);
-    rows.push(['Spent in milestone', h('span', {}, link('milestone', String(metadata.milestoneIndexSpent)), ` · ${formatTime(metadata.milestoneTimestampSpent)}`)]);
+    rows.push([
+      'Spent in milestone',
+      h(
+        'span',
+        {},
+        link('milestone', String(metadata.milestoneIndexSpent)),
+        ` · ${formatTime(metadata.milestoneTimestampSpent)}`,
+      ),
+    ]);
   }
   rows.push(['Ledger index', String(metadata.ledgerIndex)]);
   return rows;
@@ -108,11 +144,31 @@ export function blockMetadataFacts(metadata) {
   const referenced = metadata.referencedByMilestoneIndex;
   return facts([
     ['Solid', metadata.isSolid ? 'yes' : 'no'],
-    ['Referenced by milestone', referenced !== undefined ? link('milestone', String(referenced)) : h('span', { class: 'pill warn' }, 'not yet referenced')],
-    ['Ledger inclusion', metadata.ledgerInclusionState !== undefined ? h('span', { class: `pill ${INCLUSION[metadata.ledgerInclusionState] ?? ''}`, dataset: { inclusion: metadata.ledgerInclusionState } }, metadata.ledgerInclusionState) : undefined],
+    [
+      'Referenced by milestone',
+      referenced !== undefined
+        ? link('milestone', String(referenced))
+        : h('span', { class: 'pill warn' }, 'not yet referenced'),
+    ],
+    [
+      'Ledger inclusion',
+      metadata.ledgerInclusionState !== undefined
+        ? h(
+            'span',
+            {
+              class: `pill ${INCLUSION[metadata.ledgerInclusionState] ?? ''}`,
+              dataset: { inclusion: metadata.ledgerInclusionState },
+            },
+            metadata.ledgerInclusionState,
+          )
+        : undefined,
+    ],
     ['Conflict reason', metadata.conflictReason !== undefined ? String(metadata.conflictReason) : undefined],
     ['White-flag index', metadata.whiteFlagIndex !== undefined ? String(metadata.whiteFlagIndex) : undefined],
-    ['Milestone in this block', metadata.milestoneIndex !== undefined ? link('milestone', String(metadata.milestoneIndex)) : undefined],
+    [
+      'Milestone in this block',
+      metadata.milestoneIndex !== undefined ? link('milestone', String(metadata.milestoneIndex)) : undefined,
+    ],
     ['Should promote', metadata.shouldPromote !== undefined ? String(metadata.shouldPromote) : undefined],
     ['Should reattach', metadata.shouldReattach !== undefined ? String(metadata.shouldReattach) : undefined],
   ]);

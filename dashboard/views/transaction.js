@@ -37,7 +37,12 @@ function pending(transactionId, node) {
     'section',
     { class: 'detail', id: 'transaction-pending' },
     h('h1', {}, 'Transaction ', h('span', { class: 'mono' }, transactionId)),
-    h('p', {}, h('span', { class: 'pill warn' }, 'not included'), ' No milestone has included a transaction with this ID (yet).'),
+    h(
+      'p',
+      {},
+      h('span', { class: 'pill warn' }, 'not included'),
+      ' No milestone has included a transaction with this ID (yet).',
+    ),
     h(
       'p',
       { class: 'hint' },
@@ -58,7 +63,17 @@ async function included(transactionId, metadata, node) {
     mapLimited(essence.outputs, 8, (_, i) => findJson(`/api/core/v2/outputs/${outputIdOf(transactionId, i)}/metadata`)),
   ]);
   const spent = outputStates.map((m) =>
-    m === null ? '—' : m.isSpent ? h('span', {}, h('span', { class: 'pill bad' }, 'spent'), ' by ', link('transaction', m.transactionIdSpent, 'transaction')) : h('span', { class: 'pill good' }, 'unspent'),
+    m === null
+      ? '—'
+      : m.isSpent
+        ? h(
+            'span',
+            {},
+            h('span', { class: 'pill bad' }, 'spent'),
+            ' by ',
+            link('transaction', m.transactionIdSpent, 'transaction'),
+          )
+        : h('span', { class: 'pill good' }, 'unspent'),
   );
   const total = essence.outputs.reduce((sum, o) => sum + BigInt(o.amount), 0n);
   return h(
@@ -82,7 +97,11 @@ async function included(transactionId, metadata, node) {
       h(
         'table',
         { class: 'list' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Output ID'), h('th', {}, 'Amount'), h('th', {}, 'Owner'), h('th', {}, 'Created'))),
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', {}, 'Output ID'), h('th', {}, 'Amount'), h('th', {}, 'Owner'), h('th', {}, 'Created')),
+        ),
         h(
           'tbody',
           {},
@@ -95,7 +114,15 @@ async function included(transactionId, metadata, node) {
               h('td', {}, link('output', id)),
               h('td', {}, found ? formatAmount(found.output.amount, node.info?.baseToken) : '—'),
               h('td', {}, owner ? addressLink(owner, node.hrp) : '—'),
-              h('td', {}, found ? (found.metadata.milestoneIndexBooked === 0 ? 'genesis' : formatTime(found.metadata.milestoneTimestampBooked)) : '—'),
+              h(
+                'td',
+                {},
+                found
+                  ? found.metadata.milestoneIndexBooked === 0
+                    ? 'genesis'
+                    : formatTime(found.metadata.milestoneTimestampBooked)
+                  : '—',
+              ),
             );
           }),
         ),

@@ -49,7 +49,11 @@ function report(ok, what, detail = '') {
 
 async function get(url, path, accept = 'application/json') {
   const res = await fetch(url + path, { headers: { Accept: accept } });
-  if (accept === RAW) return { status: res.status, body: res.ok ? Buffer.from(await res.arrayBuffer()).toString('hex') : await res.text() };
+  if (accept === RAW)
+    return {
+      status: res.status,
+      body: res.ok ? Buffer.from(await res.arrayBuffer()).toString('hex') : await res.text(),
+    };
   const text = await res.text();
   let body;
   try {
@@ -70,7 +74,10 @@ async function getOk(url, path, accept) {
 function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -113,8 +120,12 @@ async function coneOf(url, milestone) {
 }
 
 async function compareOutput(a, b, outputId, label) {
-  const [x, y] = await Promise.all([get(a, `/api/core/v2/outputs/${outputId}`), get(b, `/api/core/v2/outputs/${outputId}`)]);
-  if (x.status !== 200 || y.status !== 200) return report(false, `${label} output ${outputId}`, `status ${x.status} / ${y.status}`);
+  const [x, y] = await Promise.all([
+    get(a, `/api/core/v2/outputs/${outputId}`),
+    get(b, `/api/core/v2/outputs/${outputId}`),
+  ]);
+  if (x.status !== 200 || y.status !== 200)
+    return report(false, `${label} output ${outputId}`, `status ${x.status} / ${y.status}`);
   // ledgerIndex is each node's own confirmed index at the time of the answer.
   const strip = (o) => ({ ...o, metadata: { ...o.metadata, ledgerIndex: undefined } });
   const diff = firstDifference(strip(x.body), strip(y.body));
@@ -127,15 +138,25 @@ async function compare(a, b, from) {
   console.log(`confirmed: ${a} ${ca}, ${b} ${cb}; comparing milestones ${from}..${to}`);
   let blocks = 0;
   for (let index = from; index <= to; index++) {
-    const [ma, mb] = await Promise.all([getOk(a, `/api/core/v2/milestones/by-index/${index}`), getOk(b, `/api/core/v2/milestones/by-index/${index}`)]);
+    const [ma, mb] = await Promise.all([
+      getOk(a, `/api/core/v2/milestones/by-index/${index}`),
+      getOk(b, `/api/core/v2/milestones/by-index/${index}`),
+    ]);
     const idA = core.milestoneId(ma);
     let diff = firstDifference(ma, mb);
     if (diff) {
       report(false, `milestone ${index}`, diff);
       continue;
     }
-    const [ua, ub] = await Promise.all([getOk(a, `/api/core/v2/milestones/by-index/${index}/utxo-changes`), getOk(b, `/api/core/v2/milestones/by-index/${index}/utxo-changes`)]);
-    const sorted = (u) => ({ index: u.index, createdOutputs: [...u.createdOutputs].sort(), consumedOutputs: [...u.consumedOutputs].sort() });
+    const [ua, ub] = await Promise.all([
+      getOk(a, `/api/core/v2/milestones/by-index/${index}/utxo-changes`),
+      getOk(b, `/api/core/v2/milestones/by-index/${index}/utxo-changes`),
+    ]);
+    const sorted = (u) => ({
+      index: u.index,
+      createdOutputs: [...u.createdOutputs].sort(),
+      consumedOutputs: [...u.consumedOutputs].sort(),
+    });
     diff = firstDifference(sorted(ua), sorted(ub));
     if (diff) report(false, `milestone ${index} utxo-changes`, diff);
     for (const id of ua.createdOutputs) await compareOutput(a, b, id, `milestone ${index}`);
@@ -152,7 +173,10 @@ async function compare(a, b, from) {
         coneDiff = `block ${id} metadata ${d}`;
         break;
       }
-      const [ra, rb] = await Promise.all([getOk(a, `/api/core/v2/blocks/${id}`, RAW), getOk(b, `/api/core/v2/blocks/${id}`, RAW)]);
+      const [ra, rb] = await Promise.all([
+        getOk(a, `/api/core/v2/blocks/${id}`, RAW),
+        getOk(b, `/api/core/v2/blocks/${id}`, RAW),
+      ]);
       if (ra !== rb) {
         coneOk = false;
         coneDiff = `block ${id} bytes differ`;
@@ -160,7 +184,13 @@ async function compare(a, b, from) {
     }
     blocks += mapA.size;
     const sameId = idA === core.milestoneId(mb);
-    report(coneOk && sameId && !diff, `milestone ${index} ${idA}`, coneOk ? `payload, utxo-changes (${ua.createdOutputs.length} created, ${ua.consumedOutputs.length} consumed), ${mapA.size} referenced blocks with metadata and bytes` : coneDiff);
+    report(
+      coneOk && sameId && !diff,
+      `milestone ${index} ${idA}`,
+      coneOk
+        ? `payload, utxo-changes (${ua.createdOutputs.length} created, ${ua.consumedOutputs.length} consumed), ${mapA.size} referenced blocks with metadata and bytes`
+        : coneDiff,
+    );
   }
   console.log(`${to - from + 1} milestones, ${blocks} referenced blocks compared`);
 }
@@ -177,7 +207,11 @@ async function waitFor(what, test, timeoutMs = 60_000) {
 
 async function submit(url, block) {
   const started = Date.now();
-  const res = await fetch(`${url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(block) });
+  const res = await fetch(`${url}/api/core/v2/blocks`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(block),
+  });
   const text = await res.text();
   if (res.status !== 201) throw new Error(`POST ${url}/api/core/v2/blocks: ${res.status} ${text}`);
   return { blockId: JSON.parse(text).blockId, started };
@@ -198,13 +232,22 @@ async function tagged(submitUrl, checkUrl, oneParent) {
   // it on its API; ledger-node accepts it only from peers (D40).
   if (oneParent) block.parents = [(await getOk(submitUrl, '/api/core/v2/tips')).tips[0]];
   const { blockId, started } = await submit(submitUrl, block);
-  console.log(`submitted tagged data block ${blockId} (${block.parents ? '1 parent' : 'parents chosen by the node'}) to ${submitUrl}`);
+  console.log(
+    `submitted tagged data block ${blockId} (${block.parents ? '1 parent' : 'parents chosen by the node'}) to ${submitUrl}`,
+  );
   const there = await referencedOn(checkUrl, blockId);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const here = await referencedOn(submitUrl, blockId);
   const diff = firstDifference(here, there);
-  report(!diff, `tagged data block referenced by milestone ${there.referencedByMilestoneIndex} on ${checkUrl} after ${seconds} s`, diff ?? `parents ${there.parents.length}, ${there.ledgerInclusionState}, same metadata on both`);
-  const [ra, rb] = await Promise.all([getOk(submitUrl, `/api/core/v2/blocks/${blockId}`, RAW), getOk(checkUrl, `/api/core/v2/blocks/${blockId}`, RAW)]);
+  report(
+    !diff,
+    `tagged data block referenced by milestone ${there.referencedByMilestoneIndex} on ${checkUrl} after ${seconds} s`,
+    diff ?? `parents ${there.parents.length}, ${there.ledgerInclusionState}, same metadata on both`,
+  );
+  const [ra, rb] = await Promise.all([
+    getOk(submitUrl, `/api/core/v2/blocks/${blockId}`, RAW),
+    getOk(checkUrl, `/api/core/v2/blocks/${blockId}`, RAW),
+  ]);
   report(ra === rb, 'tagged data block bytes', ra === rb ? `${ra.length / 2} bytes, identical` : 'differ');
 }
 
@@ -219,35 +262,63 @@ async function transfer(submitUrl, checkUrl, seed, outputId) {
   const recipient = core.ed25519Address(core.publicKey(recipientSeed));
   const send = 1_000_000n;
   const total = BigInt(input.output.amount);
-  const basic = (address, amount) => ({ type: 3, amount: amount.toString(), unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: address } }] });
+  const basic = (address, amount) => ({
+    type: 3,
+    amount: amount.toString(),
+    unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: address } }],
+  });
   const outputs = [basic(recipient, send), basic(owner.address, total - send)];
   const id = Buffer.from(outputId.slice(2), 'hex');
   const essence = {
     type: 1,
     networkId,
-    inputs: [{ type: 0, transactionId: '0x' + id.subarray(0, 32).toString('hex'), transactionOutputIndex: id.readUInt16LE(32) }],
+    inputs: [
+      {
+        type: 0,
+        transactionId: '0x' + id.subarray(0, 32).toString('hex'),
+        transactionOutputIndex: id.readUInt16LE(32),
+      },
+    ],
     inputsCommitment: core.inputsCommitment([input.output]),
     outputs,
   };
-  const placeholder = [{ type: 0, signature: { type: 0, publicKey: owner.publicKey, signature: '0x' + '00'.repeat(64) } }];
+  const placeholder = [
+    { type: 0, signature: { type: 0, publicKey: owner.publicKey, signature: '0x' + '00'.repeat(64) } },
+  ];
   const hash = core.essenceHash({ type: 6, essence, unlocks: placeholder });
-  const payload = { type: 6, essence, unlocks: [{ type: 0, signature: { type: 0, publicKey: owner.publicKey, signature: core.sign(seed, hash) } }] };
+  const payload = {
+    type: 6,
+    essence,
+    unlocks: [{ type: 0, signature: { type: 0, publicKey: owner.publicKey, signature: core.sign(seed, hash) } }],
+  };
   const transactionId = core.transactionId(payload);
   const { blockId, started } = await submit(submitUrl, { protocolVersion: 2, payload });
-  console.log(`submitted transfer ${transactionId} (block ${blockId}) to ${submitUrl}: ${send} to a new address, ${total - send} back`);
+  console.log(
+    `submitted transfer ${transactionId} (block ${blockId}) to ${submitUrl}: ${send} to a new address, ${total - send} back`,
+  );
   const included = await waitFor(`transaction ${transactionId} included on ${checkUrl}`, async () => {
     const r = await get(checkUrl, `/api/core/v2/transactions/${transactionId}/included-block/metadata`);
     return r.status === 200 ? r.body : undefined;
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  report(included.ledgerInclusionState === 'included', `transfer included by milestone ${included.referencedByMilestoneIndex} on ${checkUrl} after ${seconds} s`, included.ledgerInclusionState);
-  const here = await getOk(submitUrl, `/api/core/v2/transactions/${transactionId}/included-block/metadata`).catch((e) => ({ error: e.message }));
+  report(
+    included.ledgerInclusionState === 'included',
+    `transfer included by milestone ${included.referencedByMilestoneIndex} on ${checkUrl} after ${seconds} s`,
+    included.ledgerInclusionState,
+  );
+  const here = await getOk(submitUrl, `/api/core/v2/transactions/${transactionId}/included-block/metadata`).catch(
+    (e) => ({ error: e.message }),
+  );
   const diff = firstDifference(here, included);
   report(!diff, 'included-block metadata on both', diff ?? `block ${included.blockId}`);
-  const [ra, rb] = await Promise.all([getOk(submitUrl, `/api/core/v2/transactions/${transactionId}/included-block`, RAW), getOk(checkUrl, `/api/core/v2/transactions/${transactionId}/included-block`, RAW)]);
+  const [ra, rb] = await Promise.all([
+    getOk(submitUrl, `/api/core/v2/transactions/${transactionId}/included-block`, RAW),
+    getOk(checkUrl, `/api/core/v2/transactions/${transactionId}/included-block`, RAW),
+  ]);
   report(ra === rb, 'included-block bytes on both', ra === rb ? `${ra.length / 2} bytes` : 'differ');
   await compareOutput(submitUrl, checkUrl, outputId, 'consumed');
-  for (let i = 0; i < outputs.length; i++) await compareOutput(submitUrl, checkUrl, core.outputId(transactionId, i), 'created');
+  for (let i = 0; i < outputs.length; i++)
+    await compareOutput(submitUrl, checkUrl, core.outputId(transactionId, i), 'created');
   console.log(`change output (owned by the seed): ${core.outputId(transactionId, 1)}`);
 }
 
@@ -287,7 +358,9 @@ async function main() {
 }
 
 function usage() {
-  console.error('usage: check.mjs compare|outputs|tagged|transfer <urlA> <urlB> [--from N] [outputId…] [--one-parent] [--seed 0x… --output 0x…]');
+  console.error(
+    'usage: check.mjs compare|outputs|tagged|transfer <urlA> <urlB> [--from N] [outputId…] [--one-parent] [--seed 0x… --output 0x…]',
+  );
   process.exit(2);
 }
 

@@ -51,7 +51,9 @@ function parseOptions(args: string[]): Options | undefined {
     const n = Number(value);
     const key = flag === '--seconds' ? 'seconds' : flag === '--clients' ? 'clients' : undefined;
     if (key === undefined || !/^\d+$/.test(value ?? '') || n < 1 || n > (key === 'seconds' ? 600 : 256)) {
-      process.stderr.write(`ledger-node bench node: expected [--seconds <1..600>] [--clients <1..256>], got '${args.slice(i).join(' ')}'\n`);
+      process.stderr.write(
+        `ledger-node bench node: expected [--seconds <1..600>] [--clients <1..256>], got '${args.slice(i).join(' ')}'\n`,
+      );
       process.exitCode = 2;
       return undefined;
     }
@@ -67,11 +69,15 @@ export async function benchNode(args: string[]): Promise<void> {
   const seed = '0x' + randomBytes(32).toString('hex');
   let child: ChildProcess | undefined;
   try {
-    const started = await withProgress('starting a node on a temporary data directory', () => startChild(dataDir, seed));
+    const started = await withProgress('starting a node on a temporary data directory', () =>
+      startChild(dataDir, seed),
+    );
     child = started.child;
     const api = new Api(started.url);
     const info = await api.json('/api/core/v2/info');
-    console.log(`node ${info.version} on ${started.url}: minPowScore 1, a milestone every second, ${options.clients} clients, ${options.seconds} s a load`);
+    console.log(
+      `node ${info.version} on ${started.url}: minPowScore 1, a milestone every second, ${options.clients} clients, ${options.seconds} s a load`,
+    );
     console.log('');
     const rows: Row[] = [];
     const step = <T>(what: string, run: () => Promise<T>): Promise<T> =>
@@ -107,14 +113,32 @@ function freePort(): Promise<number> {
 async function startChild(dataDir: string, seed: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const address = ed25519Address(publicKey(seed));
-  const args = [BIN, '--data-dir', dataDir, '--bind', '127.0.0.1', '--port', String(port), '--min-pow-score', '1', '--milestone-interval', '1', '--genesis-address', address, '--log-level', 'warn', '--no-dashboard'];
+  const args = [
+    BIN,
+    '--data-dir',
+    dataDir,
+    '--bind',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--min-pow-score',
+    '1',
+    '--milestone-interval',
+    '1',
+    '--genesis-address',
+    address,
+    '--log-level',
+    'warn',
+    '--no-dashboard',
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the node exited with ${child.exitCode ?? child.signalCode}: ${stderr.trim()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the node exited with ${child.exitCode ?? child.signalCode}: ${stderr.trim()}`);
     try {
       if ((await fetch(`${url}/api/core/v2/info`)).status === 200) return { child, url };
     } catch {
@@ -146,7 +170,11 @@ class Api {
 
   /** Submit a block (JSON text or bytes); its ID. */
   async submit(body: string | Buffer): Promise<string> {
-    const res = await fetch(`${this.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': typeof body === 'string' ? 'application/json' : SERIALIZER }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+    const res = await fetch(`${this.url}/api/core/v2/blocks`, {
+      method: 'POST',
+      headers: { 'Content-Type': typeof body === 'string' ? 'application/json' : SERIALIZER },
+      body: typeof body === 'string' ? body : new Uint8Array(body),
+    });
     const text = await res.text();
     if (res.status !== 201) throw new Error(`submit: ${res.status} ${text}`);
     return (JSON.parse(text) as { blockId: string }).blockId;
@@ -159,7 +187,10 @@ class Api {
  * Run `clients` loops of `step` for `seconds` (a loop ends early when its step returns
  * false: nothing left to submit); each step's duration is kept.
  */
-async function timed(options: Options, step: (client: number, n: number) => Promise<boolean | void>): Promise<{ count: number; seconds: number; ms: number[] }> {
+async function timed(
+  options: Options,
+  step: (client: number, n: number) => Promise<boolean | void>,
+): Promise<{ count: number; seconds: number; ms: number[] }> {
   const ms: number[] = [];
   const start = performance.now();
   const end = start + options.seconds * 1000;
@@ -186,7 +217,11 @@ async function mineNonce(bytes: Buffer, targetScore: number): Promise<void> {
   bytes.writeBigUInt64LE(BigInt(nonce), bytes.length - 8);
 }
 
-const tagged = (client: number, n: number, kind: string) => ({ type: 5, tag: '0x' + Buffer.from(`bench ${kind}`).toString('hex'), data: '0x' + Buffer.from(`client ${client} block ${n}`).toString('hex') });
+const tagged = (client: number, n: number, kind: string) => ({
+  type: 5,
+  tag: '0x' + Buffer.from(`bench ${kind}`).toString('hex'),
+  data: '0x' + Buffer.from(`client ${client} block ${n}`).toString('hex'),
+});
 
 async function taggedWithNonce(api: Api, options: Options): Promise<Row> {
   // Tips renewed every 100 ms, as a busy client library would.
@@ -204,7 +239,12 @@ async function taggedWithNonce(api: Api, options: Options): Promise<Row> {
       await mineNonce(bytes, 1);
       await api.submit(bytes);
     });
-    return { load: 'tagged data, parents and nonce from the client (bytes)', submitted: run.count, perSecond: run.count / run.seconds, submitMs: run.ms };
+    return {
+      load: 'tagged data, parents and nonce from the client (bytes)',
+      submitted: run.count,
+      perSecond: run.count / run.seconds,
+      submitMs: run.ms,
+    };
   } finally {
     renewing = false;
     await renewal;
@@ -212,8 +252,15 @@ async function taggedWithNonce(api: Api, options: Options): Promise<Row> {
 }
 
 async function taggedBare(api: Api, options: Options): Promise<Row> {
-  const run = await timed(options, (client, n) => api.submit(JSON.stringify({ protocolVersion: 2, payload: tagged(client, n, 'bare') })).then(() => {}));
-  return { load: 'tagged data, the node selects parents and mines (JSON)', submitted: run.count, perSecond: run.count / run.seconds, submitMs: run.ms };
+  const run = await timed(options, (client, n) =>
+    api.submit(JSON.stringify({ protocolVersion: 2, payload: tagged(client, n, 'bare') })).then(() => {}),
+  );
+  return {
+    load: 'tagged data, the node selects parents and mines (JSON)',
+    submitted: run.count,
+    perSecond: run.count / run.seconds,
+    submitMs: run.ms,
+  };
 }
 
 interface Spendable {
@@ -228,7 +275,11 @@ interface Wallet {
   outputs: Spendable[];
 }
 
-const basicOutput = (address: string, amount: bigint) => ({ type: 3 as const, amount: amount.toString(), unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: address } }] });
+const basicOutput = (address: string, amount: bigint) => ({
+  type: 3 as const,
+  amount: amount.toString(),
+  unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: address } }],
+});
 
 /** One input of `seed`'s address spent into outputs of the same address with these amounts. */
 function transfer(wallet: Wallet, input: Spendable, amounts: bigint[]) {
@@ -236,15 +287,32 @@ function transfer(wallet: Wallet, input: Spendable, amounts: bigint[]) {
   const essence = {
     type: 1,
     networkId: wallet.networkId,
-    inputs: [{ type: 0, transactionId: '0x' + raw.subarray(0, 32).toString('hex'), transactionOutputIndex: raw.readUInt16LE(32) }],
+    inputs: [
+      {
+        type: 0,
+        transactionId: '0x' + raw.subarray(0, 32).toString('hex'),
+        transactionOutputIndex: raw.readUInt16LE(32),
+      },
+    ],
     inputsCommitment: inputsCommitment([input.output]),
     outputs: amounts.map((a) => basicOutput(wallet.address, a)),
   };
   const key = publicKey(wallet.seed);
-  const unsigned = { type: 6, essence, unlocks: [{ type: 0, signature: { type: 0, publicKey: key, signature: '0x' + '00'.repeat(64) } }] };
-  const payload = { ...unsigned, unlocks: [{ type: 0, signature: { type: 0, publicKey: key, signature: sign(wallet.seed, essenceHash(unsigned)) } }] };
+  const unsigned = {
+    type: 6,
+    essence,
+    unlocks: [{ type: 0, signature: { type: 0, publicKey: key, signature: '0x' + '00'.repeat(64) } }],
+  };
+  const payload = {
+    ...unsigned,
+    unlocks: [{ type: 0, signature: { type: 0, publicKey: key, signature: sign(wallet.seed, essenceHash(unsigned)) } }],
+  };
   const id = transactionId(payload);
-  return { payload, transactionId: id, outputs: essence.outputs.map((output, i) => ({ outputId: outputId(id, i), output })) };
+  return {
+    payload,
+    transactionId: id,
+    outputs: essence.outputs.map((output, i) => ({ outputId: outputId(id, i), output })),
+  };
 }
 
 function split(total: bigint, parts: number): bigint[] {
@@ -258,24 +326,36 @@ async function confirmAll(api: Api, list: { payload: object; transactionId: stri
   let next = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      while (next < list.length) await api.submit(JSON.stringify({ protocolVersion: 2, payload: list[next++].payload }));
+      while (next < list.length)
+        await api.submit(JSON.stringify({ protocolVersion: 2, payload: list[next++].payload }));
     }),
   );
   const deadline = Date.now() + 30_000;
   for (const t of list) {
-    while ((await fetch(`${api.url}/api/core/v2/transactions/${t.transactionId}/included-block/metadata`)).status !== 200) {
-      if (Date.now() > deadline) throw new Error(`the fan-out transaction ${t.transactionId} was not included within 30 s`);
+    while (
+      (await fetch(`${api.url}/api/core/v2/transactions/${t.transactionId}/included-block/metadata`)).status !== 200
+    ) {
+      if (Date.now() > deadline)
+        throw new Error(`the fan-out transaction ${t.transactionId} was not included within 30 s`);
       await sleep(100);
     }
   }
 }
 
 /** Genesis → 128 outputs → enough outputs for the transfers of one run (at most 128 × 128). */
-async function fanOut(api: Api, info: { protocol: { networkName: string } }, seed: string, options: Options): Promise<Wallet> {
+async function fanOut(
+  api: Api,
+  info: { protocol: { networkName: string } },
+  seed: string,
+  options: Options,
+): Promise<Wallet> {
   const address = ed25519Address(publicKey(seed));
   const wallet: Wallet = { seed, address, networkId: networkId(info.protocol.networkName), outputs: [] };
   const genesisId = '0x' + '00'.repeat(34);
-  const genesis: Spendable = { outputId: genesisId, output: (await api.json(`/api/core/v2/outputs/${genesisId}`)).output };
+  const genesis: Spendable = {
+    outputId: genesisId,
+    output: (await api.json(`/api/core/v2/outputs/${genesisId}`)).output,
+  };
   const first = transfer(wallet, genesis, split(BigInt(genesis.output.amount), FAN_OUT));
   await confirmAll(api, [first]);
   // Room for 3,000 transfers a second on every client's share, within 128 × 128.
@@ -345,12 +425,20 @@ function percentile(values: number[], p: number): number {
 
 function printTable(rows: Row[]): void {
   const ms = (v: number) => (Number.isNaN(v) ? '—' : v < 10 ? v.toFixed(1) : v.toFixed(0));
-  console.log('| load | submitted | submitted blocks/s | submit p50 / p99 ms | confirmed tx/s | submit → included p50 / p99 ms |');
+  console.log(
+    '| load | submitted | submitted blocks/s | submit p50 / p99 ms | confirmed tx/s | submit → included p50 / p99 ms |',
+  );
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) {
-    const confirmed = r.confirmedPerSecond === undefined ? '—' : `${Math.round(r.confirmedPerSecond)} (${r.included} of ${r.submitted} included)`;
-    const included = r.includedMs === undefined ? '—' : `${ms(percentile(r.includedMs, 50))} / ${ms(percentile(r.includedMs, 99))}`;
-    console.log(`| ${r.load} | ${r.submitted} | ${Math.round(r.perSecond)} | ${ms(percentile(r.submitMs, 50))} / ${ms(percentile(r.submitMs, 99))} | ${confirmed} | ${included} |`);
+    const confirmed =
+      r.confirmedPerSecond === undefined
+        ? '—'
+        : `${Math.round(r.confirmedPerSecond)} (${r.included} of ${r.submitted} included)`;
+    const included =
+      r.includedMs === undefined ? '—' : `${ms(percentile(r.includedMs, 50))} / ${ms(percentile(r.includedMs, 99))}`;
+    console.log(
+      `| ${r.load} | ${r.submitted} | ${Math.round(r.perSecond)} | ${ms(percentile(r.submitMs, 50))} / ${ms(percentile(r.submitMs, 99))} | ${confirmed} | ${included} |`,
+    );
   }
 }
 

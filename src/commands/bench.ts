@@ -24,7 +24,9 @@ function powOptions(args: string[]): { score: number; blocks: number } | undefin
     const n = Number(value);
     const key = flag === '--score' ? 'score' : flag === '--blocks' ? 'blocks' : undefined;
     if (key === undefined || !/^\d+$/.test(value ?? '') || n < 1 || n > (key === 'score' ? 0xffffffff : 1000)) {
-      process.stderr.write(`ledger-node bench pow: expected [--score <1..4294967295>] [--blocks <1..1000>], got '${args.slice(i).join(' ')}'\n`);
+      process.stderr.write(
+        `ledger-node bench pow: expected [--score <1..4294967295>] [--blocks <1..1000>], got '${args.slice(i).join(' ')}'\n`,
+      );
       process.exitCode = 2;
       return undefined;
     }
@@ -37,7 +39,9 @@ async function benchPow(args: string[]): Promise<void> {
   const options = powOptions(args);
   if (options === undefined) return;
   const info = powInfo();
-  console.log(`miner engine ${info.engine} (${info.lanes} nonces a pass); engines this CPU runs: ${info.engines.join(', ')}; ${info.threads} threads`);
+  console.log(
+    `miner engine ${info.engine} (${info.lanes} nonces a pass); engines this CPU runs: ${info.engines.join(', ')}; ${info.threads} threads`,
+  );
   console.log('');
   console.log('| engine | threads | hashes/s | per thread | of linear |');
   console.log('|---|---|---|---|---|');
@@ -46,10 +50,14 @@ async function benchPow(args: string[]): Promise<void> {
   for (const engine of [info.engine, ...info.engines.filter((e) => e !== info.engine)]) {
     let single = 0;
     for (let threads = 1; threads <= info.threads; threads++) {
-      const rate = await withProgress(`measuring ${engine} on ${threads} thread${threads > 1 ? 's' : ''}`, () => powHashRate(threads, 1500, engine));
+      const rate = await withProgress(`measuring ${engine} on ${threads} thread${threads > 1 ? 's' : ''}`, () =>
+        powHashRate(threads, 1500, engine),
+      );
       if (threads === 1) single = rate;
       if (engine === info.engine) all = rate;
-      console.log(`| ${engine} | ${threads} | ${mega(rate)} | ${mega(rate / threads)} | ${((100 * rate) / single / threads).toFixed(0)} % |`);
+      console.log(
+        `| ${engine} | ${threads} | ${mega(rate)} | ${mega(rate / threads)} | ${((100 * rate) / single / threads).toFixed(0)} % |`,
+      );
     }
   }
   console.log('');
@@ -88,9 +96,13 @@ async function benchMining(score: number, count: number, hashRate: number): Prom
   times.sort((a, b) => a - b);
   // The work per block is geometric (pow.md §6): the median and the 90th percentile.
   const at = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)];
-  console.log(`| mining a ${length}-byte block to score ${score} (${zeros} trailing zeros) | median | p90 | expected |`);
+  console.log(
+    `| mining a ${length}-byte block to score ${score} (${zeros} trailing zeros) | median | p90 | expected |`,
+  );
   console.log('|---|---|---|---|');
-  console.log(`| ${count} block${count > 1 ? 's' : ''}, all threads | ${duration(at(0.5))} | ${duration(at(0.9))} | ${duration((expected / hashRate) * 1000)} (${mega(expected)} hashes) |`);
+  console.log(
+    `| ${count} block${count > 1 ? 's' : ''}, all threads | ${duration(at(0.5))} | ${duration(at(0.9))} | ${duration((expected / hashRate) * 1000)} (${mega(expected)} hashes) |`,
+  );
 }
 
 /** Time to score one block (the submit path's check). */

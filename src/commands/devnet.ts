@@ -58,14 +58,18 @@ export function parseDevnetArgs(args: string[]): DevnetOptions {
 }
 
 /** The configuration of each node: its folder, ports, role and peers. */
-export function devnetConfigs(options: DevnetOptions): { name: string; config: NodeConfig; peerId: string; p2p: string }[] {
+export function devnetConfigs(
+  options: DevnetOptions,
+): { name: string; config: NodeConfig; peerId: string; p2p: string }[] {
   const base = options.config;
   const { host, port } = splitBind(base.restApi.bindAddress);
   const names = Array.from({ length: options.nodes }, (_, i) => `node${i + 1}`);
   const dirs = names.map((name) => join(base.dataDir, name));
   for (const dir of dirs) mkdirSync(dir, { recursive: true });
   const seeds = coordinatorKeys(base.coordinator.privateKeys, dirs[0]);
-  const publicKeys = seeds.map((seed) => '0x' + native.ed25519PublicKey(Buffer.from(seed.slice(2), 'hex')).toString('hex'));
+  const publicKeys = seeds.map(
+    (seed) => '0x' + native.ed25519PublicKey(Buffer.from(seed.slice(2), 'hex')).toString('hex'),
+  );
   const peerIds = dirs.map((dir) => native.identityPeerId(join(dir, 'p2p-identity.key'), undefined));
   const p2p = names.map((_, i) => `/ip4/127.0.0.1/tcp/${options.p2pPort + i}`);
   return names.map((name, i) => {
@@ -76,7 +80,9 @@ export function devnetConfigs(options: DevnetOptions): { name: string; config: N
     config.p2p.bindMultiAddresses = [p2p[i]];
     config.p2p.identityFile = '';
     config.p2p.identityPrivateKey = '';
-    config.p2p.peers = names.flatMap((other, j) => (j === i ? [] : [{ multiAddress: `${p2p[j]}/p2p/${peerIds[j]}`, alias: other }]));
+    config.p2p.peers = names.flatMap((other, j) =>
+      j === i ? [] : [{ multiAddress: `${p2p[j]}/p2p/${peerIds[j]}`, alias: other }],
+    );
     if (i === 0) {
       config.coordinator.enabled = true;
       config.coordinator.privateKeys = seeds;
@@ -111,7 +117,11 @@ export async function startDevnet(options: DevnetOptions, logger: Logger): Promi
 export async function devnetCommand(args: string[]): Promise<void> {
   const options = parseDevnetArgs(args);
   const logger = createLogger(options.config.logLevel);
-  const { started: devnet } = await runUntilSignal(() => startDevnet(options, logger), () => logger, 'the devnet');
+  const { started: devnet } = await runUntilSignal(
+    () => startDevnet(options, logger),
+    () => logger,
+    'the devnet',
+  );
   for (const { name, node, peerId, p2p } of devnet.nodes) {
     const role = node.gossip && name === 'node1' ? 'coordinator' : 'follower';
     process.stdout.write(`${name}  ${role.padEnd(11)}  ${node.url}  ${p2p}/p2p/${peerId}\n`);

@@ -9,7 +9,8 @@ import { writeGenesisSnapshot } from '../core/snapshot';
 
 export async function snapshotCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
-  if (action !== 'write') throw new ConfigError(`snapshot: unknown action '${action ?? ''}' (use: snapshot write --out FILE)`);
+  if (action !== 'write')
+    throw new ConfigError(`snapshot: unknown action '${action ?? ''}' (use: snapshot write --out FILE)`);
   let out: string | undefined;
   const flags: string[] = [];
   for (let i = 0; i < rest.length; i++) {

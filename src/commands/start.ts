@@ -11,10 +11,22 @@ const { version } = require('../../package.json') as { version: string };
 
 export async function startCommand(args: string[]): Promise<void> {
   const config = loadConfig(args);
-  const { started: node, stopping } = await runUntilSignal(() => startNode(config), (n) => n.logger, 'the node');
+  const { started: node, stopping } = await runUntilSignal(
+    () => startNode(config),
+    (n) => n.logger,
+    'the node',
+  );
   if (process.stdout.isTTY && !stopping) {
     const { networkName, bech32Hrp } = node.protocol;
-    const facts = { version, networkName, bech32Hrp, url: node.url, dataDir: config.dataDir, dashboard: config.dashboard.enabled, events: config.events.enabled };
+    const facts = {
+      version,
+      networkName,
+      bech32Hrp,
+      url: node.url,
+      dataDir: config.dataDir,
+      dashboard: config.dashboard.enabled,
+      events: config.events.enabled,
+    };
     process.stdout.write(banner(facts, !process.env.NO_COLOR));
   }
 }

@@ -12,7 +12,11 @@ export interface Stoppable {
 }
 
 /** Start with `start`, then stop on the first SIGINT/SIGTERM. Resolves once started. */
-export async function runUntilSignal<T extends Stoppable>(start: () => Promise<T>, loggerOf: (started: T) => Logger, what: string): Promise<{ started: T; stopping: boolean }> {
+export async function runUntilSignal<T extends Stoppable>(
+  start: () => Promise<T>,
+  loggerOf: (started: T) => Logger,
+  what: string,
+): Promise<{ started: T; stopping: boolean }> {
   let started: T | undefined;
   let pending: NodeJS.Signals | undefined;
   let signals = 0;

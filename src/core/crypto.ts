@@ -18,7 +18,11 @@ export function sign(seed: Bytes, message: Bytes): string {
 
 export function verify(publicKey: Bytes, message: Bytes, signature: Bytes): boolean {
   return fromNative(() =>
-    native.ed25519Verify(toBuffer(publicKey, 'publicKey'), toBuffer(message, 'message'), toBuffer(signature, 'signature')),
+    native.ed25519Verify(
+      toBuffer(publicKey, 'publicKey'),
+      toBuffer(message, 'message'),
+      toBuffer(signature, 'signature'),
+    ),
   );
 }
 

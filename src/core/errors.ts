@@ -30,8 +30,17 @@ export function fromNative<T>(call: () => T): T {
 // napi-rs statuses for arguments of the wrong JavaScript type (a number where a string is
 // expected, a detached buffer…): the caller's mistake, so reported like other bad input.
 const ARGUMENT_STATUSES = new Set([
-  'InvalidArg', 'ObjectExpected', 'StringExpected', 'NameExpected', 'FunctionExpected', 'NumberExpected',
-  'BooleanExpected', 'ArrayExpected', 'BigintExpected', 'DateExpected', 'ArrayBufferExpected',
+  'InvalidArg',
+  'ObjectExpected',
+  'StringExpected',
+  'NameExpected',
+  'FunctionExpected',
+  'NumberExpected',
+  'BooleanExpected',
+  'ArrayExpected',
+  'BigintExpected',
+  'DateExpected',
+  'ArrayBufferExpected',
 ]);
 
 /**

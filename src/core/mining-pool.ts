@@ -87,9 +87,14 @@ export class MiningPool {
     const timer =
       timeoutMs === undefined
         ? undefined
-        : setTimeout(() => stop(new LedgerError('pow-timeout', 'nonce', `no nonce found within ${timeoutMs} ms`)), timeoutMs);
+        : setTimeout(
+            () => stop(new LedgerError('pow-timeout', 'nonce', `no nonce found within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
     try {
-      const outcome = await fromNative(() => this.inner.mine(bytes, options.targetScore >>> 0, options.threads ?? 0, job));
+      const outcome = await fromNative(() =>
+        this.inner.mine(bytes, options.targetScore >>> 0, options.threads ?? 0, job),
+      );
       if (outcome.failure) throw new LedgerError(outcome.failure.code, outcome.failure.path, outcome.failure.detail);
       if (outcome.nonce === undefined || outcome.nonce === null) {
         throw reason ?? new LedgerError('pow-aborted', 'nonce', 'mining was cancelled');

@@ -2,7 +2,16 @@
 // A thin adapter: ids and JSON text pass through, native failures become LedgerError.
 
 import native from '../native';
-import type { ChainKind, IndexerQuery, IssuedMilestone, LedgerStoreApi, MilestoneRecord, StoreEvent, StoreOptions, StoreStatus } from '../store-contract';
+import type {
+  ChainKind,
+  IndexerQuery,
+  IssuedMilestone,
+  LedgerStoreApi,
+  MilestoneRecord,
+  StoreEvent,
+  StoreOptions,
+  StoreStatus,
+} from '../store-contract';
 import { fromNative, LedgerError } from './errors';
 import { LruCache } from './lru-cache';
 import { SubmitBatcher } from './submit-batcher';
@@ -151,7 +160,10 @@ export class LedgerStore implements LedgerStoreApi {
 
   getIncludedBlockId(transactionId: string): string | null {
     // Only a positive answer is final (and cached): a pending transaction may be included later.
-    return this.includedBlocks.getOrLoad(transactionId, () => fromNative(() => this.inner.getIncludedBlockId(transactionId)) ?? null);
+    return this.includedBlocks.getOrLoad(
+      transactionId,
+      () => fromNative(() => this.inner.getIncludedBlockId(transactionId)) ?? null,
+    );
   }
 
   getBlocksWithTransaction(transactionId: string): string[] {
@@ -183,7 +195,10 @@ export class LedgerStore implements LedgerStoreApi {
     const s = fromNative(() => this.inner.status());
     const latest = s.latestMilestone;
     return {
-      latestMilestone: latest.timestamp == null ? { index: latest.index } : { index: latest.index, timestamp: latest.timestamp, milestoneId: latest.milestoneId ?? undefined },
+      latestMilestone:
+        latest.timestamp == null
+          ? { index: latest.index }
+          : { index: latest.index, timestamp: latest.timestamp, milestoneId: latest.milestoneId ?? undefined },
       ledgerIndex: s.ledgerIndex,
       pruningIndex: s.pruningIndex,
       blocksStored: s.blocksStored,

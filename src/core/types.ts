@@ -9,14 +9,31 @@ export type HexString = `0x${string}`;
 export type U64String = string;
 
 // Addresses (§7.2)
-export interface Ed25519AddressJson { type: 0; pubKeyHash: string }
-export interface AliasAddressJson { type: 8; aliasId: string }
-export interface NftAddressJson { type: 16; nftId: string }
+export interface Ed25519AddressJson {
+  type: 0;
+  pubKeyHash: string;
+}
+export interface AliasAddressJson {
+  type: 8;
+  aliasId: string;
+}
+export interface NftAddressJson {
+  type: 16;
+  nftId: string;
+}
 export type AddressJson = Ed25519AddressJson | AliasAddressJson | NftAddressJson;
 
 // Native tokens and token scheme (§7.3)
-export interface NativeTokenJson { id: string; amount: string }
-export interface SimpleTokenSchemeJson { type: 0; mintedTokens: string; meltedTokens: string; maximumSupply: string }
+export interface NativeTokenJson {
+  id: string;
+  amount: string;
+}
+export interface SimpleTokenSchemeJson {
+  type: 0;
+  mintedTokens: string;
+  meltedTokens: string;
+  maximumSupply: string;
+}
 
 // Unlock conditions (§7.4)
 export type UnlockConditionJson =
@@ -42,8 +59,13 @@ interface OutputCommon {
   unlockConditions?: UnlockConditionJson[];
   features?: FeatureJson[];
 }
-export interface TreasuryOutputJson { type: 2; amount: U64String }
-export interface BasicOutputJson extends OutputCommon { type: 3 }
+export interface TreasuryOutputJson {
+  type: 2;
+  amount: U64String;
+}
+export interface BasicOutputJson extends OutputCommon {
+  type: 3;
+}
 export interface AliasOutputJson extends OutputCommon {
   type: 4;
   aliasId: string;
@@ -66,15 +88,28 @@ export interface NftOutputJson extends OutputCommon {
 export type OutputJson = TreasuryOutputJson | BasicOutputJson | AliasOutputJson | FoundryOutputJson | NftOutputJson;
 
 // Inputs, signatures, unlocks (§7.1, §7.7)
-export interface UtxoInputJson { type: 0; transactionId: string; transactionOutputIndex: number }
-export interface TreasuryInputJson { type: 1; milestoneId: string }
-export interface Ed25519SignatureJson { type: 0; publicKey: string; signature: string }
-export type UnlockJson =
-  | { type: 0; signature: Ed25519SignatureJson }
-  | { type: 1 | 2 | 3; reference: number };
+export interface UtxoInputJson {
+  type: 0;
+  transactionId: string;
+  transactionOutputIndex: number;
+}
+export interface TreasuryInputJson {
+  type: 1;
+  milestoneId: string;
+}
+export interface Ed25519SignatureJson {
+  type: 0;
+  publicKey: string;
+  signature: string;
+}
+export type UnlockJson = { type: 0; signature: Ed25519SignatureJson } | { type: 1 | 2 | 3; reference: number };
 
 // Payloads (§6–§8)
-export interface TaggedDataPayloadJson { type: 5; tag?: string; data?: string }
+export interface TaggedDataPayloadJson {
+  type: 5;
+  tag?: string;
+  data?: string;
+}
 export interface RegularEssenceJson {
   type: 1;
   networkId: U64String;
@@ -83,11 +118,29 @@ export interface RegularEssenceJson {
   outputs: OutputJson[];
   payload?: TaggedDataPayloadJson;
 }
-export interface TransactionPayloadJson { type: 6; essence: RegularEssenceJson; unlocks: UnlockJson[] }
-export interface TreasuryTransactionPayloadJson { type: 4; input: TreasuryInputJson; output: TreasuryOutputJson }
-export interface MigratedFundsJson { tailTransactionHash: string; address: Ed25519AddressJson; deposit: U64String }
+export interface TransactionPayloadJson {
+  type: 6;
+  essence: RegularEssenceJson;
+  unlocks: UnlockJson[];
+}
+export interface TreasuryTransactionPayloadJson {
+  type: 4;
+  input: TreasuryInputJson;
+  output: TreasuryOutputJson;
+}
+export interface MigratedFundsJson {
+  tailTransactionHash: string;
+  address: Ed25519AddressJson;
+  deposit: U64String;
+}
 export type MilestoneOptionJson =
-  | { type: 0; migratedAt: number; final: boolean; funds: MigratedFundsJson[]; transaction: TreasuryTransactionPayloadJson }
+  | {
+      type: 0;
+      migratedAt: number;
+      final: boolean;
+      funds: MigratedFundsJson[];
+      transaction: TreasuryTransactionPayloadJson;
+    }
   | { type: 1; targetMilestoneIndex: number; protocolVersion: number; params?: string };
 export interface MilestonePayloadJson {
   type: 7;

@@ -186,7 +186,10 @@ export class Fanout<R extends Receiver> {
   private startDelivery(): void {
     const jobs: Job<R>[] = [];
     for (const group of this.dirty) {
-      jobs.push({ receivers: [...group.receivers], frames: framesOf(group.pending, group.pendingBytes).map(this.frame) });
+      jobs.push({
+        receivers: [...group.receivers],
+        frames: framesOf(group.pending, group.pendingBytes).map(this.frame),
+      });
       group.pending = [];
       group.pendingBytes = 0;
     }

@@ -77,7 +77,9 @@ export function handUpgradesOff(server: Server, target: HandoffTarget | MessageP
 /** 503 with the error body of every other refusal (D6), and the connection closed. */
 function unavailable(socket: Duplex): void {
   const body = serviceUnavailable('the event API is not running').body();
-  socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 /** Hand an upgrade request for another path to the app as a plain request (not upgraded). */

@@ -6,7 +6,13 @@
 
 import type { Logger } from 'pino';
 import { outputBodyJsonText } from '../server/lib/json-text';
-import type { LedgerStoreApi, MilestoneCommittedEvent, OutputChangeEvent, StoreEvent, StoredBlockEvent } from '../store-contract';
+import type {
+  LedgerStoreApi,
+  MilestoneCommittedEvent,
+  OutputChangeEvent,
+  StoreEvent,
+  StoredBlockEvent,
+} from '../store-contract';
 import type { Fanout, Payload, Receiver } from './fanout';
 import { CHAIN_KINDS, topics, UNLOCK_CONDITIONS } from './topics';
 
@@ -82,7 +88,10 @@ export class EventPublisher<R extends Receiver> {
     for (const t of m.transactions) {
       for (const o of t.consumed) this.outputChanged(o, true);
       for (const o of t.created) this.outputChanged(o, false);
-      this.fanout.publish(topics.includedBlock(t.transactionId), () => this.store.getBlock(t.blockId) ?? Buffer.alloc(0));
+      this.fanout.publish(
+        topics.includedBlock(t.transactionId),
+        () => this.store.getBlock(t.blockId) ?? Buffer.alloc(0),
+      );
     }
     const info = once(() => milestoneInfoJson(m.index, m.timestamp, m.milestoneId));
     // With this node's milestones the latest and the confirmed milestone change together.

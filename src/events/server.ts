@@ -53,7 +53,12 @@ function chooseProtocol(offered: Set<string>): string | false {
 export class EventServer {
   private readonly wss: WebSocketServer;
   private readonly sessions = new Set<Session>();
-  private readonly fanout = new Fanout<Session>({ frame: binaryFrame, pauseFactor: FLUSH_PAUSE_FACTOR, minWaitMs: MIN_FLUSH_WAIT_MS, maxWaitMs: MAX_FLUSH_WAIT_MS });
+  private readonly fanout = new Fanout<Session>({
+    frame: binaryFrame,
+    pauseFactor: FLUSH_PAUSE_FACTOR,
+    minWaitMs: MIN_FLUSH_WAIT_MS,
+    maxWaitMs: MAX_FLUSH_WAIT_MS,
+  });
   private readonly context: SessionContext;
   private readonly allowed: ReturnType<typeof routeAuthorizer>;
   private readonly sweep: NodeJS.Timeout;
@@ -63,7 +68,13 @@ export class EventServer {
 
   constructor(private readonly options: EventServerOptions) {
     const { config, store, logger } = options;
-    this.wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES, handleProtocols: chooseProtocol });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      perMessageDeflate: false,
+      maxPayload: MAX_FRAME_BYTES,
+      handleProtocols: chooseProtocol,
+    });
     this.allowed = routeAuthorizer(config.restApi.publicRoutes, options.jwtSecret);
     this.context = {
       fanout: this.fanout,
@@ -109,7 +120,8 @@ export class EventServer {
 
   private accept(req: IncomingMessage, socket: Socket, head: Buffer, remote: string): void {
     if (this.stopped) return refuse(socket, unavailable('node is shutting down'));
-    if (this.sessions.size + this.opening >= this.options.config.events.maxClients) return refuse(socket, unavailable('too many event API clients'));
+    if (this.sessions.size + this.opening >= this.options.config.events.maxClients)
+      return refuse(socket, unavailable('too many event API clients'));
     this.opening++;
     let opened = false;
     socket.once('close', () => {

@@ -134,7 +134,10 @@ export class Session implements Receiver {
   private checkBuffered(): void {
     const buffered = this.ws.bufferedAmount;
     if (buffered <= this.context.maxClientBufferBytes) return;
-    this.context.logger.info({ remote: this.remote, clientId: this.clientId, buffered }, 'event API client too slow: disconnected');
+    this.context.logger.info(
+      { remote: this.remote, clientId: this.clientId, buffered },
+      'event API client too slow: disconnected',
+    );
     this.end();
     this.ws.terminate();
   }
@@ -154,7 +157,11 @@ export class Session implements Receiver {
 
   /** Drop the connection at once (keep-alive expired, node stopping). */
   terminate(reason: string): void {
-    if (!this.closed) this.context.logger.debug({ remote: this.remote, clientId: this.clientId, reason }, 'event API connection dropped');
+    if (!this.closed)
+      this.context.logger.debug(
+        { remote: this.remote, clientId: this.clientId, reason },
+        'event API connection dropped',
+      );
     this.end();
     this.ws.terminate();
   }
@@ -164,7 +171,8 @@ export class Session implements Receiver {
     if (this.closed) return;
     this.closed = true;
     this.context.fanout.remove(this);
-    if (this.clientId !== undefined && this.context.clients.get(this.clientId) === this) this.context.clients.delete(this.clientId);
+    if (this.clientId !== undefined && this.context.clients.get(this.clientId) === this)
+      this.context.clients.delete(this.clientId);
     this.context.ended(this);
   }
 }

@@ -21,7 +21,11 @@ export interface EventWorkerData {
 }
 
 export type ToEvents = Handoff | { type: 'port'; port: MessagePort } | { type: 'stop' } | { type: 'close' };
-export type FromEvents = { type: 'ready' } | { type: 'failed'; message: string } | { type: 'stopped' } | { type: 'closed' };
+export type FromEvents =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'stopped' }
+  | { type: 'closed' };
 
 /** How long the thread may take to close its connections or its store handle. */
 const ANSWER_WAIT_MS = 5_000;
@@ -42,7 +46,12 @@ export class EventThread {
 
   /** Start the thread over the store open in `config.dataDir`; resolves once it takes upgrades. */
   static async start(options: { config: NodeConfig; jwtSecret: string; logger: Logger }): Promise<EventThread> {
-    const data: EventWorkerData = { config: options.config, jwtSecret: options.jwtSecret, logLevel: options.logger.level, tty: process.stdout.isTTY === true };
+    const data: EventWorkerData = {
+      config: options.config,
+      jwtSecret: options.jwtSecret,
+      logLevel: options.logger.level,
+      tty: process.stdout.isTTY === true,
+    };
     const worker = new Worker(join(__dirname, 'worker.js'), { workerData: data });
     let onMessage: (message: FromEvents) => void = () => {};
     let onExit: (code: number) => void = () => {};
@@ -50,7 +59,8 @@ export class EventThread {
       await new Promise<void>((resolve, reject) => {
         onMessage = (message) => {
           if (message.type === 'ready') resolve();
-          else if (message.type === 'failed') reject(new Error(`the event API thread could not start: ${message.message}`));
+          else if (message.type === 'failed')
+            reject(new Error(`the event API thread could not start: ${message.message}`));
         };
         onExit = (code) => reject(new Error(`the event API thread exited with code ${code}`));
         worker.on('message', onMessage);

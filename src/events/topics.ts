@@ -20,7 +20,8 @@ export const topics = {
   /** `alias`, `nft` or `foundry` and the chain's id. */
   chain: (kind: string, id: string) => `outputs/${kind}/${id}`,
   /** `condition` is a name of UNLOCK_CONDITIONS, or `+` for the literal topic of D35. */
-  unlock: (condition: string, address: string, spent: boolean) => `outputs/unlock/${condition}/${address}${spent ? '/spent' : ''}`,
+  unlock: (condition: string, address: string, spent: boolean) =>
+    `outputs/unlock/${condition}/${address}${spent ? '/spent' : ''}`,
   receipts: 'receipts',
 } as const;
 
@@ -52,7 +53,9 @@ export const currentStateTopics = {
 export function isValidFilter(filter: string): boolean {
   if (filter.length === 0 || filter.includes('\u0000') || Buffer.byteLength(filter) > 65_535) return false;
   const levels = filter.split('/');
-  return levels.every((level, i) => (level.includes('#') ? level === '#' && i === levels.length - 1 : !level.includes('+') || level === '+'));
+  return levels.every((level, i) =>
+    level.includes('#') ? level === '#' && i === levels.length - 1 : !level.includes('+') || level === '+',
+  );
 }
 
 const hasWildcard = (filter: string) => filter.includes('+') || filter.includes('#');

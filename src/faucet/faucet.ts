@@ -110,11 +110,23 @@ export class Faucet implements FaucetService {
     const funds = await this.currentFunds();
     // Everything below is synchronous: no other request can slip in between check and queue.
     this.confirmIfIncluded();
-    if (this.open.has(recipient.bech32)) throw new FaucetRefusal(429, `${recipient.bech32} already has a request waiting`, this.retryAfter(recipient.bech32));
+    if (this.open.has(recipient.bech32))
+      throw new FaucetRefusal(
+        429,
+        `${recipient.bech32} already has a request waiting`,
+        this.retryAfter(recipient.bech32),
+      );
     const wait = this.retryAfter(recipient.bech32);
-    if (wait > 0) throw new FaucetRefusal(429, `${recipient.bech32} was funded less than ${settings.cooldown} s ago; ask again in ${wait} s`, wait);
-    if (this.queue.length >= settings.maxQueueSize) throw new FaucetRefusal(503, 'the faucet queue is full, try again later');
-    if (funds.balance - this.committed() < this.amount) throw new FaucetRefusal(503, 'the faucet does not have enough funds');
+    if (wait > 0)
+      throw new FaucetRefusal(
+        429,
+        `${recipient.bech32} was funded less than ${settings.cooldown} s ago; ask again in ${wait} s`,
+        wait,
+      );
+    if (this.queue.length >= settings.maxQueueSize)
+      throw new FaucetRefusal(503, 'the faucet queue is full, try again later');
+    if (funds.balance - this.committed() < this.amount)
+      throw new FaucetRefusal(503, 'the faucet does not have enough funds');
     this.queue.push({ ...recipient, amount: this.amount });
     this.open.add(recipient.bech32);
     this.accepted.set(recipient.bech32, Date.now());
@@ -200,12 +212,18 @@ export class Faucet implements FaucetService {
     const { store, logger } = this.options;
     const { transactionId } = pending.transaction;
     const text = store.getBlockMetadata(pending.blockId);
-    const metadata = text === null ? undefined : (JSON.parse(text) as { ledgerInclusionState?: string; conflictReason?: number; shouldReattach?: boolean });
+    const metadata =
+      text === null
+        ? undefined
+        : (JSON.parse(text) as { ledgerInclusionState?: string; conflictReason?: number; shouldReattach?: boolean });
     if (metadata?.ledgerInclusionState === 'conflicting') {
       // Someone else spent the faucet's outputs first (the dev key is public): try again.
       this.queue.unshift(...pending.requests);
       this.pending = undefined;
-      logger.warn({ transactionId, conflictReason: metadata.conflictReason }, 'faucet: payout conflicted, requests queued again');
+      logger.warn(
+        { transactionId, conflictReason: metadata.conflictReason },
+        'faucet: payout conflicted, requests queued again',
+      );
       return true;
     }
     if (metadata === undefined || metadata.shouldReattach === true) {
@@ -241,7 +259,15 @@ export class Faucet implements FaucetService {
     const blockId = await this.submitPayload(transaction);
     this.queue.splice(0, requests.length);
     this.pending = { transaction, blockId, requests };
-    logger.info({ transactionId: transaction.transactionId, blockId, recipients: requests.length, remainder: transaction.remainder.toString() }, 'faucet: payout submitted');
+    logger.info(
+      {
+        transactionId: transaction.transactionId,
+        blockId,
+        recipients: requests.length,
+        remainder: transaction.remainder.toString(),
+      },
+      'faucet: payout submitted',
+    );
   }
 
   private submitPayload(transaction: FaucetTransaction): Promise<string> {

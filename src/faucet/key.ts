@@ -21,7 +21,11 @@ export interface FaucetKey {
 
 /** The built-in genesis on the dev address: no genesis file, no snapshot to start from. */
 export function isDevNetwork(config: NodeConfig): boolean {
-  return config.genesis.file === '' && config.snapshot.loadPath === '' && config.genesis.address.toLowerCase() === DEV_ADDRESS;
+  return (
+    config.genesis.file === '' &&
+    config.snapshot.loadPath === '' &&
+    config.genesis.address.toLowerCase() === DEV_ADDRESS
+  );
 }
 
 /** The faucet's key, or why the faucet stays off. */

@@ -27,8 +27,21 @@ export async function faucetFunds(store: LedgerStoreApi, bech32: string): Promis
   let cursor: string | undefined;
   let ledgerIndex = 0;
   do {
-    const query: IndexerQuery = { route: 'basic', address: bech32, hasStorageDepositReturn: false, hasTimelock: false, hasExpiration: false, hasNativeTokens: false, pageSize: PAGE_SIZE, cursor };
-    const page = JSON.parse(await store.queryOutputs(query)) as { ledgerIndex: number; cursor?: string; items: string[] };
+    const query: IndexerQuery = {
+      route: 'basic',
+      address: bech32,
+      hasStorageDepositReturn: false,
+      hasTimelock: false,
+      hasExpiration: false,
+      hasNativeTokens: false,
+      pageSize: PAGE_SIZE,
+      cursor,
+    };
+    const page = JSON.parse(await store.queryOutputs(query)) as {
+      ledgerIndex: number;
+      cursor?: string;
+      items: string[];
+    };
     if (cursor === undefined) ledgerIndex = page.ledgerIndex;
     for (const outputId of page.items) {
       const found = store.getOutput(outputId);

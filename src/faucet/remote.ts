@@ -41,12 +41,15 @@ export class RemoteFaucet implements FaucetService {
     const waiting = this.waiting.get(answer.id);
     if (waiting === undefined) return;
     this.waiting.delete(answer.id);
-    if ('refusal' in answer) waiting.reject(new FaucetRefusal(answer.refusal.status, answer.refusal.reason, answer.refusal.retryAfterSeconds));
+    if ('refusal' in answer)
+      waiting.reject(new FaucetRefusal(answer.refusal.status, answer.refusal.reason, answer.refusal.retryAfterSeconds));
     else if ('error' in answer) waiting.reject(new Error(answer.error));
     else waiting.resolve(answer.value);
   }
 
-  private call(call: { method: 'enqueue'; value: unknown } | { method: 'info' } | { method: 'admit'; ip: string }): Promise<unknown> {
+  private call(
+    call: { method: 'enqueue'; value: unknown } | { method: 'info' } | { method: 'admit'; ip: string },
+  ): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -58,10 +61,20 @@ export class RemoteFaucet implements FaucetService {
 /** The main thread's side: run a worker's call on the faucet and say how it went. */
 export async function answerFaucetCall(faucet: FaucetService, call: FaucetCall): Promise<FaucetAnswer> {
   try {
-    const value = call.method === 'enqueue' ? await faucet.enqueue(call.value) : call.method === 'admit' ? await faucet.admit(call.ip) : await faucet.info();
+    const value =
+      call.method === 'enqueue'
+        ? await faucet.enqueue(call.value)
+        : call.method === 'admit'
+          ? await faucet.admit(call.ip)
+          : await faucet.info();
     return { type: 'faucet-answer', id: call.id, value };
   } catch (err) {
-    if (err instanceof FaucetRefusal) return { type: 'faucet-answer', id: call.id, refusal: { status: err.status, reason: err.reason, retryAfterSeconds: err.retryAfterSeconds } };
+    if (err instanceof FaucetRefusal)
+      return {
+        type: 'faucet-answer',
+        id: call.id,
+        refusal: { status: err.status, reason: err.reason, retryAfterSeconds: err.retryAfterSeconds },
+      };
     return { type: 'faucet-answer', id: call.id, error: (err as Error).message };
   }
 }

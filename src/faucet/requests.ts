@@ -29,7 +29,8 @@ export function parseRecipient(value: unknown, hrp: string): ParsedAddress {
   } catch {
     throw new FaucetRefusal(400, `address: '${clip(value)}' is not a valid bech32 address`);
   }
-  if (decoded.hrp !== hrp) throw new FaucetRefusal(400, `address: HRP '${decoded.hrp}' is another network's; this network uses '${hrp}'`);
+  if (decoded.hrp !== hrp)
+    throw new FaucetRefusal(400, `address: HRP '${decoded.hrp}' is another network's; this network uses '${hrp}'`);
   return { bech32: value.toLowerCase(), address: decoded.address };
 }
 

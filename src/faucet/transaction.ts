@@ -29,14 +29,24 @@ export interface FaucetTransaction {
 
 export class InsufficientFunds extends Error {}
 
-const basicOutput = (address: AddressJson, amount: bigint) => ({ type: 3, amount: amount.toString(), unlockConditions: [{ type: 0, address }] });
+const basicOutput = (address: AddressJson, amount: bigint) => ({
+  type: 3,
+  amount: amount.toString(),
+  unlockConditions: [{ type: 0, address }],
+});
 
 /**
  * Largest outputs first until they pay every recipient and leave either nothing or a
  * remainder that covers its own storage deposit.
  */
-export function selectInputs(outputs: FaucetOutput[], payout: bigint, remainderDeposit: bigint): { inputs: FaucetOutput[]; remainder: bigint } {
-  const sorted = [...outputs].sort((a, b) => (a.amount < b.amount ? 1 : a.amount > b.amount ? -1 : a.outputId.localeCompare(b.outputId)));
+export function selectInputs(
+  outputs: FaucetOutput[],
+  payout: bigint,
+  remainderDeposit: bigint,
+): { inputs: FaucetOutput[]; remainder: bigint } {
+  const sorted = [...outputs].sort((a, b) =>
+    a.amount < b.amount ? 1 : a.amount > b.amount ? -1 : a.outputId.localeCompare(b.outputId),
+  );
   const inputs: FaucetOutput[] = [];
   let sum = 0n;
   for (const output of sorted) {
@@ -48,8 +58,15 @@ export function selectInputs(outputs: FaucetOutput[], payout: bigint, remainderD
   throw new InsufficientFunds(`the faucet's outputs do not cover ${payout} (have ${sum} in ${inputs.length} outputs)`);
 }
 
-export function buildFaucetTransaction(networkId: string, key: FaucetKey, outputs: FaucetOutput[], recipients: Recipient[], rent: RentStructureJson): FaucetTransaction {
-  if (recipients.length === 0 || recipients.length > MAX_OUTPUTS - 1) throw new RangeError(`1..${MAX_OUTPUTS - 1} recipients per transaction`);
+export function buildFaucetTransaction(
+  networkId: string,
+  key: FaucetKey,
+  outputs: FaucetOutput[],
+  recipients: Recipient[],
+  rent: RentStructureJson,
+): FaucetTransaction {
+  if (recipients.length === 0 || recipients.length > MAX_OUTPUTS - 1)
+    throw new RangeError(`1..${MAX_OUTPUTS - 1} recipients per transaction`);
   const owner: AddressJson = { type: 0, pubKeyHash: key.address };
   const payout = recipients.reduce((sum, r) => sum + r.amount, 0n);
   const remainderDeposit = BigInt(storageDeposit(basicOutput(owner, 1n) as never, rent));
@@ -59,11 +76,18 @@ export function buildFaucetTransaction(networkId: string, key: FaucetKey, output
   const essence = {
     type: 1,
     networkId,
-    inputs: inputs.map(({ outputId }) => ({ type: 0, transactionId: outputId.slice(0, 66), transactionOutputIndex: Buffer.from(outputId.slice(66), 'hex').readUInt16LE(0) })),
+    inputs: inputs.map(({ outputId }) => ({
+      type: 0,
+      transactionId: outputId.slice(0, 66),
+      transactionOutputIndex: Buffer.from(outputId.slice(66), 'hex').readUInt16LE(0),
+    })),
     inputsCommitment: inputsCommitment(inputs.map((i) => i.output)),
     outputs: created,
   };
-  const unlocks = (signature: string) => inputs.map((_, i) => (i === 0 ? { type: 0, signature: { type: 0, publicKey: key.publicKey, signature } } : { type: 1, reference: 0 }));
+  const unlocks = (signature: string) =>
+    inputs.map((_, i) =>
+      i === 0 ? { type: 0, signature: { type: 0, publicKey: key.publicKey, signature } } : { type: 1, reference: 0 },
+    );
   // The essence hash does not cover the unlocks: hash with a placeholder, then sign.
   const payload = { type: 6 as const, essence, unlocks: unlocks('0x' + '00'.repeat(64)) };
   payload.unlocks = unlocks(sign(key.seed, essenceHash(payload)));

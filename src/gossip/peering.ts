@@ -24,7 +24,10 @@ export function peerIdOf(multiAddress: string): string {
 }
 
 /** The peers to dial at start, and the configured ones left out because they were deleted. */
-export function startupPeers(configured: PeerConfig[], peering: Peering): { peers: PeerConfig[]; skipped: PeerConfig[] } {
+export function startupPeers(
+  configured: PeerConfig[],
+  peering: Peering,
+): { peers: PeerConfig[]; skipped: PeerConfig[] } {
   const deleted = new Set(peering.deletedPeers);
   const kept = configured.filter((p) => !deleted.has(peerIdOf(p.multiAddress)));
   const skipped = configured.filter((p) => deleted.has(peerIdOf(p.multiAddress)));
@@ -57,9 +60,14 @@ export function readPeering(file: string): Peering {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { peers?: unknown; deletedPeers?: unknown };
     const peers = Array.isArray(parsed.peers)
-      ? parsed.peers.filter((p): p is PeerConfig => typeof p === 'object' && p !== null && typeof (p as PeerConfig).multiAddress === 'string')
+      ? parsed.peers.filter(
+          (p): p is PeerConfig =>
+            typeof p === 'object' && p !== null && typeof (p as PeerConfig).multiAddress === 'string',
+        )
       : [];
-    const deletedPeers = Array.isArray(parsed.deletedPeers) ? parsed.deletedPeers.filter((d): d is string => typeof d === 'string') : [];
+    const deletedPeers = Array.isArray(parsed.deletedPeers)
+      ? parsed.deletedPeers.filter((d): d is string => typeof d === 'string')
+      : [];
     return { peers, deletedPeers };
   } catch {
     return empty;

@@ -79,7 +79,10 @@ export class GossipService {
     const service = new GossipService(node, peeringFile, config.p2p.peers, logger);
     node.onEvent((event) => service.logEvent(event));
     for (const peer of skipped) {
-      logger.info({ peer: peer.multiAddress }, `gossip: configured peer not dialled: it was deleted over REST (${peeringFile}); POST it to add it again`);
+      logger.info(
+        { peer: peer.multiAddress },
+        `gossip: configured peer not dialled: it was deleted over REST (${peeringFile}); POST it to add it again`,
+      );
     }
     const addresses = await node.listenAddresses();
     logger.info({ peerId: node.peerId, addresses, peers: peers.length }, 'gossip started');
@@ -93,7 +96,13 @@ export class GossipService {
    * stops nothing; the owner's events are logged by the owner.
    */
   static async attach(config: NodeConfig, logger: Logger): Promise<GossipService> {
-    const service = new GossipService(native.GossipNode.attach(config.dataDir), join(config.dataDir, 'peering.json'), config.p2p.peers, logger, false);
+    const service = new GossipService(
+      native.GossipNode.attach(config.dataDir),
+      join(config.dataDir, 'peering.json'),
+      config.p2p.peers,
+      logger,
+      false,
+    );
     await service.refresh();
     return service;
   }
@@ -147,7 +156,8 @@ export class GossipService {
     const peering = readPeering(this.peeringFile);
     const listed = (list: PeerConfig[]) => list.some((p) => peerIdOf(p.multiAddress) === peerId);
     // An id nobody knew (DELETE answers 204 for it too) is not worth remembering.
-    if (known || listed(peering.peers) || listed(this.configuredPeers)) writePeering(this.peeringFile, withoutPeer(peering, peerId));
+    if (known || listed(peering.peers) || listed(this.configuredPeers))
+      writePeering(this.peeringFile, withoutPeer(peering, peerId));
   }
 
   metrics(): GossipMetrics {

@@ -34,12 +34,19 @@ interface Answer {
   body: string | Buffer;
 }
 
-const notFoundAnswer = (route: string, reason: string): Answer => ({ route, status: 404, type: JSON_CONTENT_TYPE, body: errorBodyText(404, reason) });
+const notFoundAnswer = (route: string, reason: string): Answer => ({
+  route,
+  status: 404,
+  type: JSON_CONTENT_TYPE,
+  body: errorBodyText(404, reason),
+});
 
 /** The bytes as they are when `Accept` asks for the binary type, else their JSON (as `sendJsonOrBinary` does). */
 function jsonOrBinary(route: string, accept: string, bytes: Buffer, jsonText: () => string): Answer {
   const binary = binaryTypeOf(accept);
-  return binary !== undefined ? { route, status: 200, type: binary, body: bytes } : { route, status: 200, type: JSON_CONTENT_TYPE, body: jsonText() };
+  return binary !== undefined
+    ? { route, status: 200, type: binary, body: bytes }
+    : { route, status: 200, type: JSON_CONTENT_TYPE, body: jsonText() };
 }
 
 /** Koa's request listener, with the hot reads answered first. */
@@ -51,26 +58,34 @@ export function withFastReads(koa: RequestListener, services: ServerServices): R
 
   const block = (route: string, id: string, accept: string): Answer => {
     const bytes = store.getBlock(id);
-    return bytes === null ? notFoundAnswer(route, blockNotFound(id)) : jsonOrBinary(route, accept, bytes, () => cachedBlockJsonText(bytes));
+    return bytes === null
+      ? notFoundAnswer(route, blockNotFound(id))
+      : jsonOrBinary(route, accept, bytes, () => cachedBlockJsonText(bytes));
   };
 
   const answer = (path: string, accept: string): Answer | undefined => {
-    if (path === '/api/core/v2/info') return { route: path, status: 200, type: JSON_CONTENT_TYPE, body: info.jsonText() };
-    if (path === '/api/core/v2/tips') return { route: path, status: 200, type: JSON_CONTENT_TYPE, body: store.selectTipsJson() };
+    if (path === '/api/core/v2/info')
+      return { route: path, status: 200, type: JSON_CONTENT_TYPE, body: info.jsonText() };
+    if (path === '/api/core/v2/tips')
+      return { route: path, status: 200, type: JSON_CONTENT_TYPE, body: store.selectTipsJson() };
     let m = BLOCK.exec(path);
     if (m !== null) {
       const id = m[1].toLowerCase();
       if (m[2] === undefined) return block('/api/core/v2/blocks/:blockId', id, accept);
       const route = '/api/core/v2/blocks/:blockId/metadata';
       const metadata = store.getBlockMetadata(id);
-      return metadata === null ? notFoundAnswer(route, blockNotFound(id)) : { route, status: 200, type: JSON_CONTENT_TYPE, body: metadata };
+      return metadata === null
+        ? notFoundAnswer(route, blockNotFound(id))
+        : { route, status: 200, type: JSON_CONTENT_TYPE, body: metadata };
     }
     m = INCLUDED.exec(path);
     if (m !== null) {
       const route = '/api/core/v2/transactions/:transactionId/included-block';
       const id = m[1].toLowerCase();
       const blockId = store.getIncludedBlockId(id);
-      return blockId === null ? notFoundAnswer(route, transactionNotIncluded(store, id)) : block(route, blockId, accept);
+      return blockId === null
+        ? notFoundAnswer(route, transactionNotIncluded(store, id))
+        : block(route, blockId, accept);
     }
     m = OUTPUT.exec(path);
     if (m !== null) {

@@ -40,7 +40,14 @@ export function withFastSubmit(next: RequestListener, services: ServerServices):
   };
 
   /** Past the body: Koa answers what is not a stored block, from the body read here. */
-  const submit = async (req: IncomingMessage, res: ServerResponse, path: string, kind: 'json' | 'binary', body: Buffer, started: number) => {
+  const submit = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    kind: 'json' | 'binary',
+    body: Buffer,
+    started: number,
+  ) => {
     let blockId: string | undefined;
     try {
       const { bytes, nonceMissing } = submitter.prepare(kind, body);

@@ -43,7 +43,20 @@ async function start(): Promise<void> {
   const faucet = data.faucet ? new RemoteFaucet(send) : undefined;
   // The main thread started gossip before the workers: its peers, health and latest milestone.
   const gossip = config.gossip.enabled ? await GossipService.attach(config, logger) : undefined;
-  const services = { config, protocol: data.protocol, store, coordinator: undefined, metrics, logger, version: data.version, miner, startedAt: data.startedAt, shutdown: shutdown.signal, faucet, gossip };
+  const services = {
+    config,
+    protocol: data.protocol,
+    store,
+    coordinator: undefined,
+    metrics,
+    logger,
+    version: data.version,
+    miner,
+    startedAt: data.startedAt,
+    shutdown: shutdown.signal,
+    faucet,
+    gossip,
+  };
   const app = createApp(services, data.jwtSecret);
   const server = createServer(withFastSubmit(withFastReads(app.callback(), services), services));
   trackConnections(server);
@@ -52,7 +65,9 @@ async function start(): Promise<void> {
 
   port.on('message', (message: ToWorker) => {
     if (message.type === 'metrics') {
-      void metrics.registry.getMetricsAsJSON().then((json) => send({ type: 'metrics', id: message.id, metrics: json as ThreadMetrics }));
+      void metrics.registry
+        .getMetricsAsJSON()
+        .then((json) => send({ type: 'metrics', id: message.id, metrics: json as ThreadMetrics }));
     } else if (message.type === 'faucet-answer') {
       faucet?.settle(message);
     } else if (message.type === 'metrics-answer') {

@@ -43,8 +43,20 @@ export interface WorkerData {
   faucet: boolean;
 }
 
-export type ToWorker = { type: 'listen' } | { type: 'metrics'; id: number } | { type: 'metrics-answer'; id: number; metrics: ThreadMetrics[] } | { type: 'stop'; graceMs: number } | FaucetAnswer;
-export type ToMain = { type: 'ready' } | { type: 'listening' } | { type: 'failed'; message: string } | { type: 'metrics'; id: number; metrics: ThreadMetrics } | { type: 'metrics-request'; id: number } | { type: 'stopped' } | FaucetCall;
+export type ToWorker =
+  | { type: 'listen' }
+  | { type: 'metrics'; id: number }
+  | { type: 'metrics-answer'; id: number; metrics: ThreadMetrics[] }
+  | { type: 'stop'; graceMs: number }
+  | FaucetAnswer;
+export type ToMain =
+  | { type: 'ready' }
+  | { type: 'listening' }
+  | { type: 'failed'; message: string }
+  | { type: 'metrics'; id: number; metrics: ThreadMetrics }
+  | { type: 'metrics-request'; id: number }
+  | { type: 'stopped' }
+  | FaucetCall;
 
 /** How long a thread may take to answer for its metrics before it is left out. */
 const METRICS_WAIT_MS = 2_000;
@@ -128,7 +140,10 @@ interface Options {
 
 export class HttpWorkers {
   private readonly workers: Worker[] = [];
-  private readonly waiting = new Map<number, { remaining: number; collected: ThreadMetrics[]; done: (m: ThreadMetrics[]) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { remaining: number; collected: ThreadMetrics[]; done: (m: ThreadMetrics[]) => void }
+  >();
   private nextId = 0;
   private stopping = false;
   private readonly listening = new Map<Worker, () => void>();
@@ -142,7 +157,11 @@ export class HttpWorkers {
   static async start(options: Options): Promise<HttpWorkers> {
     const workers = new HttpWorkers(options);
     try {
-      await Promise.all(Array.from({ length: options.count }, () => workers.spawn({ ...options.data, eventsPort: options.events?.portForWorker() })));
+      await Promise.all(
+        Array.from({ length: options.count }, () =>
+          workers.spawn({ ...options.data, eventsPort: options.events?.portForWorker() }),
+        ),
+      );
     } catch (err) {
       await workers.stop(0);
       throw err;
@@ -152,7 +171,10 @@ export class HttpWorkers {
   }
 
   private spawn(data: WorkerData): Promise<void> {
-    const worker = new Worker(join(__dirname, 'http-worker.js'), { workerData: data, transferList: data.eventsPort === undefined ? [] : [data.eventsPort] });
+    const worker = new Worker(join(__dirname, 'http-worker.js'), {
+      workerData: data,
+      transferList: data.eventsPort === undefined ? [] : [data.eventsPort],
+    });
     this.workers.push(worker);
     return new Promise((resolve, reject) => {
       worker.on('message', (message: ToMain) => {
@@ -162,11 +184,16 @@ export class HttpWorkers {
         else if (message.type === 'metrics') this.collected(message.id, message.metrics);
         else if (message.type === 'faucet-call') {
           const faucet = this.options.faucet;
-          const answer: Promise<FaucetAnswer> = faucet === undefined ? Promise.resolve({ type: 'faucet-answer', id: message.id, error: 'the faucet is off' }) : answerFaucetCall(faucet, message);
+          const answer: Promise<FaucetAnswer> =
+            faucet === undefined
+              ? Promise.resolve({ type: 'faucet-answer', id: message.id, error: 'the faucet is off' })
+              : answerFaucetCall(faucet, message);
           void answer.then((a) => worker.postMessage(a satisfies ToWorker));
         } else if (message.type === 'metrics-request') {
           // Everyone's but the asker's: its own it adds itself.
-          void this.metricsOf(worker).then((metrics) => worker.postMessage({ type: 'metrics-answer', id: message.id, metrics } satisfies ToWorker));
+          void this.metricsOf(worker).then((metrics) =>
+            worker.postMessage({ type: 'metrics-answer', id: message.id, metrics } satisfies ToWorker),
+          );
         }
       });
       worker.on('error', (err) => {

@@ -18,8 +18,16 @@ afterAll(async () => {
 
 const api = (path: string, init?: RequestInit) => fetch(node.url + path, init);
 const submit = (body: unknown, contentType = 'application/json') =>
-  api('/api/core/v2/blocks', { method: 'POST', headers: { 'Content-Type': contentType }, body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body) });
-const tagged = (text: string) => ({ type: 5, tag: '0x' + Buffer.from('e2e').toString('hex'), data: '0x' + Buffer.from(text).toString('hex') });
+  api('/api/core/v2/blocks', {
+    method: 'POST',
+    headers: { 'Content-Type': contentType },
+    body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+  });
+const tagged = (text: string) => ({
+  type: 5,
+  tag: '0x' + Buffer.from('e2e').toString('hex'),
+  data: '0x' + Buffer.from(text).toString('hex'),
+});
 
 async function expectError(res: Response, status: number, messageStart: string) {
   expect(res.status).toBe(status);
@@ -62,24 +70,74 @@ describe('submit', () => {
     const res = await submit(bytes, SERIALIZER);
     expect(res.status).toBe(201);
     expect((await res.json()).blockId).toBe(core.blockId(bytes));
-    const noParents = core.encodeBlock({ protocolVersion: 2, parents: [], payload: tagged('binary, no parents'), nonce: '0' });
+    const noParents = core.encodeBlock({
+      protocolVersion: 2,
+      parents: [],
+      payload: tagged('binary, no parents'),
+      nonce: '0',
+    });
     expect((await submit(noParents, IOTA_SERIALIZER)).status).toBe(201);
   });
 
   it('rejects bad blocks with 400 and the failing path', async () => {
     await expectError(await submit({ protocolVersion: 3 }), 400, 'invalid data provided: protocolVersion');
     await expectError(await submit({}), 400, 'invalid data provided: protocolVersion');
-    await expectError(await submit({ protocolVersion: 2, payload: { type: 5, data: '0xabc' } }), 400, 'invalid data provided: payload.data');
-    await expectError(await submit({ protocolVersion: 2, payload: { type: 5, tag: '0xzz' } }), 400, 'invalid data provided: payload.tag');
-    await expectError(await submit({ protocolVersion: 2, nonce: '12' }), 400, 'invalid data provided: nonce: no parents given');
-    await expectError(await submit({ protocolVersion: 2, payload: { type: 7 } }), 400, 'invalid data provided: payload');
-    await expectError(await submit({ protocolVersion: 2, payload: { type: 9 } }), 400, 'invalid data provided: payload.type');
-    await expectError(await submit({ protocolVersion: 2, parents: ['0x' + '22'.repeat(32), '0x' + '11'.repeat(32)], nonce: '1' }), 400, 'invalid data provided: parents[1]');
+    await expectError(
+      await submit({ protocolVersion: 2, payload: { type: 5, data: '0xabc' } }),
+      400,
+      'invalid data provided: payload.data',
+    );
+    await expectError(
+      await submit({ protocolVersion: 2, payload: { type: 5, tag: '0xzz' } }),
+      400,
+      'invalid data provided: payload.tag',
+    );
+    await expectError(
+      await submit({ protocolVersion: 2, nonce: '12' }),
+      400,
+      'invalid data provided: nonce: no parents given',
+    );
+    await expectError(
+      await submit({ protocolVersion: 2, payload: { type: 7 } }),
+      400,
+      'invalid data provided: payload',
+    );
+    await expectError(
+      await submit({ protocolVersion: 2, payload: { type: 9 } }),
+      400,
+      'invalid data provided: payload.type',
+    );
+    await expectError(
+      await submit({ protocolVersion: 2, parents: ['0x' + '22'.repeat(32), '0x' + '11'.repeat(32)], nonce: '1' }),
+      400,
+      'invalid data provided: parents[1]',
+    );
     await expectError(await submit('{"protocolVersion":2,'), 400, 'invalid data provided: body: malformed JSON');
-    await expectError(await submit('['.repeat(100_000) + ']'.repeat(100_000)), 400, 'invalid data provided: body: nesting');
+    await expectError(
+      await submit('['.repeat(100_000) + ']'.repeat(100_000)),
+      400,
+      'invalid data provided: body: nesting',
+    );
     await expectError(await submit(Buffer.from([3, 0]), SERIALIZER), 400, 'invalid data provided: protocolVersion');
-    const outOfRange = { protocolVersion: 2, payload: { type: 6, essence: { type: 1, networkId: '1', inputs: [{ type: 0, transactionId: '0x' + '00'.repeat(32), transactionOutputIndex: 70000 }], inputsCommitment: '0x' + '00'.repeat(32), outputs: [] }, unlocks: [] } };
-    await expectError(await submit(outOfRange), 400, 'invalid data provided: payload.essence.inputs[0].transactionOutputIndex');
+    const outOfRange = {
+      protocolVersion: 2,
+      payload: {
+        type: 6,
+        essence: {
+          type: 1,
+          networkId: '1',
+          inputs: [{ type: 0, transactionId: '0x' + '00'.repeat(32), transactionOutputIndex: 70000 }],
+          inputsCommitment: '0x' + '00'.repeat(32),
+          outputs: [],
+        },
+        unlocks: [],
+      },
+    };
+    await expectError(
+      await submit(outOfRange),
+      400,
+      'invalid data provided: payload.essence.inputs[0].transactionOutputIndex',
+    );
   });
 
   it('rejects unknown parents and too little PoW with 400', async () => {
@@ -90,14 +148,20 @@ describe('submit', () => {
     const { tips } = await (await api('/api/core/v2/tips')).json();
     let weak = 1n;
     while (core.powScore(core.encodeBlock({ protocolVersion: 2, parents: tips, nonce: String(weak) })) >= 5) weak++;
-    await expectError(await submit({ protocolVersion: 2, parents: tips, nonce: String(weak) }), 400, 'invalid data provided: nonce');
+    await expectError(
+      await submit({ protocolVersion: 2, parents: tips, nonce: String(weak) }),
+      400,
+      'invalid data provided: nonce',
+    );
   });
 
   it('answers 400 for bodies over 1 MiB and 415 for unknown media types', async () => {
     const big = JSON.stringify({ protocolVersion: 2, payload: { type: 5, data: '0x' + 'ab'.repeat(600_000) } });
     await expectError(await submit(big), 400, 'invalid data provided: body larger');
     await expectError(await submit('{}', 'text/plain'), 415, 'unsupported media type');
-    expect((await submit({ protocolVersion: 2, payload: tagged('charset') }, 'application/json; charset=utf-8')).status).toBe(201);
+    expect(
+      (await submit({ protocolVersion: 2, payload: tagged('charset') }, 'application/json; charset=utf-8')).status,
+    ).toBe(201);
   });
 });
 
@@ -108,7 +172,9 @@ describe('lookups', () => {
     expect(json.headers.get('content-type')).toMatch(/^application\/json/);
     const block = await json.json();
     for (const type of [SERIALIZER, IOTA_SERIALIZER]) {
-      const raw = await api(`/api/core/v2/blocks/${blockId.toUpperCase().replace('0X', '0x')}`, { headers: { Accept: `${type}, application/json` } });
+      const raw = await api(`/api/core/v2/blocks/${blockId.toUpperCase().replace('0X', '0x')}`, {
+        headers: { Accept: `${type}, application/json` },
+      });
       expect(raw.headers.get('content-type')).toBe(type);
       const bytes = Buffer.from(await raw.arrayBuffer());
       expect(core.blockId(bytes)).toBe(blockId);
@@ -126,7 +192,11 @@ describe('lookups', () => {
     await expectError(await api('/api/core/v2/milestones/by-index/4294967296'), 400, 'invalid data provided: index');
     await expectError(await api('/api/core/v2/blocks/0x' + 'ee'.repeat(32)), 404, 'could not find data');
     await expectError(await api('/api/core/v2/milestones/by-index/0'), 404, 'could not find data');
-    await expectError(await api('/api/core/v2/transactions/0x' + '00'.repeat(32) + '/included-block'), 404, 'could not find data');
+    await expectError(
+      await api('/api/core/v2/transactions/0x' + '00'.repeat(32) + '/included-block'),
+      404,
+      'could not find data',
+    );
   });
 
   it('serves milestone 1, info, routes, tips and health', async () => {
@@ -134,7 +204,11 @@ describe('lookups', () => {
     expect(ms.type).toBe(7);
     expect(ms.index).toBe(1);
     const byId = await api(`/api/core/v2/milestones/${core.milestoneId(ms)}`, { headers: { Accept: SERIALIZER } });
-    expect(Buffer.from(await byId.arrayBuffer()).subarray(0, 4).toString('hex')).toBe('07000000');
+    expect(
+      Buffer.from(await byId.arrayBuffer())
+        .subarray(0, 4)
+        .toString('hex'),
+    ).toBe('07000000');
     const info = await (await api('/api/core/v2/info')).json();
     expect(info.name).toBe('ledger-node');
     expect(info.protocol.minPowScore).toBe(5);
@@ -142,7 +216,9 @@ describe('lookups', () => {
     expect(info.pendingProtocolParameters).toEqual([]);
     expect(info.features).toEqual(['pow']);
     expect(info.status.latestMilestone.index).toBeGreaterThanOrEqual(1);
-    expect(await (await api('/api/routes')).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'] });
+    expect(await (await api('/api/routes')).json()).toEqual({
+      routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'],
+    });
     const { tips } = await (await api('/api/core/v2/tips')).json();
     expect(tips.length).toBeGreaterThanOrEqual(2);
     expect([...tips].sort()).toEqual(tips);
@@ -155,9 +231,21 @@ describe('routing, auth and CORS', () => {
     const secret = readFileSync(join(node.dataDir, 'jwt-secret'), 'utf8').trim();
     const token = await issueToken(secret);
     await expectError(await api('/api/nothing'), 403, 'not available for public use');
-    await expectError(await api('/api/nothing', { headers: { Authorization: 'Bearer nonsense' } }), 403, 'not available for public use');
-    await expectError(await api('/api/nothing', { headers: { Authorization: `Bearer ${await issueToken('other secret')}` } }), 403, 'not available');
-    await expectError(await api('/api/nothing', { headers: { Authorization: `Bearer ${token}` } }), 404, 'could not find data');
+    await expectError(
+      await api('/api/nothing', { headers: { Authorization: 'Bearer nonsense' } }),
+      403,
+      'not available for public use',
+    );
+    await expectError(
+      await api('/api/nothing', { headers: { Authorization: `Bearer ${await issueToken('other secret')}` } }),
+      403,
+      'not available',
+    );
+    await expectError(
+      await api('/api/nothing', { headers: { Authorization: `Bearer ${token}` } }),
+      404,
+      'could not find data',
+    );
     await expectError(await api('/metrics'), 403, 'not available');
     const metrics = await api('/metrics', { headers: { Authorization: `Bearer ${token}` } });
     expect(metrics.status).toBe(200);

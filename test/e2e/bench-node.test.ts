@@ -12,9 +12,14 @@ const BIN = resolve(__dirname, '../../bin/ledger-node.js');
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
-      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, ...env }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -23,13 +28,22 @@ describe('ledger-node bench node', () => {
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('prints one row per load with rates and latencies, and leaves no data directory behind', async () => {
-    const { code, stdout, stderr } = await run(['bench', 'node', '--seconds', '3', '--clients', '4'], { TMPDIR: scratch });
+    const { code, stdout, stderr } = await run(['bench', 'node', '--seconds', '3', '--clients', '4'], {
+      TMPDIR: scratch,
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const lines = stdout.split('\n').filter((l) => l.startsWith('|'));
-    expect(lines[0]).toBe('| load | submitted | submitted blocks/s | submit p50 / p99 ms | confirmed tx/s | submit → included p50 / p99 ms |');
+    expect(lines[0]).toBe(
+      '| load | submitted | submitted blocks/s | submit p50 / p99 ms | confirmed tx/s | submit → included p50 / p99 ms |',
+    );
     expect(lines[1]).toBe('|---|---|---|---|---|---|');
-    const rows = lines.slice(2).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    const rows = lines.slice(2).map((l) =>
+      l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
     expect(rows.map((r) => r[0])).toEqual([
       'tagged data, parents and nonce from the client (bytes)',
       'tagged data, the node selects parents and mines (JSON)',

@@ -17,20 +17,34 @@ afterAll(async () => {
   await node?.stop();
 });
 
-const latestIndex = async (): Promise<number> => (await getJson(node.url, '/api/core/v2/info')).body.status.latestMilestone.index;
+const latestIndex = async (): Promise<number> =>
+  (await getJson(node.url, '/api/core/v2/info')).body.status.latestMilestone.index;
 
 describe('more tips than a milestone can approve', () => {
   it('are all confirmed by the next milestone, through checkpoints', async () => {
     const { tips } = (await getJson(node.url, '/api/core/v2/tips')).body as { tips: string[] };
     const blocks = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => minedBlock(tips, { type: 5, tag: '0x' + Buffer.from('checkpoints').toString('hex'), data: '0x' + i.toString(16).padStart(4, '0') })),
+      Array.from({ length: 30 }, (_, i) =>
+        minedBlock(tips, {
+          type: 5,
+          tag: '0x' + Buffer.from('checkpoints').toString('hex'),
+          data: '0x' + i.toString(16).padStart(4, '0'),
+        }),
+      ),
     );
     await Promise.all(blocks.map(async (b) => expect(await submit(node.url, b.bytes)).toBe(b.blockId)));
     const afterSubmitting = await latestIndex();
 
     const referencedBy = await Promise.all(
       blocks.map((b) =>
-        poll(`block ${b.blockId} referenced`, async () => (await getJson(node.url, `/api/core/v2/blocks/${b.blockId}/metadata`)).body.referencedByMilestoneIndex as number | undefined, 10_000),
+        poll(
+          `block ${b.blockId} referenced`,
+          async () =>
+            (await getJson(node.url, `/api/core/v2/blocks/${b.blockId}/metadata`)).body.referencedByMilestoneIndex as
+              | number
+              | undefined,
+          10_000,
+        ),
       ),
     );
     // Without checkpoints, 30 tips would take 5 milestones (7 each).
@@ -38,7 +52,12 @@ describe('more tips than a milestone can approve', () => {
 
     const index = Math.max(...referencedBy);
     const milestone = (await getJson(node.url, `/api/core/v2/milestones/by-index/${index}`)).body;
-    const parents = await Promise.all((milestone.parents as string[]).map(async (id) => ({ id, block: (await getJson(node.url, `/api/core/v2/blocks/${id}`)).body })));
+    const parents = await Promise.all(
+      (milestone.parents as string[]).map(async (id) => ({
+        id,
+        block: (await getJson(node.url, `/api/core/v2/blocks/${id}`)).body,
+      })),
+    );
     // The last checkpoint, named by the milestone; it approves the one before it.
     const checkpoints = parents.filter(({ block }) => block.payload === undefined && block.parents.length === 8);
     expect(checkpoints.length).toBe(1);

@@ -13,18 +13,40 @@ import { dirname } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { core, startTestNode, type TestNode } from './node-harness';
-import { buildTransfer, genesisKey, genesisSpendable, getJson, networkIdOf, submitPayload, testKey, waitForInclusion } from './transactions';
+import {
+  buildTransfer,
+  genesisKey,
+  genesisSpendable,
+  getJson,
+  networkIdOf,
+  submitPayload,
+  testKey,
+  waitForInclusion,
+} from './transactions';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const found = existsSync(CHROMIUM);
-if (!found) console.warn(`dashboard browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!found)
+  console.warn(
+    `dashboard browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
+  );
 
 // A 64-digit ID is tried as a block, an included transaction and a milestone; the REST
 // API's 404 for the kinds it is not is the answer, and Chromium logs each one. These probes,
 // and nothing else, may answer 404.
-const PROBE = /\/api\/core\/v2\/(blocks\/0x[0-9a-f]{64}\/metadata|transactions\/0x[0-9a-f]{64}\/included-block\/metadata|milestones\/0x[0-9a-f]{64})$/;
+const PROBE =
+  /\/api\/core\/v2\/(blocks\/0x[0-9a-f]{64}\/metadata|transactions\/0x[0-9a-f]{64}\/included-block\/metadata|milestones\/0x[0-9a-f]{64})$/;
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const tag = (text: string) => '0x' + Buffer.from(text).toString('hex');
 
 describe.skipIf(!found)('the dashboard in Chromium', () => {
@@ -68,9 +90,15 @@ describe.skipIf(!found)('the dashboard in Chromium', () => {
   });
 
   it('shows the milestone number advancing', async () => {
-    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('#latest-milestone-index')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /^\d+$/.test(document.querySelector('#latest-milestone-index')?.textContent ?? ''),
+    );
     const first = Number(await page.textContent('#latest-milestone-index'));
-    await page.waitForFunction((n) => Number(document.querySelector('#latest-milestone-index')?.textContent) >= n + 2, first, { timeout: 10_000 });
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('#latest-milestone-index')?.textContent) >= n + 2,
+      first,
+      { timeout: 10_000 },
+    );
     const confirmed = Number(await page.textContent('#confirmed-milestone-index'));
     expect(confirmed).toBeGreaterThan(first);
   });
@@ -88,21 +116,29 @@ describe.skipIf(!found)('the dashboard in Chromium', () => {
     await page.waitForSelector(`[data-view="block"][data-block-id="${blockId}"]`);
     expect(page.url()).toContain(`#/block/${blockId}`);
     expect(await page.textContent('#block-payload [data-field="tag"]')).toBe(`${tag('dashboard')} dashboard`);
-    expect(await page.textContent('#block-payload [data-field="data"]')).toBe(`${tag('seen in the browser')} seen in the browser`);
+    expect(await page.textContent('#block-payload [data-field="data"]')).toBe(
+      `${tag('seen in the browser')} seen in the browser`,
+    );
     // The metadata follows the block's event topic: referenced by the next milestone.
     await page.waitForSelector('#block-metadata [data-inclusion="noTransaction"]', { timeout: 10_000 });
     const { body } = await getJson(node.url, `/api/core/v2/blocks/${blockId}/metadata`);
-    expect(await page.textContent('#block-metadata')).toContain(`Referenced by milestone${body.referencedByMilestoneIndex}`);
+    expect(await page.textContent('#block-metadata')).toContain(
+      `Referenced by milestone${body.referencedByMilestoneIndex}`,
+    );
   });
 
   const recipient = testKey('dashboard recipient');
   let transactionId: string;
   it("shows a transaction's included block after its milestone", async () => {
     const genesis = await genesisSpendable(node.url);
-    const transfer = buildTransfer(await networkIdOf(node.url), [genesis], [
-      { to: recipient, amount: 1_000_000n },
-      { to: genesis.key, amount: BigInt(genesis.output.amount) - 1_000_000n },
-    ]);
+    const transfer = buildTransfer(
+      await networkIdOf(node.url),
+      [genesis],
+      [
+        { to: recipient, amount: 1_000_000n },
+        { to: genesis.key, amount: BigInt(genesis.output.amount) - 1_000_000n },
+      ],
+    );
     transactionId = transfer.transactionId;
     // Open the transaction's page first: before a milestone includes it, it waits.
     await page.goto(`${node.url}/dashboard/#/transaction/${transactionId}`);
@@ -157,9 +193,15 @@ describe.skipIf(!found)('the dashboard in Chromium', () => {
       await other.goto(`${quiet.url}/dashboard/`);
       await other.waitForFunction(() => document.querySelector('#connection')?.textContent === 'events off');
       expect(await other.textContent('#live-notice')).toContain('event API is off');
-      await other.waitForFunction(() => /^\d+$/.test(document.querySelector('#latest-milestone-index')?.textContent ?? ''));
+      await other.waitForFunction(() =>
+        /^\d+$/.test(document.querySelector('#latest-milestone-index')?.textContent ?? ''),
+      );
       const first = Number(await other.textContent('#latest-milestone-index'));
-      await other.waitForFunction((n) => Number(document.querySelector('#latest-milestone-index')?.textContent) > n, first, { timeout: 10_000 });
+      await other.waitForFunction(
+        (n) => Number(document.querySelector('#latest-milestone-index')?.textContent) > n,
+        first,
+        { timeout: 10_000 },
+      );
       expect(errors).toEqual([]);
     } finally {
       await other.close();
@@ -170,16 +212,25 @@ describe.skipIf(!found)('the dashboard in Chromium', () => {
   it('goes back to a live overview with charts, the transaction listed, and still no console error', async () => {
     await page.click('#nav-overview');
     await page.waitForSelector(`#live-transactions li[data-transaction-id="${transactionId}"]`);
-    for (let i = 0; i < 3; i++) await submitPayload(node.url, { type: 5, tag: tag('dashboard'), data: tag(`block ${i}`) });
+    for (let i = 0; i < 3; i++)
+      await submitPayload(node.url, { type: 5, tag: tag('dashboard'), data: tag(`block ${i}`) });
     const shot = process.env.DASHBOARD_SCREENSHOT;
     if (shot) {
       // A few more transfers (the genesis key spends its remainder on), for the picture.
-      let remainder = { outputId: core.outputId(transactionId, 1), output: (await getJson(node.url, `/api/core/v2/outputs/${core.outputId(transactionId, 1)}`)).body.output, key: genesisKey };
+      let remainder = {
+        outputId: core.outputId(transactionId, 1),
+        output: (await getJson(node.url, `/api/core/v2/outputs/${core.outputId(transactionId, 1)}`)).body.output,
+        key: genesisKey,
+      };
       for (let i = 0; i < 4; i++) {
-        const next = buildTransfer(await networkIdOf(node.url), [remainder], [
-          { to: testKey(`dashboard ${i}`), amount: 2_500_000n * BigInt(i + 1) },
-          { to: genesisKey, amount: BigInt(remainder.output.amount) - 2_500_000n * BigInt(i + 1) },
-        ]);
+        const next = buildTransfer(
+          await networkIdOf(node.url),
+          [remainder],
+          [
+            { to: testKey(`dashboard ${i}`), amount: 2_500_000n * BigInt(i + 1) },
+            { to: genesisKey, amount: BigInt(remainder.output.amount) - 2_500_000n * BigInt(i + 1) },
+          ],
+        );
         await submitPayload(node.url, next.payload);
         await waitForInclusion(node.url, next.transactionId);
         remainder = next.outputs[1];

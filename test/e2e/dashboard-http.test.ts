@@ -38,7 +38,9 @@ function revalidate(path: string, etag: string): Promise<{ status: number; body:
 }
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 describe('the dashboard files', () => {
@@ -57,7 +59,12 @@ describe('the dashboard files', () => {
   });
 
   it('serves every file with its type and an ETag, and 304 while the ETag matches', async () => {
-    const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+    const types: Record<string, string> = {
+      '.html': 'text/html; charset=utf-8',
+      '.js': 'text/javascript; charset=utf-8',
+      '.css': 'text/css; charset=utf-8',
+      '.svg': 'image/svg+xml',
+    };
     const all = files(DASHBOARD);
     expect(all.length).toBeGreaterThan(10);
     for (const file of all) {
@@ -77,7 +84,9 @@ describe('the dashboard files', () => {
   it('references only files it serves: every import, script, stylesheet and icon resolves', async () => {
     for (const file of files(DASHBOARD)) {
       const text = readFileSync(file, 'utf8');
-      const refs = [...text.matchAll(/(?:from\s+|import\s*\(\s*)'(\.[^']+)'|(?:src|href)="([^"#][^"]*)"/g)].map((m) => m[1] ?? m[2]);
+      const refs = [...text.matchAll(/(?:from\s+|import\s*\(\s*)'(\.[^']+)'|(?:src|href)="([^"#][^"]*)"/g)].map(
+        (m) => m[1] ?? m[2],
+      );
       for (const ref of refs) {
         const target = new URL(ref, `http://x/dashboard/${relative(DASHBOARD, file).split('\\').join('/')}`).pathname;
         expect((await get(target)).status, `${ref} in ${relative(DASHBOARD, file)}`).toBe(200);
@@ -112,7 +121,7 @@ describe('the dashboard turned off', () => {
 });
 
 describe('/api/dashboard-metrics/v1', () => {
-  it('reports version, uptime and memory (Hornet\'s node-info-extended fields)', async () => {
+  it("reports version, uptime and memory (Hornet's node-info-extended fields)", async () => {
     const first = await (await get('/api/dashboard-metrics/v1/info')).json();
     expect(Object.keys(first)).toEqual(['version', 'latestVersion', 'uptime', 'nodeId', 'nodeAlias', 'memUsage']);
     expect(first.version).toBe(version);
@@ -129,7 +138,9 @@ describe('/api/dashboard-metrics/v1', () => {
     expect(sizes.tangle).toBeGreaterThan(0);
     expect(Math.abs(sizes.ts - Date.now() / 1000)).toBeLessThan(5);
     expect((await get('/api/dashboard-metrics/v1/gossip')).status).toBe(404);
-    expect(await (await get('/api/routes')).json()).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'] });
+    expect(await (await get('/api/routes')).json()).toEqual({
+      routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'],
+    });
   });
 });
 

@@ -15,7 +15,25 @@ const root = resolve(__dirname, '../..');
 async function runDevnet(dataDir: string, port: number, p2pPort: number) {
   const child = spawn(
     process.execPath,
-    [join(root, 'bin/ledger-node.js'), 'devnet', '--nodes', '2', '--port', String(port), '--bind', '127.0.0.1', '--p2p-port', String(p2pPort), '--data-dir', dataDir, '--min-pow-score', '5', '--milestone-interval', '1', '--no-dashboard'],
+    [
+      join(root, 'bin/ledger-node.js'),
+      'devnet',
+      '--nodes',
+      '2',
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--p2p-port',
+      String(p2pPort),
+      '--data-dir',
+      dataDir,
+      '--min-pow-score',
+      '5',
+      '--milestone-interval',
+      '1',
+      '--no-dashboard',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -47,10 +65,15 @@ it('starts a coordinator and a follower, prints them, and stops on SIGTERM; a se
   expect(follower[3]).toMatch(new RegExp(`^/ip4/127\\.0\\.0\\.1/tcp/${p2pPort + 1}/p2p/12D3KooW\\w+$`));
   // The follower confirms the coordinator's milestones over gossip.
   const followerUrl = `http://127.0.0.1:${port + 1}`;
-  const reached = await poll('the follower to confirm milestone 3', async () => {
-    const info = (await getJson(followerUrl, '/api/core/v2/info')).body;
-    return info.status.confirmedMilestone.index >= 3 ? info.status.confirmedMilestone.index : undefined;
-  }, 30_000, 200);
+  const reached = await poll(
+    'the follower to confirm milestone 3',
+    async () => {
+      const info = (await getJson(followerUrl, '/api/core/v2/info')).body;
+      return info.status.confirmedMilestone.index >= 3 ? info.status.confirmedMilestone.index : undefined;
+    },
+    30_000,
+    200,
+  );
   expect(first.output()).toMatch(/"node":"node2"/);
   expect(first.output()).toMatch(/"msg":"\[node2\] /);
   for (const name of ['node1', 'node2']) expect(existsSync(join(dataDir, name, 'p2p-identity.key'))).toBe(true);

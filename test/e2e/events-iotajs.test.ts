@@ -9,7 +9,17 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsUrl } from './mqtt';
 import { core, startTestNode, type TestNode } from './node-harness';
-import { basicOutput, buildTransfer, genesisSpendable, getJson, networkIdOf, poll, submit, submitPayload, testKey } from './transactions';
+import {
+  basicOutput,
+  buildTransfer,
+  genesisSpendable,
+  getJson,
+  networkIdOf,
+  poll,
+  submit,
+  submitPayload,
+  testKey,
+} from './transactions';
 
 const require = createRequire(import.meta.url);
 const { MqttClient } = require('@iota/mqtt.js') as typeof import('@iota/mqtt.js');
@@ -25,7 +35,11 @@ const waitFor = (what: string, test: (e: (typeof seen)[number]) => boolean) =>
   poll(what, async () => seen.find(test), 15_000, 20);
 /** The JSON of a value as iota.js hands it over (bigints as strings, typed arrays as hex). */
 const plain = (value: unknown) =>
-  JSON.parse(JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? '0x' + Buffer.from(v).toString('hex') : v)));
+  JSON.parse(
+    JSON.stringify(value, (_, v) =>
+      typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? '0x' + Buffer.from(v).toString('hex') : v,
+    ),
+  );
 
 beforeAll(async () => {
   node = await startTestNode(['--milestone-interval', '1']);
@@ -55,12 +69,18 @@ describe('iota.js MqttClient against the node', () => {
     const latest = await waitFor('milestonesLatest', (e) => e.subscription === 'milestonesLatest');
     expect(latest.topic).toBe('milestone-info/latest');
     expect(Object.keys(latest.data).sort()).toEqual(['index', 'milestoneId', 'timestamp']);
-    const confirmed = await waitFor('milestonesConfirmed', (e) => e.subscription === 'milestonesConfirmed' && e.data.index > 1);
+    const confirmed = await waitFor(
+      'milestonesConfirmed',
+      (e) => e.subscription === 'milestonesConfirmed' && e.data.index > 1,
+    );
     const rest = (await getJson(node.url, `/api/core/v2/milestones/by-index/${confirmed.data.index}`)).body;
     expect(confirmed.data.milestoneId).toBe(core.milestoneId(rest));
     expect(confirmed.data.timestamp).toBe(rest.timestamp);
 
-    const payload = await waitFor('milestone', (e) => e.subscription === 'milestone' && e.data.index === confirmed.data.index);
+    const payload = await waitFor(
+      'milestone',
+      (e) => e.subscription === 'milestone' && e.data.index === confirmed.data.index,
+    );
     expect(payload.topic).toBe('milestones');
     // iota.js's decoder always sets the optional fields, empty ones included.
     expect(payload.data).toMatchObject({ metadata: '0x', options: [] });
@@ -70,14 +90,22 @@ describe('iota.js MqttClient against the node', () => {
 
   it('decodes a tagged-data block equal to the REST block, and sees it referenced', async () => {
     const blockId = await submitPayload(node.url, { type: 5, tag: TAG, data: '0xc0ffee' });
-    const tagged = await waitFor('blocksTagged', (e) => e.subscription === 'blocksTagged' && e.data.payload?.tag === TAG);
+    const tagged = await waitFor(
+      'blocksTagged',
+      (e) => e.subscription === 'blocksTagged' && e.data.payload?.tag === TAG,
+    );
     expect(tagged.topic).toBe(`blocks/tagged-data/${TAG}`);
     const rest = (await getJson(node.url, `/api/core/v2/blocks/${blockId}`)).body;
     expect(plain(tagged.data)).toEqual(rest);
 
     const metadata: { topic: string; data: any }[] = [];
     client.blocksMetadata(blockId, (topic, data) => metadata.push({ topic, data }));
-    const referenced = await poll('referenced metadata', async () => metadata.find((m) => m.data.referencedByMilestoneIndex !== undefined), 15_000, 20);
+    const referenced = await poll(
+      'referenced metadata',
+      async () => metadata.find((m) => m.data.referencedByMilestoneIndex !== undefined),
+      15_000,
+      20,
+    );
     expect(referenced.topic).toBe(`block-metadata/${blockId}`);
     // The event carries the parents twice, as `parents` and `parentBlockIds` (events.md §4).
     const restMetadata = (await getJson(node.url, `/api/core/v2/blocks/${blockId}/metadata`)).body;
@@ -88,10 +116,14 @@ describe('iota.js MqttClient against the node', () => {
     const alice = testKey('iota.js alice');
     const genesis = await genesisSpendable(node.url);
     const total = BigInt(genesis.output.amount);
-    const transfer = buildTransfer(await networkIdOf(node.url), [genesis], [
-      { to: alice, amount: 1_000_000n },
-      { to: genesis.key, amount: total - 1_000_000n },
-    ]);
+    const transfer = buildTransfer(
+      await networkIdOf(node.url),
+      [genesis],
+      [
+        { to: alice, amount: 1_000_000n },
+        { to: genesis.key, amount: total - 1_000_000n },
+      ],
+    );
     const aliceOutput = transfer.outputs[0].outputId;
     const bech32 = core.bech32Encode('tst', { type: 0, pubKeyHash: alice.address }) as string;
     const byId: any[] = [];
@@ -110,10 +142,18 @@ describe('iota.js MqttClient against the node', () => {
     const [output] = await poll('output by id', async () => (byId.length > 0 ? byId : undefined), 15_000, 20);
     const rest = (await getJson(node.url, `/api/core/v2/outputs/${aliceOutput}`)).body;
     expect(output.metadata.ledgerIndex).toBeGreaterThanOrEqual(rest.metadata.milestoneIndexBooked);
-    expect(plain({ ...output, metadata: { ...output.metadata, ledgerIndex: 0 } })).toEqual({ ...rest, metadata: { ...rest.metadata, ledgerIndex: 0 } });
+    expect(plain({ ...output, metadata: { ...output.metadata, ledgerIndex: 0 } })).toEqual({
+      ...rest,
+      metadata: { ...rest.metadata, ledgerIndex: 0 },
+    });
     expect(output.output).toEqual(basicOutput(alice.address, 1_000_000n));
 
-    const [sameOutput] = await poll('output by address', async () => (byAddress.length > 0 ? byAddress : undefined), 15_000, 20);
+    const [sameOutput] = await poll(
+      'output by address',
+      async () => (byAddress.length > 0 ? byAddress : undefined),
+      15_000,
+      20,
+    );
     expect(sameOutput.metadata).toMatchObject({ transactionId: transfer.transactionId, outputIndex: 0 });
     expect(sameOutput.output).toEqual(output.output);
   });

@@ -20,7 +20,11 @@ interface Answer {
 const IGNORED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** POST a body, declared (Content-Length) or chunked; the answer without per-connection headers. */
-function post(node: TestNode, body: string | Buffer, { chunked = false, type = 'application/json', auth }: { chunked?: boolean; type?: string; auth?: string } = {}): Promise<Answer> {
+function post(
+  node: TestNode,
+  body: string | Buffer,
+  { chunked = false, type = 'application/json', auth }: { chunked?: boolean; type?: string; auth?: string } = {},
+): Promise<Answer> {
   const url = new URL(`${node.url}/api/core/v2/blocks`);
   const headers: Record<string, string | number> = { 'Content-Type': type };
   if (auth !== undefined) headers.Authorization = auth;
@@ -31,7 +35,11 @@ function post(node: TestNode, body: string | Buffer, { chunked = false, type = '
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const kept = Object.entries(res.headers).filter(([k]) => !IGNORED.has(k));
-        resolve({ status: res.statusCode ?? 0, headers: Object.fromEntries(kept.map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString() });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: Object.fromEntries(kept.map(([k, v]) => [k, String(v)])),
+          body: Buffer.concat(chunks).toString(),
+        });
       });
     });
     req.on('error', reject);
@@ -50,9 +58,18 @@ async function metricsText(node: TestNode): Promise<string> {
 }
 
 const counted = (text: string, status: number) =>
-  Number(new RegExp(`^ledger_node_http_requests_total\\{method="POST",route="\\/api\\/core\\/v2\\/blocks",status="${status}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  Number(
+    new RegExp(
+      `^ledger_node_http_requests_total\\{method="POST",route="\\/api\\/core\\/v2\\/blocks",status="${status}"\\} (\\d+)`,
+      'm',
+    ).exec(text)?.[1] ?? 0,
+  );
 
-const tagged = (data: string) => ({ type: 5, tag: '0x' + Buffer.from('fast').toString('hex'), data: '0x' + Buffer.from(data).toString('hex') });
+const tagged = (data: string) => ({
+  type: 5,
+  tag: '0x' + Buffer.from('fast').toString('hex'),
+  data: '0x' + Buffer.from(data).toString('hex'),
+});
 
 describe('block submissions before Koa', () => {
   let node: TestNode;
@@ -89,7 +106,10 @@ describe('block submissions before Koa', () => {
     });
     expect(answers[0].headers).toEqual(answers[1].headers);
     expect(answers[3].headers).toEqual({ ...answers[2].headers, location: ids[3] });
-    expect(answers[0].headers).toMatchObject({ 'access-control-allow-origin': '*', 'content-type': 'application/json; charset=utf-8' });
+    expect(answers[0].headers).toMatchObject({
+      'access-control-allow-origin': '*',
+      'content-type': 'application/json; charset=utf-8',
+    });
     const after = await metricsText(node);
     expect(counted(after, 201) - counted(before, 201)).toBe(4);
     // The same raw bytes take the same path.
@@ -129,7 +149,13 @@ describe('block submissions before Koa', () => {
     const res = await post(node, JSON.stringify({ protocolVersion: 2, parents: tips, payload: tagged('to mine') }));
     expect(res.status).toBe(201);
     const { blockId } = JSON.parse(res.body);
-    const bytes = Buffer.from(await (await fetch(`${node.url}/api/core/v2/blocks/${blockId}`, { headers: { Accept: 'application/vnd.ledger.serializer-v1' } })).arrayBuffer());
+    const bytes = Buffer.from(
+      await (
+        await fetch(`${node.url}/api/core/v2/blocks/${blockId}`, {
+          headers: { Accept: 'application/vnd.ledger.serializer-v1' },
+        })
+      ).arrayBuffer(),
+    );
     expect(core.powScore(bytes)).toBeGreaterThanOrEqual(100);
   });
 
@@ -138,7 +164,9 @@ describe('block submissions before Koa', () => {
     for (let i = 0; i < 8; i++) {
       await new Promise<void>((resolve) => {
         const socket = connect(Number(url.port), url.hostname, () => {
-          socket.write(`POST /api/core/v2/blocks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"protocolVersion":2,`);
+          socket.write(
+            `POST /api/core/v2/blocks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"protocolVersion":2,`,
+          );
           setTimeout(() => socket.destroy(), 20);
         });
         socket.on('close', () => resolve());

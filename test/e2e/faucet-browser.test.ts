@@ -16,9 +16,21 @@ import { getJson, poll, testKey } from './transactions';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const found = existsSync(CHROMIUM);
-if (!found) console.warn(`faucet browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+if (!found)
+  console.warn(
+    `faucet browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
+  );
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe.skipIf(!found)('the faucet page in Chromium', () => {
   let node: TestNode;
@@ -53,7 +65,9 @@ describe.skipIf(!found)('the faucet page in Chromium', () => {
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
     await page.waitForFunction(() => document.querySelector('#balance')?.textContent !== '…');
     expect(await page.textContent('#balance')).toBe('4,600,000,000 TST');
-    expect(await page.textContent('#faucet-address')).toBe('tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc');
+    expect(await page.textContent('#faucet-address')).toBe(
+      'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc',
+    );
     expect(problems).toEqual([]);
     expect(foreign).toEqual([]);
   });
@@ -62,10 +76,24 @@ describe.skipIf(!found)('the faucet page in Chromium', () => {
     await page.fill('#address', recipient);
     await page.click('#submit');
     await page.waitForSelector('#result.ok');
-    expect(await page.textContent('#result')).toBe(`Request accepted for ${recipient} (1 request waiting). The tokens arrive with the next milestone.`);
+    expect(await page.textContent('#result')).toBe(
+      `Request accepted for ${recipient} (1 request waiting). The tokens arrive with the next milestone.`,
+    );
     // 1000 TST promised or paid: the balance the page shows drops by that.
-    await page.waitForFunction(() => document.querySelector('#balance')?.textContent === '4,599,999,000 TST', undefined, { timeout: 10_000 });
-    await poll('the payout', async () => ((await getJson(node.url, `/api/indexer/v1/outputs/basic?address=${recipient}`)).body.items.length === 1 ? true : undefined), 10_000, 200);
+    await page.waitForFunction(
+      () => document.querySelector('#balance')?.textContent === '4,599,999,000 TST',
+      undefined,
+      { timeout: 10_000 },
+    );
+    await poll(
+      'the payout',
+      async () =>
+        (await getJson(node.url, `/api/indexer/v1/outputs/basic?address=${recipient}`)).body.items.length === 1
+          ? true
+          : undefined,
+      10_000,
+      200,
+    );
     const shot = process.env.FAUCET_SCREENSHOT;
     if (shot) {
       mkdirSync(dirname(shot), { recursive: true });
@@ -77,11 +105,15 @@ describe.skipIf(!found)('the faucet page in Chromium', () => {
   it('shows the node’s reason for a repeated request and for a bad address', async () => {
     await page.click('#submit');
     await page.waitForSelector('#result.error');
-    expect(await page.textContent('#result')).toMatch(new RegExp(`^too many requests: ${recipient} was funded less than 300 s ago; ask again in \\d+ s$`));
+    expect(await page.textContent('#result')).toMatch(
+      new RegExp(`^too many requests: ${recipient} was funded less than 300 s ago; ask again in \\d+ s$`),
+    );
     await page.fill('#address', 'rms1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc');
     await page.click('#submit');
     await page.waitForFunction(() => /bech32/.test(document.querySelector('#result')?.textContent ?? ''));
-    expect(await page.textContent('#result')).toMatch(/^invalid data provided: address: 'rms1.*' is not a valid bech32 address$/);
+    expect(await page.textContent('#result')).toMatch(
+      /^invalid data provided: address: 'rms1.*' is not a valid bech32 address$/,
+    );
     expect(problems).toEqual([]);
     expect(foreign).toEqual([]);
   });

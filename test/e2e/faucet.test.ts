@@ -8,12 +8,24 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { core, startTestNode, tempDataDir, type TestNode } from './node-harness';
-import { buildTransfer, genesisKey, genesisSpendable, getJson, minedBlock, networkIdOf, poll, postBlock, sleep, testKey } from './transactions';
+import {
+  buildTransfer,
+  genesisKey,
+  genesisSpendable,
+  getJson,
+  minedBlock,
+  networkIdOf,
+  poll,
+  postBlock,
+  sleep,
+  testKey,
+} from './transactions';
 
 const SUPPLY = 4_600_000_000_000_000n;
 const AMOUNT = 2_000_000n;
 const DEV_BECH32 = 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc';
-const bech32Of = (label: string | number, hrp = 'tst') => core.bech32Encode(hrp, { type: 0, pubKeyHash: testKey(`faucet ${label}`).address });
+const bech32Of = (label: string | number, hrp = 'tst') =>
+  core.bech32Encode(hrp, { type: 0, pubKeyHash: testKey(`faucet ${label}`).address });
 
 function configFile(faucet: object): string {
   const dir = tempDataDir();
@@ -22,18 +34,36 @@ function configFile(faucet: object): string {
   return file;
 }
 
-async function enqueue(url: string, body: unknown, contentType = 'application/json'): Promise<{ status: number; body: any; headers: Headers }> {
-  const response = await fetch(`${url}/api/faucet/v1/enqueue`, { method: 'POST', headers: { 'Content-Type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+async function enqueue(
+  url: string,
+  body: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(`${url}/api/faucet/v1/enqueue`, {
+    method: 'POST',
+    headers: { 'Content-Type': contentType },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json(), headers: response.headers };
 }
 
 /** The unspent basic outputs of `bech32` (ID and amount), once there are `count`. */
 async function paid(url: string, bech32: string, count = 1): Promise<{ outputId: string; amount: bigint }[]> {
-  const ids: string[] = await poll(`${count} payout(s) to ${bech32}`, async () => {
-    const { body } = await getJson(url, `/api/indexer/v1/outputs/basic?address=${bech32}`);
-    return body.items.length >= count ? body.items : undefined;
-  }, 20_000, 200);
-  return Promise.all(ids.map(async (outputId) => ({ outputId, amount: BigInt((await getJson(url, `/api/core/v2/outputs/${outputId}`)).body.output.amount) })));
+  const ids: string[] = await poll(
+    `${count} payout(s) to ${bech32}`,
+    async () => {
+      const { body } = await getJson(url, `/api/indexer/v1/outputs/basic?address=${bech32}`);
+      return body.items.length >= count ? body.items : undefined;
+    },
+    20_000,
+    200,
+  );
+  return Promise.all(
+    ids.map(async (outputId) => ({
+      outputId,
+      amount: BigInt((await getJson(url, `/api/core/v2/outputs/${outputId}`)).body.output.amount),
+    })),
+  );
 }
 
 describe('the faucet on the dev network', () => {
@@ -43,7 +73,11 @@ describe('the faucet on the dev network', () => {
   let paidOut = 0n;
 
   beforeAll(async () => {
-    const config = configFile({ amount: Number(AMOUNT), cooldown: 4, rateLimit: { maxRequests: 10_000, period: 1, maxBurst: 10_000 } });
+    const config = configFile({
+      amount: Number(AMOUNT),
+      cooldown: 4,
+      rateLimit: { maxRequests: 10_000, period: 1, maxBurst: 10_000 },
+    });
     node = await startTestNode(['--milestone-interval', '1', '--config', config]);
     url = node.url;
   });
@@ -54,7 +88,9 @@ describe('the faucet on the dev network', () => {
     const response = await fetch(`${url}/api/faucet/v1/info`);
     expect(response.status).toBe(200);
     // The balance is a JSON number (as inx-faucet's), written with every digit.
-    expect(await response.text()).toBe(`{"isHealthy":true,"address":"${DEV_BECH32}","balance":${SUPPLY},"tokenName":"Ledger Dev Token","bech32Hrp":"tst"}`);
+    expect(await response.text()).toBe(
+      `{"isHealthy":true,"address":"${DEV_BECH32}","balance":${SUPPLY},"tokenName":"Ledger Dev Token","bech32Hrp":"tst"}`,
+    );
   });
 
   it('accepts a request (202), refuses a repeat while it waits (429), and pays the exact amount with the next milestone', async () => {
@@ -73,10 +109,15 @@ describe('the faucet on the dev network', () => {
     const transactionId = outputs[0].outputId.slice(0, 66);
     const { body: metadata } = await getJson(url, `/api/core/v2/transactions/${transactionId}/included-block/metadata`);
     expect(metadata.ledgerInclusionState).toBe('included');
-    await poll('the faucet balance to drop', async () => {
-      const { body } = await getJson(url, '/api/faucet/v1/info');
-      return BigInt(body.balance) === SUPPLY - paidOut ? true : undefined;
-    }, 5_000, 100);
+    await poll(
+      'the faucet balance to drop',
+      async () => {
+        const { body } = await getJson(url, '/api/faucet/v1/info');
+        return BigInt(body.balance) === SUPPLY - paidOut ? true : undefined;
+      },
+      5_000,
+      100,
+    );
   });
 
   it('keeps an address waiting for the cool-down, then pays it again', async () => {
@@ -97,7 +138,16 @@ describe('the faucet on the dev network', () => {
     const addresses = Array.from({ length: 200 }, (_, i) => bech32Of(`batch ${i}`));
     // Right after a milestone, so that all 200 normally wait for the same one.
     const { body: before } = await getJson(url, '/api/core/v2/info');
-    await poll('a new milestone', async () => ((await getJson(url, '/api/core/v2/info')).body.status.latestMilestone.index > before.status.latestMilestone.index ? true : undefined), 5_000, 20);
+    await poll(
+      'a new milestone',
+      async () =>
+        (await getJson(url, '/api/core/v2/info')).body.status.latestMilestone.index >
+        before.status.latestMilestone.index
+          ? true
+          : undefined,
+      5_000,
+      20,
+    );
     const answers = await Promise.all(addresses.map((address) => enqueue(url, { address })));
     expect(answers.map((a) => a.status)).toEqual(addresses.map(() => 202));
     const allWaited = Math.max(...answers.map((a) => a.body.waitingRequests)) === 200;
@@ -105,14 +155,17 @@ describe('the faucet on the dev network', () => {
     expect(outputs.map((o) => o.amount)).toEqual(addresses.map(() => AMOUNT));
     paidOut += AMOUNT * 200n;
     const transactions = [...new Set(outputs.map((o) => o.outputId.slice(0, 66)))];
-    const details = await Promise.all(transactions.map(async (id) => ({
-      block: (await getJson(url, `/api/core/v2/transactions/${id}/included-block`)).body,
-      metadata: (await getJson(url, `/api/core/v2/transactions/${id}/included-block/metadata`)).body,
-    })));
+    const details = await Promise.all(
+      transactions.map(async (id) => ({
+        block: (await getJson(url, `/api/core/v2/transactions/${id}/included-block`)).body,
+        metadata: (await getJson(url, `/api/core/v2/transactions/${id}/included-block/metadata`)).body,
+      })),
+    );
     const outputCounts = details.map((d) => d.block.payload.essence.outputs.length).sort((a, b) => b - a);
     for (const count of outputCounts) expect(count).toBeLessThanOrEqual(128);
     expect(outputCounts.reduce((sum, n) => sum + n - 1, 0)).toBe(200); // recipients + one remainder each
-    if (allWaited) expect(outputCounts).toEqual([128, 74]); // 127 + remainder, 73 + remainder
+    if (allWaited)
+      expect(outputCounts).toEqual([128, 74]); // 127 + remainder, 73 + remainder
     else console.warn(`faucet batch test: the requests straddled a milestone (${outputCounts.join(', ')} outputs)`);
     const milestones = details.map((d) => d.metadata.referencedByMilestoneIndex);
     expect(new Set(milestones).size).toBe(transactions.length);
@@ -164,39 +217,65 @@ describe('the faucet when someone else spends its outputs first (the dev key is 
     const recipient = bech32Of('conflict');
     expect((await enqueue(url, { address: recipient })).status).toBe(202);
     // The faucet's block F appears among the tips after the next milestone.
-    const faucetBlock = await poll('the faucet block among the tips', async () => {
-      for (const tip of (await getJson(url, '/api/core/v2/tips')).body.tips as string[]) {
-        const { body } = await getJson(url, `/api/core/v2/blocks/${tip}`);
-        if (body.payload?.type === 6) return { blockId: tip, payload: body.payload };
-      }
-      return undefined;
-    }, 10_000, 20);
-    expect(faucetBlock.payload.essence.inputs).toEqual([{ type: 0, transactionId: '0x' + '00'.repeat(32), transactionOutputIndex: 0 }]);
+    const faucetBlock = await poll(
+      'the faucet block among the tips',
+      async () => {
+        for (const tip of (await getJson(url, '/api/core/v2/tips')).body.tips as string[]) {
+          const { body } = await getJson(url, `/api/core/v2/blocks/${tip}`);
+          if (body.payload?.type === 6) return { blockId: tip, payload: body.payload };
+        }
+        return undefined;
+      },
+      10_000,
+      20,
+    );
+    expect(faucetBlock.payload.essence.inputs).toEqual([
+      { type: 0, transactionId: '0x' + '00'.repeat(32), transactionOutputIndex: 0 },
+    ]);
     // A competing spend of the genesis output, on other parents, with a smaller block ID
     // than F: the next milestone applies it first (white flag visits its sorted parents
     // in order), so F conflicts. Its outputs go back to the faucet's address.
     const genesis = await genesisSpendable(url);
     const networkId = await networkIdOf(url);
     // Two parents that are not F (D3): a current tip (the latest milestone's block) and a parent of it.
-    const [tip] = ((await getJson(url, '/api/core/v2/tips')).body.tips as string[]).filter((t) => t !== faucetBlock.blockId);
+    const [tip] = ((await getJson(url, '/api/core/v2/tips')).body.tips as string[]).filter(
+      (t) => t !== faucetBlock.blockId,
+    );
     const others = [tip, (await getJson(url, `/api/core/v2/blocks/${tip}`)).body.parents[0]];
     let competing: Awaited<ReturnType<typeof minedBlock>> | undefined;
     for (let i = 0n; competing === undefined || competing.blockId >= faucetBlock.blockId; i++) {
-      const transfer = buildTransfer(networkId, [genesis], [{ to: genesisKey, amount: SUPPLY - 1_000_000n - i }, { to: genesisKey, amount: 1_000_000n + i }]);
+      const transfer = buildTransfer(
+        networkId,
+        [genesis],
+        [
+          { to: genesisKey, amount: SUPPLY - 1_000_000n - i },
+          { to: genesisKey, amount: 1_000_000n + i },
+        ],
+      );
       competing = await minedBlock(others, transfer.payload);
     }
     const posted = await postBlock(url, new Uint8Array(competing.bytes));
     expect(posted.status, await posted.clone().text()).toBe(201);
-    const conflicted = await poll('F to be referenced', async () => {
-      const { body } = await getJson(url, `/api/core/v2/blocks/${faucetBlock.blockId}/metadata`);
-      return body.referencedByMilestoneIndex !== undefined ? body : undefined;
-    }, 10_000, 100);
+    const conflicted = await poll(
+      'F to be referenced',
+      async () => {
+        const { body } = await getJson(url, `/api/core/v2/blocks/${faucetBlock.blockId}/metadata`);
+        return body.referencedByMilestoneIndex !== undefined ? body : undefined;
+      },
+      10_000,
+      100,
+    );
     expect(conflicted.ledgerInclusionState).toBe('conflicting');
     // Requeued and paid from the competing spend's outputs, exactly once.
     const outputs = await paid(url, recipient);
     expect(outputs.map((o) => o.amount)).toEqual([1_000_000_000n]);
-    const { body: payout } = await getJson(url, `/api/core/v2/transactions/${outputs[0].outputId.slice(0, 66)}/included-block`);
-    expect(payout.payload.essence.inputs[0].transactionId).toBe(core.transactionId(core.decodeBlock(competing.bytes).payload));
+    const { body: payout } = await getJson(
+      url,
+      `/api/core/v2/transactions/${outputs[0].outputId.slice(0, 66)}/included-block`,
+    );
+    expect(payout.payload.essence.inputs[0].transactionId).toBe(
+      core.transactionId(core.decodeBlock(competing.bytes).payload),
+    );
     const { body: info } = await getJson(url, '/api/faucet/v1/info');
     expect(BigInt(info.balance)).toBe(SUPPLY - 1_000_000_000n);
   });
@@ -251,11 +330,21 @@ describe('the faucet on other networks', () => {
   });
 
   it('on a follower without a milestone yet: unhealthy, balance 0, requests answered 503', async () => {
-    const node = await startTestNode(['--no-coordinator', '--coordinator-public-key', testKey('faucet follower').publicKey]);
+    const node = await startTestNode([
+      '--no-coordinator',
+      '--coordinator-public-key',
+      testKey('faucet follower').publicKey,
+    ]);
     try {
       const { status, body } = await getJson(node.url, '/api/faucet/v1/info');
       expect(status).toBe(200);
-      expect(body).toEqual({ isHealthy: false, address: DEV_BECH32, balance: 0, tokenName: 'Ledger Dev Token', bech32Hrp: 'tst' });
+      expect(body).toEqual({
+        isHealthy: false,
+        address: DEV_BECH32,
+        balance: 0,
+        tokenName: 'Ledger Dev Token',
+        bech32Hrp: 'tst',
+      });
       const answer = await enqueue(node.url, { address: bech32Of('follower') });
       expect(answer.status).toBe(503);
       expect(answer.body.error.message).toBe('service unavailable: the node is not ready, try again later');
@@ -265,7 +354,14 @@ describe('the faucet on other networks', () => {
   });
 
   it('runs with a configured key on another network and pays from that key', async () => {
-    const node = await startTestNode(['--milestone-interval', '1', '--genesis-address', genesis, '--faucet-private-key', owner.seed]);
+    const node = await startTestNode([
+      '--milestone-interval',
+      '1',
+      '--genesis-address',
+      genesis,
+      '--faucet-private-key',
+      owner.seed,
+    ]);
     try {
       const { body: info } = await getJson(node.url, '/api/faucet/v1/info');
       expect(info).toMatchObject({ address: genesis, balance: Number(SUPPLY) });

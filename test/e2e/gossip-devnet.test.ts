@@ -46,7 +46,19 @@ let urls: string[];
 const late: { stop(): Promise<void> }[] = [];
 
 function devnetFlags(dataDir: string): string[] {
-  return ['--port', '0', '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '5', '--milestone-interval', '1', '--no-dashboard'];
+  return [
+    '--port',
+    '0',
+    '--bind',
+    '127.0.0.1',
+    '--data-dir',
+    dataDir,
+    '--min-pow-score',
+    '5',
+    '--milestone-interval',
+    '1',
+    '--no-dashboard',
+  ];
 }
 
 async function jwtFor(dataDir: string): Promise<string> {
@@ -74,7 +86,12 @@ async function milestoneId(url: string, index: number): Promise<string | undefin
 
 /** Wait until `url` has confirmed milestone `index`. */
 function reach(url: string, index: number, timeoutMs = 30_000): Promise<number> {
-  return poll(`${url} to confirm milestone ${index}`, async () => ((await milestoneIndex(url)) >= index ? index : undefined), timeoutMs, 200);
+  return poll(
+    `${url} to confirm milestone ${index}`,
+    async () => ((await milestoneIndex(url)) >= index ? index : undefined),
+    timeoutMs,
+    200,
+  );
 }
 
 beforeAll(async () => {
@@ -101,7 +118,9 @@ describe('devnet', () => {
       await poll(
         `${name} to hold two gossip streams`,
         async () => {
-          const peers = (await (await fetch(`${urls[i]}/api/core/v2/peers`, { headers: authed(token) })).json()) as any[];
+          const peers = (await (
+            await fetch(`${urls[i]}/api/core/v2/peers`, { headers: authed(token) })
+          ).json()) as any[];
           return peers.length === 2 && peers.every((p) => p.connected && p.gossip?.heartbeat) ? peers : undefined;
         },
         30_000,
@@ -120,19 +139,35 @@ describe('devnet', () => {
     }
     // And by id: the coordinator's milestone id of each index is known to every follower.
     const last = (await getJson(urls[0], `/api/core/v2/info`)).body.status.confirmedMilestone;
-    for (const url of urls) expect((await getJson(url, `/api/core/v2/milestones/${last.milestoneId}`)).status).toBe(200);
+    for (const url of urls)
+      expect((await getJson(url, `/api/core/v2/milestones/${last.milestoneId}`)).status).toBe(200);
     for (const url of urls) {
-      await poll(`${url} healthy`, async () => ((await fetch(`${url}/health`)).status === 200 ? true : undefined), 15_000, 200);
+      await poll(
+        `${url} healthy`,
+        async () => ((await fetch(`${url}/health`)).status === 200 ? true : undefined),
+        15_000,
+        200,
+      );
       const info = (await getJson(url, '/api/core/v2/info')).body;
       expect(info.status.isHealthy).toBe(true);
     }
   });
 
   it('confirms a block submitted to a follower, and every node answers the same for it', async () => {
-    const blockId = await submitPayload(urls[1], { type: 5, tag: '0x' + Buffer.from('gossip').toString('hex'), data: '0x01' });
+    const blockId = await submitPayload(urls[1], {
+      type: 5,
+      tag: '0x' + Buffer.from('gossip').toString('hex'),
+      data: '0x01',
+    });
     const metadata = await Promise.all(urls.map((u) => waitForReferenced(u, blockId, 30_000)));
     expect(new Set(metadata.map((m) => m.referencedByMilestoneIndex)).size).toBe(1);
-    const bytes = await Promise.all(urls.map(async (u) => Buffer.from(await (await fetch(`${u}/api/core/v2/blocks/${blockId}`, { headers: { Accept: SERIALIZER } })).arrayBuffer())));
+    const bytes = await Promise.all(
+      urls.map(async (u) =>
+        Buffer.from(
+          await (await fetch(`${u}/api/core/v2/blocks/${blockId}`, { headers: { Accept: SERIALIZER } })).arrayBuffer(),
+        ),
+      ),
+    );
     expect(bytes[1].equals(bytes[0]) && bytes[2].equals(bytes[0])).toBe(true);
   });
 
@@ -140,16 +175,28 @@ describe('devnet', () => {
     const networkId = await networkIdOf(urls[2]);
     const genesis = await genesisSpendable(urls[2]);
     const to = testKey('gossip transfer');
-    const transfer = buildTransfer(networkId, [genesis], [
-      { to, amount: 1_000_000n },
-      { to: genesis.key, amount: BigInt(genesis.output.amount) - 1_000_000n },
-    ]);
+    const transfer = buildTransfer(
+      networkId,
+      [genesis],
+      [
+        { to, amount: 1_000_000n },
+        { to: genesis.key, amount: BigInt(genesis.output.amount) - 1_000_000n },
+      ],
+    );
     await submitPayload(urls[2], transfer.payload);
     const included = await Promise.all(urls.map((u) => waitForInclusion(u, transfer.transactionId, 30_000)));
     expect(new Set(included.map((m) => JSON.stringify({ ...m, ledgerIndex: undefined }))).size).toBe(1);
     expect(included[0].ledgerInclusionState).toBe('included');
     const raw = await Promise.all(
-      urls.map(async (u) => Buffer.from(await (await fetch(`${u}/api/core/v2/transactions/${transfer.transactionId}/included-block`, { headers: { Accept: SERIALIZER } })).arrayBuffer())),
+      urls.map(async (u) =>
+        Buffer.from(
+          await (
+            await fetch(`${u}/api/core/v2/transactions/${transfer.transactionId}/included-block`, {
+              headers: { Accept: SERIALIZER },
+            })
+          ).arrayBuffer(),
+        ),
+      ),
     );
     expect(raw[1].equals(raw[0]) && raw[2].equals(raw[0])).toBe(true);
     // The same ledger: the new output is unspent everywhere, the genesis output spent.
@@ -170,7 +217,16 @@ describe('devnet', () => {
     const publicKey = core.publicKey as (seed: string) => string;
     const seeds: string[] = coordinator.config.coordinator.privateKeys;
     const config = loadConfig(
-      [...devnetFlags(dataDir), '--gossip', '--no-coordinator', '--p2p-bind', `/ip4/127.0.0.1/tcp/${await freePort()}`, '--peer', `${devnet.nodes[0].p2p}/p2p/${devnet.nodes[0].peerId}`, ...seeds.flatMap((s) => ['--coordinator-public-key', publicKey(s)])],
+      [
+        ...devnetFlags(dataDir),
+        '--gossip',
+        '--no-coordinator',
+        '--p2p-bind',
+        `/ip4/127.0.0.1/tcp/${await freePort()}`,
+        '--peer',
+        `${devnet.nodes[0].p2p}/p2p/${devnet.nodes[0].peerId}`,
+        ...seeds.flatMap((s) => ['--coordinator-public-key', publicKey(s)]),
+      ],
       {},
     );
     const node = await startNode(config, { logger: silent });
@@ -185,11 +241,32 @@ describe('devnet', () => {
     // A node of the same network with a lower proof-of-work minimum: what it accepts on its
     // API, the others find invalid (score below theirs), so they drop it (D49).
     const dataDir = tempDataDir();
-    const seeds: string[] = devnetConfigs({ nodes: 1, p2pPort, config: loadConfig(devnetFlags(baseDir), {}) })[0].config.coordinator.privateKeys;
+    const seeds: string[] = devnetConfigs({ nodes: 1, p2pPort, config: loadConfig(devnetFlags(baseDir), {}) })[0].config
+      .coordinator.privateKeys;
     const publicKey = core.publicKey as (seed: string) => string;
-    const flags = ['--port', '0', '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '0', '--no-pow', '--no-dashboard'];
+    const flags = [
+      '--port',
+      '0',
+      '--bind',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      '--min-pow-score',
+      '0',
+      '--no-pow',
+      '--no-dashboard',
+    ];
     const config = loadConfig(
-      [...flags, '--gossip', '--no-coordinator', '--p2p-bind', `/ip4/127.0.0.1/tcp/${await freePort()}`, '--peer', `${devnet.nodes[0].p2p}/p2p/${devnet.nodes[0].peerId}`, ...seeds.flatMap((s) => ['--coordinator-public-key', publicKey(s)])],
+      [
+        ...flags,
+        '--gossip',
+        '--no-coordinator',
+        '--p2p-bind',
+        `/ip4/127.0.0.1/tcp/${await freePort()}`,
+        '--peer',
+        `${devnet.nodes[0].p2p}/p2p/${devnet.nodes[0].peerId}`,
+        ...seeds.flatMap((s) => ['--coordinator-public-key', publicKey(s)]),
+      ],
       {},
     );
     const evil = await startNode(config, { logger: silent });
@@ -200,18 +277,38 @@ describe('devnet', () => {
       const res = await fetch(`${urls[0]}/api/core/v2/peers/${evilId}`, { headers: authed(token) });
       return res.status === 200 ? await res.json() : undefined;
     };
-    await poll('the low-PoW node to sync', async () => ((await milestoneIndex(evil.url)) >= (await milestoneIndex(urls[0])) - 1 ? true : undefined), 60_000, 200);
-    await poll('node1 to see the low-PoW node with a stream', async () => ((await peerOnNode1())?.gossip ? true : undefined), 30_000, 200);
+    await poll(
+      'the low-PoW node to sync',
+      async () => ((await milestoneIndex(evil.url)) >= (await milestoneIndex(urls[0])) - 1 ? true : undefined),
+      60_000,
+      200,
+    );
+    await poll(
+      'node1 to see the low-PoW node with a stream',
+      async () => ((await peerOnNode1())?.gossip ? true : undefined),
+      30_000,
+      200,
+    );
     // Nonce 0, parents from its tips: valid for it, invalid for node1.
     const tips = (await getJson(evil.url, '/api/core/v2/tips')).body.tips as string[];
     const res = await fetch(`${evil.url}/api/core/v2/blocks`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ protocolVersion: 2, parents: tips, payload: { type: 5, tag: '0x65766966', data: '0x' }, nonce: '0' }),
+      body: JSON.stringify({
+        protocolVersion: 2,
+        parents: tips,
+        payload: { type: 5, tag: '0x65766966', data: '0x' },
+        nonce: '0',
+      }),
     });
     expect(res.status).toBe(201);
     const { blockId } = (await res.json()) as { blockId: string };
-    await poll('node1 to drop the sender of the invalid block', async () => ((await peerOnNode1()) === undefined ? true : undefined), 30_000, 200);
+    await poll(
+      'node1 to drop the sender of the invalid block',
+      async () => ((await peerOnNode1()) === undefined ? true : undefined),
+      30_000,
+      200,
+    );
     expect((await fetch(`${urls[0]}/api/core/v2/blocks/${blockId}`)).status).toBe(404);
     const metrics = await (await fetch(`${urls[0]}/metrics`, { headers: authed(token) })).text();
     expect(metrics).toMatch(/ledger_node_gossip_messages\{counter="invalidBlocks"\} [1-9]/);
@@ -239,10 +336,25 @@ describe('peer routes (gossip.md §9, D48)', () => {
     expect(node2).toMatchObject({ alias: 'node2', relation: 'known', connected: true });
     expect(node2.multiAddresses).toContain(devnet.nodes[1].p2p);
     expect(Object.keys(node2.gossip)).toEqual(['heartbeat', 'metrics']);
-    expect(Object.keys(node2.gossip.heartbeat)).toEqual(['solidMilestoneIndex', 'prunedMilestoneIndex', 'latestMilestoneIndex', 'connectedPeers', 'syncedPeers']);
+    expect(Object.keys(node2.gossip.heartbeat)).toEqual([
+      'solidMilestoneIndex',
+      'prunedMilestoneIndex',
+      'latestMilestoneIndex',
+      'connectedPeers',
+      'syncedPeers',
+    ]);
     expect(Object.keys(node2.gossip.metrics)).toEqual([
-      'newBlocks', 'knownBlocks', 'receivedBlocks', 'receivedBlockRequests', 'receivedMilestoneRequests', 'receivedHeartbeats',
-      'sentBlocks', 'sentBlockRequests', 'sentMilestoneRequests', 'sentHeartbeats', 'droppedPackets',
+      'newBlocks',
+      'knownBlocks',
+      'receivedBlocks',
+      'receivedBlockRequests',
+      'receivedMilestoneRequests',
+      'receivedHeartbeats',
+      'sentBlocks',
+      'sentBlockRequests',
+      'sentMilestoneRequests',
+      'sentHeartbeats',
+      'droppedPackets',
     ]);
     expect(node2.gossip.metrics.receivedHeartbeats).toBeGreaterThan(0);
     const one = await fetch(`${url}/api/core/v2/peers/${devnet.nodes[1].peerId}`, { headers: authed(token) });
@@ -254,18 +366,38 @@ describe('peer routes (gossip.md §9, D48)', () => {
     const bad = await fetch(`${url}/api/core/v2/peers/not-a-peer-id`, { headers: authed(token) });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).error.message).toMatch(/^invalid data provided: /);
-    expect((await fetch(`${url}/api/core/v2/peers/12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY`, { headers: authed(token) })).status).toBe(404);
-    expect((await fetch(`${url}/api/core/v2/peers/not-a-peer-id`, { method: 'DELETE', headers: authed(token) })).status).toBe(400);
+    expect(
+      (
+        await fetch(`${url}/api/core/v2/peers/12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY`, {
+          headers: authed(token),
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await fetch(`${url}/api/core/v2/peers/not-a-peer-id`, { method: 'DELETE', headers: authed(token) })).status,
+    ).toBe(400);
   });
 
   it('POST adds a known peer (200, persisted), DELETE removes it (204, also when unknown)', async () => {
     const id = '12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY';
-    const post = (body: unknown) => fetch(`${url}/api/core/v2/peers`, { method: 'POST', headers: { ...authed(token), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${url}/api/core/v2/peers`, {
+        method: 'POST',
+        headers: { ...authed(token), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const added = await post({ multiAddress: `/ip4/127.0.0.1/tcp/9/p2p/${id}`, alias: 'nobody' });
     expect(added.status).toBe(200);
-    expect(await added.json()).toMatchObject({ id, multiAddresses: ['/ip4/127.0.0.1/tcp/9'], alias: 'nobody', relation: 'known', connected: false });
+    expect(await added.json()).toMatchObject({
+      id,
+      multiAddresses: ['/ip4/127.0.0.1/tcp/9'],
+      alias: 'nobody',
+      relation: 'known',
+      connected: false,
+    });
     const { readFileSync } = await import('node:fs');
-    const peering = () => JSON.parse(readFileSync(join(baseDir, 'node1', 'peering.json'), 'utf8')).peers as { multiAddress: string }[];
+    const peering = () =>
+      JSON.parse(readFileSync(join(baseDir, 'node1', 'peering.json'), 'utf8')).peers as { multiAddress: string }[];
     expect(peering().map((p) => p.multiAddress)).toContain(`/ip4/127.0.0.1/tcp/9/p2p/${id}`);
 
     expect((await post({ multiAddress: '/ip4/127.0.0.1/tcp/9' })).status).toBe(400);
@@ -278,7 +410,9 @@ describe('peer routes (gossip.md §9, D48)', () => {
     expect(await del.text()).toBe('');
     expect((await fetch(`${url}/api/core/v2/peers/${id}`, { headers: authed(token) })).status).toBe(404);
     expect(peering().map((p) => p.multiAddress)).not.toContain(`/ip4/127.0.0.1/tcp/9/p2p/${id}`);
-    expect((await fetch(`${url}/api/core/v2/peers/${id}`, { method: 'DELETE', headers: authed(token) })).status).toBe(204);
+    expect((await fetch(`${url}/api/core/v2/peers/${id}`, { method: 'DELETE', headers: authed(token) })).status).toBe(
+      204,
+    );
   });
 
   it('gossip figures are in /metrics', async () => {

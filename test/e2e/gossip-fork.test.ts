@@ -7,7 +7,17 @@ import { afterAll, expect, it } from 'vitest';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
 import { freePort, tempDataDir } from './node-harness';
-import { buildTransfer, genesisSpendable, getJson, networkIdOf, poll, sleep, submitPayload, testKey, waitForInclusion } from './transactions';
+import {
+  buildTransfer,
+  genesisSpendable,
+  getJson,
+  networkIdOf,
+  poll,
+  sleep,
+  submitPayload,
+  testKey,
+  waitForInclusion,
+} from './transactions';
 
 const root = resolve(__dirname, '../..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -22,17 +32,46 @@ afterAll(async () => {
   for (const n of nodes.reverse()) await n.stop();
 });
 
-const confirmed = async (url: string) => (await getJson(url, '/api/core/v2/info')).body.status.confirmedMilestone.index as number;
-const base = (dataDir: string) => ['--port', '0', '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '5', '--no-dashboard', '--gossip'];
+const confirmed = async (url: string) =>
+  (await getJson(url, '/api/core/v2/info')).body.status.confirmedMilestone.index as number;
+const base = (dataDir: string) => [
+  '--port',
+  '0',
+  '--bind',
+  '127.0.0.1',
+  '--data-dir',
+  dataDir,
+  '--min-pow-score',
+  '5',
+  '--no-dashboard',
+  '--gossip',
+];
 
 it('a follower with another ledger halts at the first milestone it cannot reproduce', async () => {
   const coordinatorP2p = `/ip4/127.0.0.1/tcp/${await freePort()}`;
-  const coordinator = await startNode(loadConfig([...base(tempDataDir()), '--milestone-interval', '1', '--coordinator-key', K.seed, '--p2p-bind', coordinatorP2p], {}), { logger: silent });
+  const coordinator = await startNode(
+    loadConfig(
+      [...base(tempDataDir()), '--milestone-interval', '1', '--coordinator-key', K.seed, '--p2p-bind', coordinatorP2p],
+      {},
+    ),
+    { logger: silent },
+  );
   nodes.push(coordinator);
   const other = testKey('gossip fork other genesis');
   const follower = await startNode(
     loadConfig(
-      [...base(tempDataDir()), '--no-coordinator', '--coordinator-public-key', K.publicKey, '--genesis-address', other.address, '--p2p-bind', `/ip4/127.0.0.1/tcp/${await freePort()}`, '--peer', `${coordinatorP2p}/p2p/${coordinator.gossip.peerId}`],
+      [
+        ...base(tempDataDir()),
+        '--no-coordinator',
+        '--coordinator-public-key',
+        K.publicKey,
+        '--genesis-address',
+        other.address,
+        '--p2p-bind',
+        `/ip4/127.0.0.1/tcp/${await freePort()}`,
+        '--peer',
+        `${coordinatorP2p}/p2p/${coordinator.gossip.peerId}`,
+      ],
       {},
     ),
     { logger: silent },
@@ -41,23 +80,44 @@ it('a follower with another ledger halts at the first milestone it cannot reprod
 
   // Milestones without transactions have the same roots on both ledgers: it follows.
   const start = await confirmed(coordinator.url);
-  await poll('the follower to follow', async () => ((await confirmed(follower.url)) >= start + 1 ? true : undefined), 30_000, 200);
-  await poll('the follower to be healthy', async () => ((await fetch(`${follower.url}/health`)).status === 200 ? true : undefined), 15_000, 200);
+  await poll(
+    'the follower to follow',
+    async () => ((await confirmed(follower.url)) >= start + 1 ? true : undefined),
+    30_000,
+    200,
+  );
+  await poll(
+    'the follower to be healthy',
+    async () => ((await fetch(`${follower.url}/health`)).status === 200 ? true : undefined),
+    15_000,
+    200,
+  );
 
   // A transfer of the coordinator's genesis output: its input does not exist on the
   // follower's ledger, so the milestone's applied root differs there.
   const genesis = await genesisSpendable(coordinator.url);
-  const transfer = buildTransfer(await networkIdOf(coordinator.url), [genesis], [{ to: other, amount: BigInt(genesis.output.amount) }]);
+  const transfer = buildTransfer(
+    await networkIdOf(coordinator.url),
+    [genesis],
+    [{ to: other, amount: BigInt(genesis.output.amount) }],
+  );
   await submitPayload(coordinator.url, transfer.payload);
   const included = await waitForInclusion(coordinator.url, transfer.transactionId, 30_000);
   const forkIndex = included.referencedByMilestoneIndex as number;
 
-  await poll('the follower to report unhealthy', async () => ((await fetch(`${follower.url}/health`)).status === 503 ? true : undefined), 30_000, 200);
+  await poll(
+    'the follower to report unhealthy',
+    async () => ((await fetch(`${follower.url}/health`)).status === 503 ? true : undefined),
+    30_000,
+    200,
+  );
   expect((await getJson(follower.url, '/api/core/v2/info')).body.status.isHealthy).toBe(false);
   const halted = await confirmed(follower.url);
   expect(halted).toBe(forkIndex - 1);
   await sleep(2500);
   expect(await confirmed(coordinator.url)).toBeGreaterThan(forkIndex);
   expect(await confirmed(follower.url)).toBe(halted);
-  expect((await getJson(follower.url, `/api/core/v2/transactions/${transfer.transactionId}/included-block`)).status).toBe(404);
+  expect(
+    (await getJson(follower.url, `/api/core/v2/transactions/${transfer.transactionId}/included-block`)).status,
+  ).toBe(404);
 }, 90_000);

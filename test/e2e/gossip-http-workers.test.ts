@@ -21,7 +21,8 @@ let peerB: string;
 let token: string;
 
 /** Each request on a connection of its own, so the kernel spreads them over the loops. */
-const fresh = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), Connection: 'close' } });
+const fresh = (url: string, init: RequestInit = {}) =>
+  fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), Connection: 'close' } });
 
 interface PeerView {
   id: string;
@@ -40,8 +41,37 @@ beforeAll(async () => {
   const peerA = native.identityPeerId(join(dirA, 'p2p-identity.key'), undefined) as string;
   peerB = native.identityPeerId(join(dirB, 'p2p-identity.key'), undefined) as string;
   const common = ['--gossip', '--jwt-secret', SECRET, '--no-dashboard', '--log-level', 'warn'];
-  a = await spawnNode([...common, '--rest-workers', '4', '--milestone-interval', '1', '--coordinator-key', K.seed, '--p2p-bind', `/ip4/127.0.0.1/tcp/${p2pA}`, '--peer', `/ip4/127.0.0.1/tcp/${p2pB}/p2p/${peerB}`], dirA);
-  b = await spawnNode([...common, '--rest-workers', '1', '--no-coordinator', '--coordinator-public-key', K.publicKey, '--p2p-bind', `/ip4/127.0.0.1/tcp/${p2pB}`, '--peer', `/ip4/127.0.0.1/tcp/${p2pA}/p2p/${peerA}`], dirB);
+  a = await spawnNode(
+    [
+      ...common,
+      '--rest-workers',
+      '4',
+      '--milestone-interval',
+      '1',
+      '--coordinator-key',
+      K.seed,
+      '--p2p-bind',
+      `/ip4/127.0.0.1/tcp/${p2pA}`,
+      '--peer',
+      `/ip4/127.0.0.1/tcp/${p2pB}/p2p/${peerB}`,
+    ],
+    dirA,
+  );
+  b = await spawnNode(
+    [
+      ...common,
+      '--rest-workers',
+      '1',
+      '--no-coordinator',
+      '--coordinator-public-key',
+      K.publicKey,
+      '--p2p-bind',
+      `/ip4/127.0.0.1/tcp/${p2pB}`,
+      '--peer',
+      `/ip4/127.0.0.1/tcp/${p2pA}/p2p/${peerA}`,
+    ],
+    dirB,
+  );
   token = await issueToken(SECRET);
 }, 90_000);
 
@@ -55,14 +85,22 @@ afterAll(async () => {
 
 it('every HTTP loop answers from the one gossip service of the process', async () => {
   // B has a stream with A and has followed A's milestones.
-  await poll('a gossip stream between A and B', async () => ((await peerOnA())?.gossip?.heartbeat ? true : undefined), 30_000, 200);
-  const latest = async (url: string) => (await getJson(url, '/api/core/v2/info')).body.status.confirmedMilestone.index as number;
+  await poll(
+    'a gossip stream between A and B',
+    async () => ((await peerOnA())?.gossip?.heartbeat ? true : undefined),
+    30_000,
+    200,
+  );
+  const latest = async (url: string) =>
+    (await getJson(url, '/api/core/v2/info')).body.status.confirmedMilestone.index as number;
   const target = (await latest(a.url)) + 1;
   await poll('B to follow A', async () => ((await latest(b.url)) >= target ? true : undefined), 30_000, 200);
   // Forty requests on fresh connections reach all four loops: each one knows the peer.
   const views = await Promise.all(Array.from({ length: 40 }, () => peerOnA()));
   expect(views.every((v) => v?.id === peerB && v.connected)).toBe(true);
-  const infos = await Promise.all(Array.from({ length: 40 }, async () => (await (await fresh(`${a.url}/api/core/v2/info`)).json()).status.isHealthy));
+  const infos = await Promise.all(
+    Array.from({ length: 40 }, async () => (await (await fresh(`${a.url}/api/core/v2/info`)).json()).status.isHealthy),
+  );
   expect(infos).toEqual(Array(40).fill(true));
 }, 60_000);
 
@@ -74,8 +112,15 @@ it('broadcasts the blocks stored on every loop to the peer, unasked', async () =
   for (let i = 0; i < BLOCKS; i += 10) {
     const batch = await Promise.all(
       Array.from({ length: 10 }, async (_, k) => {
-        const body = JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag, data: '0x' + (i + k).toString(16).padStart(4, '0') } });
-        const res = await fresh(`${a.url}/api/core/v2/blocks`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+        const body = JSON.stringify({
+          protocolVersion: 2,
+          payload: { type: 5, tag, data: '0x' + (i + k).toString(16).padStart(4, '0') },
+        });
+        const res = await fresh(`${a.url}/api/core/v2/blocks`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+        });
         expect(res.status).toBe(201);
         return ((await res.json()) as { blockId: string }).blockId;
       }),
@@ -86,7 +131,8 @@ it('broadcasts the blocks stored on every loop to the peer, unasked', async () =
   await poll(
     `${BLOCKS} blocks on B`,
     async () => {
-      for (const id of [...missing]) if ((await fetch(`${b.url}/api/core/v2/blocks/${id}/metadata`)).status === 200) missing.delete(id);
+      for (const id of [...missing])
+        if ((await fetch(`${b.url}/api/core/v2/blocks/${id}/metadata`)).status === 200) missing.delete(id);
       return missing.size === 0 ? true : undefined;
     },
     30_000,

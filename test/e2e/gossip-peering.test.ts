@@ -19,7 +19,17 @@ afterEach(async () => {
 });
 
 async function start(dataDir: string, p2pPort: number): Promise<{ url: string; headers: Record<string, string> }> {
-  node = await startTestNode(['--no-dashboard', '--gossip', '--p2p-bind', `/ip4/127.0.0.1/tcp/${p2pPort}`, '--peer', `/ip4/127.0.0.1/tcp/9/p2p/${CONFIGURED}`], dataDir);
+  node = await startTestNode(
+    [
+      '--no-dashboard',
+      '--gossip',
+      '--p2p-bind',
+      `/ip4/127.0.0.1/tcp/${p2pPort}`,
+      '--peer',
+      `/ip4/127.0.0.1/tcp/9/p2p/${CONFIGURED}`,
+    ],
+    dataDir,
+  );
   const token = await issueToken(readFileSync(join(dataDir, 'jwt-secret'), 'utf8').trim());
   return { url: node.url, headers: { Authorization: `Bearer ${token}` } };
 }
@@ -45,9 +55,19 @@ it('a peer deleted over REST stays deleted after a restart, though --peer names 
   expect(post.status).toBe(200);
   expect((await fetch(`${url}/api/core/v2/peers/${CONFIGURED}`, { method: 'DELETE', headers })).status).toBe(204);
   // An id nobody knew: 204 as well, and nothing to remember.
-  expect((await fetch(`${url}/api/core/v2/peers/12D3KooWLpNdCSYpvTxsR5A6nmNrDUEeqb7v8kTSRzPPzDRFgEoh`, { method: 'DELETE', headers })).status).toBe(204);
+  expect(
+    (
+      await fetch(`${url}/api/core/v2/peers/12D3KooWLpNdCSYpvTxsR5A6nmNrDUEeqb7v8kTSRzPPzDRFgEoh`, {
+        method: 'DELETE',
+        headers,
+      })
+    ).status,
+  ).toBe(204);
   expect(await peerIds(url, headers)).toEqual([ADDED]);
-  expect(peering()).toEqual({ peers: [{ multiAddress: `/ip4/127.0.0.1/tcp/10/p2p/${ADDED}`, alias: 'added' }], deletedPeers: [CONFIGURED] });
+  expect(peering()).toEqual({
+    peers: [{ multiAddress: `/ip4/127.0.0.1/tcp/10/p2p/${ADDED}`, alias: 'added' }],
+    deletedPeers: [CONFIGURED],
+  });
   await node!.stop();
   node = undefined;
 
@@ -55,7 +75,10 @@ it('a peer deleted over REST stays deleted after a restart, though --peer names 
   ({ url, headers } = await start(dataDir, p2pPort));
   expect(await peerIds(url, headers)).toEqual([ADDED]);
   expect((await fetch(`${url}/api/core/v2/peers/${CONFIGURED}`, { headers })).status).toBe(404);
-  const added = (await (await fetch(`${url}/api/core/v2/peers/${ADDED}`, { headers })).json()) as { relation: string; alias: string };
+  const added = (await (await fetch(`${url}/api/core/v2/peers/${ADDED}`, { headers })).json()) as {
+    relation: string;
+    alias: string;
+  };
   expect(added).toMatchObject({ relation: 'known', alias: 'added' });
 
   // Added again over REST: known now, no longer deleted, and there after the next start.

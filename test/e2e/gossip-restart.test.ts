@@ -27,7 +27,11 @@ const root = resolve(__dirname, '../..');
 const native = require(join(root, 'dist/native.js')).default;
 
 const K = testKey('gossip restart coordinator');
-const tagged = (text: string) => ({ type: 5, tag: '0x' + Buffer.from('restart').toString('hex'), data: '0x' + Buffer.from(text).toString('hex') });
+const tagged = (text: string) => ({
+  type: 5,
+  tag: '0x' + Buffer.from('restart').toString('hex'),
+  data: '0x' + Buffer.from(text).toString('hex'),
+});
 
 let coordinator: ChildNode;
 let follower: ChildNode | undefined;
@@ -39,7 +43,12 @@ async function confirmedIndex(url: string): Promise<number> {
 }
 
 function reach(url: string, index: number, timeoutMs = 60_000): Promise<true> {
-  return poll(`${url} to confirm milestone ${index}`, async () => ((await confirmedIndex(url)) >= index ? true : undefined), timeoutMs, 200);
+  return poll(
+    `${url} to confirm milestone ${index}`,
+    async () => ((await confirmedIndex(url)) >= index ? true : undefined),
+    timeoutMs,
+    200,
+  );
 }
 
 async function stop(node: ChildNode | undefined): Promise<void> {
@@ -52,14 +61,40 @@ beforeAll(async () => {
   const coordinatorDir = tempDataDir();
   followerDir = tempDataDir();
   // Identities made up front (persisted where each node reads its own) to peer the two.
-  const [coordinatorId, followerId] = [coordinatorDir, followerDir].map((dir) => native.identityPeerId(join(dir, 'p2p-identity.key'), undefined) as string);
+  const [coordinatorId, followerId] = [coordinatorDir, followerDir].map(
+    (dir) => native.identityPeerId(join(dir, 'p2p-identity.key'), undefined) as string,
+  );
   // Kept across the follower's restart: outside the ephemeral range (freePortRange).
-  const [coordinatorP2p, followerP2p] = [`/ip4/127.0.0.1/tcp/${await freePortRange(1)}`, `/ip4/127.0.0.1/tcp/${await freePortRange(1)}`];
+  const [coordinatorP2p, followerP2p] = [
+    `/ip4/127.0.0.1/tcp/${await freePortRange(1)}`,
+    `/ip4/127.0.0.1/tcp/${await freePortRange(1)}`,
+  ];
   coordinator = await spawnNode(
-    ['--no-dashboard', '--gossip', '--p2p-bind', coordinatorP2p, '--peer', `${followerP2p}/p2p/${followerId}`, '--milestone-interval', '1', '--coordinator-key', K.seed],
+    [
+      '--no-dashboard',
+      '--gossip',
+      '--p2p-bind',
+      coordinatorP2p,
+      '--peer',
+      `${followerP2p}/p2p/${followerId}`,
+      '--milestone-interval',
+      '1',
+      '--coordinator-key',
+      K.seed,
+    ],
     coordinatorDir,
   );
-  followerFlags = ['--no-dashboard', '--gossip', '--p2p-bind', followerP2p, '--peer', `${coordinatorP2p}/p2p/${coordinatorId}`, '--no-coordinator', '--coordinator-public-key', K.publicKey];
+  followerFlags = [
+    '--no-dashboard',
+    '--gossip',
+    '--p2p-bind',
+    followerP2p,
+    '--peer',
+    `${coordinatorP2p}/p2p/${coordinatorId}`,
+    '--no-coordinator',
+    '--coordinator-public-key',
+    K.publicKey,
+  ];
   follower = await spawnNode(followerFlags, followerDir);
 }, 90_000);
 
@@ -76,13 +111,18 @@ it('restarts after SIGKILL and reaches the same milestones, ledger and metadata;
   const networkId = await networkIdOf(a);
   const genesis = await genesisSpendable(a);
   const [before, during, after] = [testKey('restart before'), testKey('restart during'), testKey('restart after')];
-  const split = buildTransfer(networkId, [genesis], [
-    { to: before, amount: 1_000_000n },
-    { to: during, amount: BigInt(genesis.output.amount) - 1_000_000n },
-  ]);
+  const split = buildTransfer(
+    networkId,
+    [genesis],
+    [
+      { to: before, amount: 1_000_000n },
+      { to: during, amount: BigInt(genesis.output.amount) - 1_000_000n },
+    ],
+  );
   await submitPayload(a, split.payload);
   await waitForInclusion(b, split.transactionId, 30_000);
-  const spend = (input: Spendable, to: typeof after) => buildTransfer(networkId, [input], [{ to, amount: BigInt(input.output.amount) }]);
+  const spend = (input: Spendable, to: typeof after) =>
+    buildTransfer(networkId, [input], [{ to, amount: BigInt(input.output.amount) }]);
 
   // Acknowledged by the follower (and the coordinator) just before the kill.
   const acknowledged: string[] = [];
@@ -118,11 +158,22 @@ it('restarts after SIGKILL and reaches the same milestones, ledger and metadata;
     expect({ ...mb, ledgerIndex: undefined }, id).toEqual({ ...ma, ledgerIndex: undefined });
   }
   for (const transfer of [spentBefore, spentDuring]) {
-    const [ia, ib] = await Promise.all([waitForInclusion(a, transfer.transactionId, 30_000), waitForInclusion(b, transfer.transactionId, 30_000)]);
+    const [ia, ib] = await Promise.all([
+      waitForInclusion(a, transfer.transactionId, 30_000),
+      waitForInclusion(b, transfer.transactionId, 30_000),
+    ]);
     expect(ia.ledgerInclusionState).toBe('included');
     expect({ ...ib, ledgerIndex: undefined }).toEqual({ ...ia, ledgerIndex: undefined });
     const raw = await Promise.all(
-      [a, b].map(async (u) => Buffer.from(await (await fetch(`${u}/api/core/v2/transactions/${transfer.transactionId}/included-block`, { headers: { Accept: SERIALIZER } })).arrayBuffer())),
+      [a, b].map(async (u) =>
+        Buffer.from(
+          await (
+            await fetch(`${u}/api/core/v2/transactions/${transfer.transactionId}/included-block`, {
+              headers: { Accept: SERIALIZER },
+            })
+          ).arrayBuffer(),
+        ),
+      ),
     );
     expect(raw[1].equals(raw[0])).toBe(true);
   }
@@ -131,16 +182,27 @@ it('restarts after SIGKILL and reaches the same milestones, ledger and metadata;
   const last = await confirmedIndex(a);
   await reach(b, last);
   for (let index = 1; index <= last; index++) {
-    for (const path of [`/api/core/v2/milestones/by-index/${index}`, `/api/core/v2/milestones/by-index/${index}/utxo-changes`]) {
+    for (const path of [
+      `/api/core/v2/milestones/by-index/${index}`,
+      `/api/core/v2/milestones/by-index/${index}/utxo-changes`,
+    ]) {
       const [ra, rb] = await Promise.all([getJson(a, path), getJson(b, path)]);
       expect(ra.status, path).toBe(200);
       expect(rb.body, path).toEqual(ra.body);
     }
   }
   for (const output of [...spentBefore.outputs, ...spentDuring.outputs]) {
-    const [oa, ob] = await Promise.all([getJson(a, `/api/core/v2/outputs/${output.outputId}`), getJson(b, `/api/core/v2/outputs/${output.outputId}`)]);
+    const [oa, ob] = await Promise.all([
+      getJson(a, `/api/core/v2/outputs/${output.outputId}`),
+      getJson(b, `/api/core/v2/outputs/${output.outputId}`),
+    ]);
     expect(oa.body.metadata.isSpent).toBe(false);
     expect({ ...ob.body.metadata, ledgerIndex: undefined }).toEqual({ ...oa.body.metadata, ledgerIndex: undefined });
   }
-  await poll('the follower to be healthy', async () => ((await fetch(`${b}/health`)).status === 200 ? true : undefined), 30_000, 200);
+  await poll(
+    'the follower to be healthy',
+    async () => ((await fetch(`${b}/health`)).status === 200 ? true : undefined),
+    30_000,
+    200,
+  );
 }, 240_000);

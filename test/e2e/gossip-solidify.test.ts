@@ -14,7 +14,11 @@ import { SERIALIZER, getJson, minedBlock, poll, submit, testKey } from './transa
 const native = require(join(__dirname, '../../dist/native.js')).default; // eslint-disable-line @typescript-eslint/no-require-imports
 const K = testKey('gossip solidify coordinator');
 const SEP = ['0x' + '00'.repeat(32), '0x' + '00'.repeat(31) + '01'];
-const tagged = (text: string) => ({ type: 5, tag: '0x' + Buffer.from('solidify').toString('hex'), data: '0x' + Buffer.from(text).toString('hex') });
+const tagged = (text: string) => ({
+  type: 5,
+  tag: '0x' + Buffer.from('solidify').toString('hex'),
+  data: '0x' + Buffer.from(text).toString('hex'),
+});
 
 let a: TestNode;
 let b: TestNode;
@@ -26,7 +30,10 @@ beforeAll(async () => {
   aId = native.identityPeerId(join(aDir, 'p2p-identity.key'), undefined);
   aP2p = `/ip4/127.0.0.1/tcp/${await freePort()}`;
   // Milestone 1 at start, then none during the test: nothing references the chain.
-  a = await startTestNode(['--no-dashboard', '--gossip', '--p2p-bind', aP2p, '--milestone-interval', '3600', '--coordinator-key', K.seed], aDir);
+  a = await startTestNode(
+    ['--no-dashboard', '--gossip', '--p2p-bind', aP2p, '--milestone-interval', '3600', '--coordinator-key', K.seed],
+    aDir,
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -43,7 +50,17 @@ it('a child gossiped before its parents is held, its parents are requested, and 
 
   const bDir = tempDataDir();
   b = await startTestNode(
-    ['--no-dashboard', '--gossip', '--p2p-bind', `/ip4/127.0.0.1/tcp/${await freePort()}`, '--peer', `${aP2p}/p2p/${aId}`, '--no-coordinator', '--coordinator-public-key', K.publicKey],
+    [
+      '--no-dashboard',
+      '--gossip',
+      '--p2p-bind',
+      `/ip4/127.0.0.1/tcp/${await freePort()}`,
+      '--peer',
+      `${aP2p}/p2p/${aId}`,
+      '--no-coordinator',
+      '--coordinator-public-key',
+      K.publicKey,
+    ],
     bDir,
   );
   const token = await issueToken(readFileSync(join(bDir, 'jwt-secret'), 'utf8').trim());
@@ -53,8 +70,19 @@ it('a child gossiped before its parents is held, its parents are requested, and 
   };
   // The follower has milestone 1 (the answer to its first "latest milestone" request) and
   // a stream with the coordinator; it does not have the chain.
-  await poll('the follower to confirm milestone 1', async () => ((await getJson(b.url, '/api/core/v2/info')).body.status.confirmedMilestone.index >= 1 ? true : undefined), 30_000, 100);
-  await poll('a stream with a heartbeat', async () => ((await aPeerOnB())?.gossip?.heartbeat ? true : undefined), 30_000, 100);
+  await poll(
+    'the follower to confirm milestone 1',
+    async () =>
+      (await getJson(b.url, '/api/core/v2/info')).body.status.confirmedMilestone.index >= 1 ? true : undefined,
+    30_000,
+    100,
+  );
+  await poll(
+    'a stream with a heartbeat',
+    async () => ((await aPeerOnB())?.gossip?.heartbeat ? true : undefined),
+    30_000,
+    100,
+  );
   for (const block of chain) expect((await fetch(`${b.url}/api/core/v2/blocks/${block.blockId}`)).status).toBe(404);
   const requestsBefore = (await aPeerOnB()).gossip.metrics.sentBlockRequests as number;
 
@@ -71,8 +99,14 @@ it('a child gossiped before its parents is held, its parents are requested, and 
       30_000,
       100,
     );
-    expect(metadata.parents).toEqual((await getJson(a.url, `/api/core/v2/blocks/${block.blockId}/metadata`)).body.parents);
-    const bytes = Buffer.from(await (await fetch(`${b.url}/api/core/v2/blocks/${block.blockId}`, { headers: { Accept: SERIALIZER } })).arrayBuffer());
+    expect(metadata.parents).toEqual(
+      (await getJson(a.url, `/api/core/v2/blocks/${block.blockId}/metadata`)).body.parents,
+    );
+    const bytes = Buffer.from(
+      await (
+        await fetch(`${b.url}/api/core/v2/blocks/${block.blockId}`, { headers: { Accept: SERIALIZER } })
+      ).arrayBuffer(),
+    );
     expect(bytes.equals(block.bytes)).toBe(true);
   }
   // The parents came because the follower asked for them, one level at a time.

@@ -19,7 +19,11 @@ describe('hidden classes after start-up', () => {
   });
 
   it('objects built alike share one hidden class on every HTTP thread', async () => {
-    node = await spawnNode(['--rest-workers', '2', '--log-level', 'warn'], tempDataDir(), ['--allow-natives-syntax', '--require', probe]);
+    node = await spawnNode(['--rest-workers', '2', '--log-level', 'warn'], tempDataDir(), [
+      '--allow-natives-syntax',
+      '--require',
+      probe,
+    ]);
     const { stderr } = node;
     // spawnNode returns once the node answers; the worker's line may still be on its way.
     const deadline = Date.now() + 10_000;

@@ -14,14 +14,20 @@ import { getJson, minedBlock, poll, postBlock, submit, waitForReferenced } from 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sdk = require('@iota/sdk-wasm/node');
 
-const DEV_MNEMONIC = 'market sustain pattern display high people desert trial section prevent hat praise egg say gym design claw mosquito decide unaware fluid crash moon stairs';
+const DEV_MNEMONIC =
+  'market sustain pattern display high people desert trial section prevent hat praise egg say gym design claw mosquito decide unaware fluid crash moon stairs';
 const BELOW_MAX_DEPTH = 15;
 
 let child: ChildProcess;
 let url: string;
 
-const latestIndex = async (): Promise<number> => (await getJson(url, '/api/core/v2/info')).body.status.latestMilestone.index;
-const tagged = (text: string) => ({ type: 5, tag: '0x' + Buffer.from('idle').toString('hex'), data: '0x' + Buffer.from(text).toString('hex') });
+const latestIndex = async (): Promise<number> =>
+  (await getJson(url, '/api/core/v2/info')).body.status.latestMilestone.index;
+const tagged = (text: string) => ({
+  type: 5,
+  tag: '0x' + Buffer.from('idle').toString('hex'),
+  data: '0x' + Buffer.from(text).toString('hex'),
+});
 
 /** Submitted after the idle time: healthy now, referenced within 2 milestones. */
 async function expectReferencedSoon(blockId: string, latestBefore: number): Promise<void> {
@@ -39,7 +45,12 @@ beforeAll(async () => {
   // Some traffic at the start, then nothing for more than belowMaxDepth milestones.
   for (let i = 0; i < 3; i++) await submit(url, { protocolVersion: 2, payload: tagged(`early ${i}`) });
   const start = await latestIndex();
-  await poll('the node to idle past belowMaxDepth', async () => ((await latestIndex()) > start + BELOW_MAX_DEPTH + 1 ? true : undefined), 60_000, 250);
+  await poll(
+    'the node to idle past belowMaxDepth',
+    async () => ((await latestIndex()) > start + BELOW_MAX_DEPTH + 1 ? true : undefined),
+    60_000,
+    250,
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -70,7 +81,12 @@ describe('after idling past belowMaxDepth', () => {
 
   it('references a binary block without parents within 2 milestones', async () => {
     const before = await latestIndex();
-    const bytes = core.encodeBlock({ protocolVersion: 2, parents: [], payload: tagged('bytes, no parents'), nonce: '0' });
+    const bytes = core.encodeBlock({
+      protocolVersion: 2,
+      parents: [],
+      payload: tagged('bytes, no parents'),
+      nonce: '0',
+    });
     const blockId = await submit(url, new Uint8Array(bytes));
     await expectReferencedSoon(blockId, before);
   });
@@ -91,18 +107,33 @@ describe('after idling past belowMaxDepth', () => {
     expect(tips.length).toBeGreaterThanOrEqual(2);
     // A block on the client's own tips, posted with nonce 0 for the node to mine.
     const before = await latestIndex();
-    const block = { protocolVersion: 2, parents: tips, payload: new sdk.TaggedDataPayload(sdk.utf8ToHex('sdk'), sdk.utf8ToHex('on client tips')), nonce: '0' };
+    const block = {
+      protocolVersion: 2,
+      parents: tips,
+      payload: new sdk.TaggedDataPayload(sdk.utf8ToHex('sdk'), sdk.utf8ToHex('on client tips')),
+      nonce: '0',
+    };
     const blockId: string = await client.postBlock(block);
-    const referenced = await poll('the client block to be referenced', async () => {
-      const meta = await client.getBlockMetadata(blockId);
-      expect(meta.shouldReattach ?? false).toBe(false);
-      return meta.referencedByMilestoneIndex !== undefined ? meta : undefined;
-    }, 10_000, 200);
+    const referenced = await poll(
+      'the client block to be referenced',
+      async () => {
+        const meta = await client.getBlockMetadata(blockId);
+        expect(meta.shouldReattach ?? false).toBe(false);
+        return meta.referencedByMilestoneIndex !== undefined ? meta : undefined;
+      },
+      10_000,
+      200,
+    );
     expect(referenced.referencedByMilestoneIndex).toBeLessThanOrEqual(before + 2);
     // The genesis output, spent with the dev mnemonic: the client selects the tips, the
     // node mines, and included-block finds the transaction.
     const secretManager = { mnemonic: DEV_MNEMONIC };
-    const addresses: string[] = await new sdk.SecretManager(secretManager).generateEd25519Addresses({ coinType: sdk.CoinType.IOTA, accountIndex: 0, range: { start: 0, end: 2 }, bech32Hrp: 'tst' });
+    const addresses: string[] = await new sdk.SecretManager(secretManager).generateEd25519Addresses({
+      coinType: sdk.CoinType.IOTA,
+      accountIndex: 0,
+      range: { start: 0, end: 2 },
+      bech32Hrp: 'tst',
+    });
     expect(addresses[0]).toBe('tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc');
     const genesis = sdk.UTXOInput.fromOutputId('0x' + '00'.repeat(34));
     const [, txBlock] = await client.buildAndPostBlock(secretManager, {
@@ -111,10 +142,18 @@ describe('after idling past belowMaxDepth', () => {
       output: { address: addresses[1], amount: '4600000000000000' },
     });
     const transactionId: string = sdk.Utils.transactionId(txBlock.payload);
-    const included = await poll('included-block', async () => {
-      const { status, body } = await getJson(url, `/api/core/v2/transactions/${transactionId}/included-block/metadata`);
-      return status === 200 ? body : undefined;
-    }, 10_000, 200);
+    const included = await poll(
+      'included-block',
+      async () => {
+        const { status, body } = await getJson(
+          url,
+          `/api/core/v2/transactions/${transactionId}/included-block/metadata`,
+        );
+        return status === 200 ? body : undefined;
+      },
+      10_000,
+      200,
+    );
     expect(included.ledgerInclusionState).toBe('included');
     const viaClient = await client.getIncludedBlock(transactionId);
     expect(sdk.Utils.transactionId(viaClient.payload)).toBe(transactionId);

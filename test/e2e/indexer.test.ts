@@ -63,7 +63,21 @@ describe('indexer.md §5 on the worked history (ledger index 2)', () => {
     // Milestones 1 and 2 at the spec's timestamps, then the node on the same data
     // directory with a coordinator that waits an hour: the ledger stays at index 2.
     const dataDir = tempDataDir();
-    const config = loadConfig(['--port', '0', '--bind', '127.0.0.1', '--data-dir', dataDir, '--coordinator-key', SPEC_COORDINATOR_SEED, '--milestone-interval', '3600'], {});
+    const config = loadConfig(
+      [
+        '--port',
+        '0',
+        '--bind',
+        '127.0.0.1',
+        '--data-dir',
+        dataDir,
+        '--coordinator-key',
+        SPEC_COORDINATOR_SEED,
+        '--milestone-interval',
+        '3600',
+      ],
+      {},
+    );
     const store = await LedgerStore.open(dataDir, {
       protocol: protocolOf(config),
       genesisOutputs: genesisOutputs(config),
@@ -94,7 +108,12 @@ describe('indexer.md §5 on the worked history (ledger index 2)', () => {
   });
 
   it('lists the plain basic outputs of the genesis address', async () => {
-    expect(await text(node.url, `/api/indexer/v1/outputs/basic?address=${GENESIS}&hasExpiration=false&hasStorageDepositReturn=false&hasTimelock=false`)).toEqual([
+    expect(
+      await text(
+        node.url,
+        `/api/indexer/v1/outputs/basic?address=${GENESIS}&hasExpiration=false&hasStorageDepositReturn=false&hasTimelock=false`,
+      ),
+    ).toEqual([
       200,
       '{"ledgerIndex":2,"pageSize":1000,"items":["0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710100"]}',
     ]);
@@ -105,22 +124,37 @@ describe('indexer.md §5 on the worked history (ledger index 2)', () => {
       200,
       '{"ledgerIndex":2,"pageSize":1,"cursor":"6553f10a77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710100.1","items":["0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710000"]}',
     ]);
-    expect(await text(node.url, '/api/indexer/v1/outputs?cursor=6553f10a77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710100.1')).toEqual([
+    expect(
+      await text(
+        node.url,
+        '/api/indexer/v1/outputs?cursor=6553f10a77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710100.1',
+      ),
+    ).toEqual([
       200,
       '{"ledgerIndex":2,"pageSize":1,"items":["0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710100"]}',
     ]);
   });
 
   it('finds nothing, and refuses what is malformed', async () => {
-    expect(await text(node.url, `/api/indexer/v1/outputs/nft?address=${RECIPIENT}`)).toEqual([200, '{"ledgerIndex":2,"pageSize":1000,"items":[]}']);
-    expect(await text(node.url, '/api/indexer/v1/outputs/alias/0x0eefba3e6591b115cf0cb065c602d41b4dd61d8da1a3976613f7b41ba40de72e')).toEqual([
+    expect(await text(node.url, `/api/indexer/v1/outputs/nft?address=${RECIPIENT}`)).toEqual([
+      200,
+      '{"ledgerIndex":2,"pageSize":1000,"items":[]}',
+    ]);
+    expect(
+      await text(
+        node.url,
+        '/api/indexer/v1/outputs/alias/0x0eefba3e6591b115cf0cb065c602d41b4dd61d8da1a3976613f7b41ba40de72e',
+      ),
+    ).toEqual([
       404,
       '{"error":{"code":"404","message":"could not find data: no unspent alias output with ID 0x0eefba3e6591b115cf0cb065c602d41b4dd61d8da1a3976613f7b41ba40de72e"}}',
     ]);
-    expect(await text(node.url, '/api/indexer/v1/outputs/basic?address=rms1qz2fwnh90thjx9hmh24jyfeljy2gttvee35gkj3e3yljx9s50vjckrqknyg')).toEqual([
-      400,
-      '{"error":{"code":"400","message":"invalid data provided: address: bech32 HRP must be tst"}}',
-    ]);
+    expect(
+      await text(
+        node.url,
+        '/api/indexer/v1/outputs/basic?address=rms1qz2fwnh90thjx9hmh24jyfeljy2gttvee35gkj3e3yljx9s50vjckrqknyg',
+      ),
+    ).toEqual([400, '{"error":{"code":"400","message":"invalid data provided: address: bech32 HRP must be tst"}}']);
     expect(await text(node.url, `/api/indexer/v1/outputs/foundry?aliasAddress=${RECIPIENT}`)).toEqual([
       400,
       '{"error":{"code":"400","message":"invalid data provided: aliasAddress: not an alias address"}}',
@@ -134,9 +168,17 @@ describe('indexer.md §5 on the worked history (ledger index 2)', () => {
   it('keeps the order across kinds, filters by created time, and reads the core API consistently', async () => {
     const all = JSON.parse((await text(node.url, '/api/indexer/v1/outputs'))[1]);
     expect(all.items).toEqual([OUTPUT_0, OUTPUT_1]);
-    expect(JSON.parse((await text(node.url, '/api/indexer/v1/outputs/basic?createdAfter=1700000009&createdBefore=1700000011'))[1]).items).toEqual([OUTPUT_0, OUTPUT_1]);
-    expect(JSON.parse((await text(node.url, '/api/indexer/v1/outputs/basic?createdAfter=1700000010'))[1]).items).toEqual([]);
-    expect(JSON.parse((await text(node.url, '/api/indexer/v1/outputs/basic?createdBefore=1700000010'))[1]).items).toEqual([]);
+    expect(
+      JSON.parse(
+        (await text(node.url, '/api/indexer/v1/outputs/basic?createdAfter=1700000009&createdBefore=1700000011'))[1],
+      ).items,
+    ).toEqual([OUTPUT_0, OUTPUT_1]);
+    expect(
+      JSON.parse((await text(node.url, '/api/indexer/v1/outputs/basic?createdAfter=1700000010'))[1]).items,
+    ).toEqual([]);
+    expect(
+      JSON.parse((await text(node.url, '/api/indexer/v1/outputs/basic?createdBefore=1700000010'))[1]).items,
+    ).toEqual([]);
     for (const id of all.items) {
       const { status, body } = await getJson(node.url, `/api/core/v2/outputs/${id}/metadata`);
       expect(status).toBe(200);
@@ -160,7 +202,10 @@ describe('a live node', () => {
     return body as { ledgerIndex: number; pageSize: number; cursor?: string; items: string[] };
   };
   const error = async (path: string, status: number, message: string) => {
-    expect(await text(node.url, path), path).toEqual([status, JSON.stringify({ error: { code: String(status), message } })]);
+    expect(await text(node.url, path), path).toEqual([
+      status,
+      JSON.stringify({ error: { code: String(status), message } }),
+    ]);
   };
 
   beforeAll(async () => {
@@ -172,42 +217,60 @@ describe('a live node', () => {
   });
 
   it('is public, listed in /api/routes, and answers GET only', async () => {
-    expect((await getJson(node.url, '/api/routes')).body).toEqual({ routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'] });
+    expect((await getJson(node.url, '/api/routes')).body).toEqual({
+      routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'],
+    });
     expect((await list('/api/indexer/v1/outputs')).items).toEqual([GENESIS_OUTPUT_ID]);
     expect((await list('/api/indexer/v1/outputs/')).items).toEqual([GENESIS_OUTPUT_ID]);
     expect((await list('/api/indexer/v1/outputs/basic/')).items).toEqual([GENESIS_OUTPUT_ID]);
-    await error('/api/indexer/v1/outputs/unknown', 404, 'could not find data: no route /api/indexer/v1/outputs/unknown');
+    await error(
+      '/api/indexer/v1/outputs/unknown',
+      404,
+      'could not find data: no route /api/indexer/v1/outputs/unknown',
+    );
     await error('/api/indexer/v1/nothing', 404, 'could not find data: no route /api/indexer/v1/nothing');
     expect((await text(node.url, '/api/indexer/v1/outputs', { method: 'POST' }))[0]).toBe(405);
-    expect((await text(node.url, '/api/indexer/v1/outputs/nft/0x' + '00'.repeat(32), { method: 'DELETE' }))[0]).toBe(405);
+    expect((await text(node.url, '/api/indexer/v1/outputs/nft/0x' + '00'.repeat(32), { method: 'DELETE' }))[0]).toBe(
+      405,
+    );
   });
 
   it('follows transfers milestone by milestone: filters, paging and the core API agree', async () => {
     const genesis = await genesisSpendable(node.url);
     const supply = BigInt(genesis.output.amount);
     const lockUntil = Math.floor(Date.now() / 1000) + 5;
-    const fan = buildTransfer(networkId, [genesis], [
-      { to: owner, amount: 1_000_000 },
-      { to: owner, amount: 2_000_000 },
-      { to: owner, amount: 3_000_000, timelock: lockUntil },
-      { to: other, amount: 4_000_000 },
-      { to: genesisKey, amount: supply - 10_000_000n },
-    ]);
+    const fan = buildTransfer(
+      networkId,
+      [genesis],
+      [
+        { to: owner, amount: 1_000_000 },
+        { to: owner, amount: 2_000_000 },
+        { to: owner, amount: 3_000_000, timelock: lockUntil },
+        { to: other, amount: 4_000_000 },
+        { to: genesisKey, amount: supply - 10_000_000n },
+      ],
+    );
     await transferAndWait(node.url, fan);
     const [o1, o2, o3, o4, rest] = fan.outputs.map((o) => o.outputId);
 
     const ownerOutputs = await list(`/api/indexer/v1/outputs/basic?address=${bech32(owner)}`);
     expect(ownerOutputs.items).toEqual([o1, o2, o3].sort());
-    expect((await list(`/api/indexer/v1/outputs?unlockableByAddress=${bech32(owner)}`)).items).toEqual([o1, o2, o3].sort());
+    expect((await list(`/api/indexer/v1/outputs?unlockableByAddress=${bech32(owner)}`)).items).toEqual(
+      [o1, o2, o3].sort(),
+    );
     expect((await list(`/api/indexer/v1/outputs/basic?address=${bech32(owner)}&hasTimelock=true`)).items).toEqual([o3]);
-    expect((await list(`/api/indexer/v1/outputs/basic?address=${bech32(owner)}&hasTimelock=0`)).items).toEqual([o1, o2].sort());
+    expect((await list(`/api/indexer/v1/outputs/basic?address=${bech32(owner)}&hasTimelock=0`)).items).toEqual(
+      [o1, o2].sort(),
+    );
     expect((await list(`/api/indexer/v1/outputs/basic?timelockedAfter=${lockUntil - 1}`)).items).toEqual([o3]);
     expect((await list(`/api/indexer/v1/outputs/basic?timelockedBefore=${lockUntil}`)).items).toEqual([]);
     expect((await list(`/api/indexer/v1/outputs/basic?address=${bech32(other)}`)).items).toEqual([o4]);
     expect((await list(`/api/indexer/v1/outputs/basic?address=${bech32(other).toUpperCase()}`)).items).toEqual([o4]);
     expect((await list(`/api/indexer/v1/outputs/alias?unlockableByAddress=${bech32(owner)}`)).items).toEqual([]);
     // Parameters a route does not take are ignored, even malformed ones; unknown ones too.
-    expect((await list(`/api/indexer/v1/outputs?address=${bech32(other)}&issuer=nonsense&whatever=1`)).items.length).toBe(5);
+    expect(
+      (await list(`/api/indexer/v1/outputs?address=${bech32(other)}&issuer=nonsense&whatever=1`)).items.length,
+    ).toBe(5);
 
     // One per page, following the cursor: the owner's three outputs in order, each once.
     const seen: string[] = [];
@@ -217,7 +280,9 @@ describe('a live node', () => {
       seen.push(...page.items);
       if (page.cursor === undefined) break;
       expect(page.cursor).toMatch(/^[0-9a-f]{76}\.1$/);
-      page = await list(`/api/indexer/v1/outputs/basic?address=${bech32(owner)}&cursor=${page.cursor.toUpperCase()}&pageSize=50`);
+      page = await list(
+        `/api/indexer/v1/outputs/basic?address=${bech32(owner)}&cursor=${page.cursor.toUpperCase()}&pageSize=50`,
+      );
     }
     expect(seen).toEqual(ownerOutputs.items);
 
@@ -229,7 +294,9 @@ describe('a live node', () => {
     expect(first.cursor!.slice(8, 76)).toBe(o2.slice(2));
     const spend = buildTransfer(networkId, [fan.outputs[1]], [{ to: owner, amount: 2_000_000 }]);
     await transferAndWait(node.url, spend);
-    const after = await list(`/api/indexer/v1/outputs/basic?address=${bech32(owner)}&cursor=${first.cursor!.split('.')[0]}.10`);
+    const after = await list(
+      `/api/indexer/v1/outputs/basic?address=${bech32(owner)}&cursor=${first.cursor!.split('.')[0]}.10`,
+    );
     expect(after.items).toEqual([o3, spend.outputs[0].outputId]);
     expect(after.cursor).toBeUndefined();
     expect(after.ledgerIndex).toBeGreaterThan(first.ledgerIndex);
@@ -244,14 +311,23 @@ describe('a live node', () => {
       expect(body.isSpent).toBe(false);
     }
     // Created-time bounds: the newest output alone.
-    const newest = (await getJson(node.url, `/api/core/v2/outputs/${spend.outputs[0].outputId}/metadata`)).body.milestoneTimestampBooked;
-    expect((await list(`/api/indexer/v1/outputs?createdAfter=${newest - 1}`)).items).toEqual([spend.outputs[0].outputId]);
-    expect((await list(`/api/indexer/v1/outputs?createdBefore=${newest}`)).items).not.toContain(spend.outputs[0].outputId);
+    const newest = (await getJson(node.url, `/api/core/v2/outputs/${spend.outputs[0].outputId}/metadata`)).body
+      .milestoneTimestampBooked;
+    expect((await list(`/api/indexer/v1/outputs?createdAfter=${newest - 1}`)).items).toEqual([
+      spend.outputs[0].outputId,
+    ]);
+    expect((await list(`/api/indexer/v1/outputs?createdBefore=${newest}`)).items).not.toContain(
+      spend.outputs[0].outputId,
+    );
   });
 
   it('never lists an output created and spent under the same milestone', async () => {
     const start = (await list(`/api/indexer/v1/outputs/basic?address=${bech32(other)}`)).items[0];
-    const from = { outputId: start, output: (await getJson(node.url, `/api/core/v2/outputs/${start}`)).body.output, key: other };
+    const from = {
+      outputId: start,
+      output: (await getJson(node.url, `/api/core/v2/outputs/${start}`)).body.output,
+      key: other,
+    };
     const hop = testKey('indexer hop');
     const a = buildTransfer(networkId, [from], [{ to: hop, amount: 4_000_000 }]);
     const b = buildTransfer(networkId, [a.outputs[0]], [{ to: other, amount: 4_000_000 }]);
@@ -265,7 +341,9 @@ describe('a live node', () => {
     }
     expect(metadata.ledgerInclusionState).toBe('included');
     expect((await list(`/api/indexer/v1/outputs/basic?address=${bech32(hop)}`)).items).toEqual([]);
-    expect((await list(`/api/indexer/v1/outputs/basic?address=${bech32(other)}`)).items).toEqual([b.outputs[0].outputId]);
+    expect((await list(`/api/indexer/v1/outputs/basic?address=${bech32(other)}`)).items).toEqual([
+      b.outputs[0].outputId,
+    ]);
   });
 
   it('refuses malformed values with 400 naming the parameter', async () => {
@@ -273,7 +351,10 @@ describe('a live node', () => {
     const cases: [string, string][] = [
       [`${base}/basic?address=tst1qqqq`, 'address: '],
       [`${base}/basic?address=${RECIPIENT.slice(0, -1)}x`, 'address: '],
-      [`${base}?unlockableByAddress=rms1qz2fwnh90thjx9hmh24jyfeljy2gttvee35gkj3e3yljx9s50vjckrqknyg`, 'unlockableByAddress: bech32 HRP must be tst'],
+      [
+        `${base}?unlockableByAddress=rms1qz2fwnh90thjx9hmh24jyfeljy2gttvee35gkj3e3yljx9s50vjckrqknyg`,
+        'unlockableByAddress: bech32 HRP must be tst',
+      ],
       [`${base}/basic?sender=abc`, 'sender: '],
       [`${base}/nft?issuer=tst1`, 'issuer: '],
       [`${base}/alias?stateController=x`, 'stateController: '],
@@ -326,7 +407,14 @@ describe('a live node', () => {
     expect((await list('/api/indexer/v1/outputs?tag=&address=&hasTimelock=')).items).toEqual(all);
     expect((await list('/api/indexer/v1/outputs/basic?tag=0x')).items).toEqual(all);
     expect((await list('/api/indexer/v1/outputs/basic?hasTimelock=true&hasTimelock=nonsense')).items.length).toBe(1);
-    for (const [asked, used] of [['0', 1000], ['1001', 1000], ['-3', 1000], ['two', 1000], ['2', 2], ['1000', 1000]] as const) {
+    for (const [asked, used] of [
+      ['0', 1000],
+      ['1001', 1000],
+      ['-3', 1000],
+      ['two', 1000],
+      ['2', 2],
+      ['1000', 1000],
+    ] as const) {
       const page = await list(`/api/indexer/v1/outputs?pageSize=${asked}`);
       expect(page.pageSize, asked).toBe(used);
     }
@@ -339,19 +427,33 @@ describe('a live node', () => {
   });
 
   it('answers the by-ID routes with 404 for chains that do not exist', async () => {
-    await error(`/api/indexer/v1/outputs/nft/0x${'AB'.repeat(32)}`, 404, `could not find data: no unspent nft output with ID 0x${'ab'.repeat(32)}`);
-    await error(`/api/indexer/v1/outputs/foundry/0x${'00'.repeat(38)}/`, 404, `could not find data: no unspent foundry output with ID 0x${'00'.repeat(38)}`);
+    await error(
+      `/api/indexer/v1/outputs/nft/0x${'AB'.repeat(32)}`,
+      404,
+      `could not find data: no unspent nft output with ID 0x${'ab'.repeat(32)}`,
+    );
+    await error(
+      `/api/indexer/v1/outputs/foundry/0x${'00'.repeat(38)}/`,
+      404,
+      `could not find data: no unspent foundry output with ID 0x${'00'.repeat(38)}`,
+    );
   });
 });
 
 describe('other configurations', () => {
   it('is refused to anonymous clients when the public routes leave it out (403)', async () => {
     const dataDir = tempDataDir();
-    const config = loadConfig(['--port', '0', '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '5'], {});
+    const config = loadConfig(
+      ['--port', '0', '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', '5'],
+      {},
+    );
     config.restApi.publicRoutes = ['/api/routes'];
     const node = await startNode(config, { logger: pino({ level: 'silent' }) });
     try {
-      expect(await text(node.url, '/api/indexer/v1/outputs')).toEqual([403, '{"error":{"code":"403","message":"not available for public use"}}']);
+      expect(await text(node.url, '/api/indexer/v1/outputs')).toEqual([
+        403,
+        '{"error":{"code":"403","message":"not available for public use"}}',
+      ]);
     } finally {
       await node.stop();
     }
@@ -362,11 +464,20 @@ describe('other configurations', () => {
     const off = await startTestNode(['--no-indexer', '--milestone-interval', '1'], dataDir);
     let outputs: string[];
     try {
-      expect((await getJson(off.url, '/api/routes')).body).toEqual({ routes: ['core/v2', 'mqtt/v1', 'dashboard-metrics/v1'] });
+      expect((await getJson(off.url, '/api/routes')).body).toEqual({
+        routes: ['core/v2', 'mqtt/v1', 'dashboard-metrics/v1'],
+      });
       expect((await text(off.url, '/api/indexer/v1/outputs'))[0]).toBe(404);
       const networkId = await networkIdOf(off.url);
       const genesis = await genesisSpendable(off.url);
-      const t = buildTransfer(networkId, [genesis], [{ to: testKey('indexer off'), amount: 1_000_000 }, { to: genesisKey, amount: BigInt(genesis.output.amount) - 1_000_000n }]);
+      const t = buildTransfer(
+        networkId,
+        [genesis],
+        [
+          { to: testKey('indexer off'), amount: 1_000_000 },
+          { to: genesisKey, amount: BigInt(genesis.output.amount) - 1_000_000n },
+        ],
+      );
       await transferAndWait(off.url, t);
       outputs = t.outputs.map((o) => o.outputId).sort();
     } finally {
@@ -393,5 +504,8 @@ describe('other configurations', () => {
 });
 
 async function error503(url: string, path: string) {
-  expect(await text(url, path)).toEqual([503, '{"error":{"code":"503","message":"service unavailable: no confirmed milestone yet"}}']);
+  expect(await text(url, path)).toEqual([
+    503,
+    '{"error":{"code":"503","message":"service unavailable: no confirmed milestone yet"}}',
+  ]);
 }

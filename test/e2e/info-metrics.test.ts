@@ -48,20 +48,26 @@ it('reports the rates of each milestone interval under load', async () => {
   const until = Date.now() + 7_000;
   const worker = async (w: number) => {
     for (let i = 0; Date.now() < until; i++) {
-      const payload = { type: 5, tag: '0x6c6f6164', data: '0x' + Buffer.from(`worker ${w} block ${i}`).toString('hex') };
+      const payload = {
+        type: 5,
+        tag: '0x6c6f6164',
+        data: '0x' + Buffer.from(`worker ${w} block ${i}`).toString('hex'),
+      };
       submitted.push(await submit(url, { protocolVersion: 2, payload }));
     }
   };
   await Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)));
   const referencedBy = new Map<string, number>();
-  for (const id of submitted) referencedBy.set(id, (await waitForReferenced(url, id, 20_000)).referencedByMilestoneIndex);
+  for (const id of submitted)
+    referencedBy.set(id, (await waitForReferenced(url, id, 20_000)).referencedByMilestoneIndex);
   const last = Math.max(...referencedBy.values());
   await poll('one more milestone', async () => (seen.has(last + 1) ? true : undefined), 10_000);
   watching = false;
   await watcher;
 
   expect(submitted.length).toBeGreaterThan(100);
-  const timestamp = async (index: number) => (await getJson(url, `/api/core/v2/milestones/by-index/${index}`)).body.timestamp as number;
+  const timestamp = async (index: number) =>
+    (await getJson(url, `/api/core/v2/milestones/by-index/${index}`)).body.timestamp as number;
   // The coordinator's checkpoints before milestone `index` (docs/coordinator.md): blocks
   // without payload behind its parents, which this test did not submit.
   const ours = new Set(submitted);
@@ -74,7 +80,8 @@ it('reports the rates of each milestone interval under load', async () => {
         if (ours.has(id) || found.has(id)) continue;
         const block = (await getJson(url, `/api/core/v2/blocks/${id}`)).body;
         if (block.payload !== undefined) continue;
-        if ((await getJson(url, `/api/core/v2/blocks/${id}/metadata`)).body.referencedByMilestoneIndex !== index) continue;
+        if ((await getJson(url, `/api/core/v2/blocks/${id}/metadata`)).body.referencedByMilestoneIndex !== index)
+          continue;
         found.add(id);
         parents.push(...block.parents);
       }

@@ -46,7 +46,11 @@ it('keeps acknowledged blocks, inclusions and the supply across kill -9', async 
     const genesis = await genesisSpendable(url);
     supply = BigInt(genesis.output.amount);
     const keys = Array.from({ length: WORKERS }, (_, w) => testKey(`durability ${w}`));
-    const fanOut = buildTransfer(networkId, [genesis], [...keys.map((to) => ({ to, amount: AMOUNT })), { to: genesisKey, amount: supply - BigInt(WORKERS) * AMOUNT }]);
+    const fanOut = buildTransfer(
+      networkId,
+      [genesis],
+      [...keys.map((to) => ({ to, amount: AMOUNT })), { to: genesisKey, amount: supply - BigInt(WORKERS) * AMOUNT }],
+    );
     fanOut.outputs.forEach((o) => outputIds.add(o.outputId));
     included.set(fanOut.transactionId, (await transferAndWait(url, fanOut)).blockId);
 
@@ -87,7 +91,10 @@ it('keeps acknowledged blocks, inclusions and the supply across kill -9', async 
     const tagged = async (w: number) => {
       for (let i = 0; i < 2000 && !stop; i++) {
         try {
-          const res = await postBlock(url, { protocolVersion: 2, payload: { type: 5, tag: '0x6b696c6c', data: '0x' + Buffer.from(`${w} ${i}`).toString('hex') } });
+          const res = await postBlock(url, {
+            protocolVersion: 2,
+            payload: { type: 5, tag: '0x6b696c6c', data: '0x' + Buffer.from(`${w} ${i}`).toString('hex') },
+          });
           if (res.status === 201) acknowledged.push((await res.json()).blockId);
         } catch {
           return;
@@ -98,7 +105,10 @@ it('keeps acknowledged blocks, inclusions and the supply across kill -9', async 
     const watch = (async () => {
       while (!stop) {
         try {
-          lastMilestoneBeforeKill = Math.max(lastMilestoneBeforeKill, (await getJson(url, '/api/core/v2/info')).body.status.latestMilestone.index);
+          lastMilestoneBeforeKill = Math.max(
+            lastMilestoneBeforeKill,
+            (await getJson(url, '/api/core/v2/info')).body.status.latestMilestone.index,
+          );
         } catch {
           return;
         }

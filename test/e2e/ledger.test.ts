@@ -37,7 +37,11 @@ let pool: Spendable[] = [];
 /** Every output ID this file has seen created or tried to create (for the invariant). */
 const outputIds = new Set<string>([GENESIS_OUTPUT_ID]);
 
-const transfer = (inputs: Spendable[], to: ReturnType<typeof testKey>, options: { amount?: bigint; timelock?: number } = {}) => {
+const transfer = (
+  inputs: Spendable[],
+  to: ReturnType<typeof testKey>,
+  options: { amount?: bigint; timelock?: number } = {},
+) => {
   const amount = options.amount ?? inputs.reduce((s, i) => s + BigInt(i.output.amount), 0n);
   const t = buildTransfer(networkId, inputs, [{ to, amount, timelock: options.timelock }]);
   t.outputs.forEach((o) => outputIds.add(o.outputId));
@@ -49,7 +53,8 @@ const track = (t: Transfer) => {
 };
 const milestone = async (index: number) => (await getJson(url, `/api/core/v2/milestones/by-index/${index}`)).body;
 const outputMetadata = async (id: string) => (await getJson(url, `/api/core/v2/outputs/${id}/metadata`)).body;
-const includedStatus = async (transactionId: string) => (await fetch(`${url}/api/core/v2/transactions/${transactionId}/included-block`)).status;
+const includedStatus = async (transactionId: string) =>
+  (await fetch(`${url}/api/core/v2/transactions/${transactionId}/included-block`)).status;
 
 beforeAll(async () => {
   node = await startTestNode(['--milestone-interval', '1']);
@@ -66,7 +71,9 @@ describe.sequential('ledger', () => {
     const genesis = await genesisSpendable(url);
     expect(genesis.output.amount).toBe(supply.toString());
     const targets = Array.from({ length: 8 }, (_, i) => ({ to: testKey(`pool ${i}`), amount: AMOUNT }));
-    const fanOut = track(buildTransfer(networkId, [genesis], [...targets, { to: genesisKey, amount: supply - 8n * AMOUNT }]));
+    const fanOut = track(
+      buildTransfer(networkId, [genesis], [...targets, { to: genesisKey, amount: supply - 8n * AMOUNT }]),
+    );
     const blockId = await submitPayload(url, fanOut.payload);
 
     const metadata = await waitForInclusion(url, fanOut.transactionId);
@@ -84,9 +91,13 @@ describe.sequential('ledger', () => {
     expect(core.transactionId(json)).toBe(fanOut.transactionId);
     expect(json).toEqual(await (await fetch(`${url}/api/core/v2/blocks/${blockId}`)).json());
     // Raw: the stored bytes, under either serializer name.
-    const stored = Buffer.from(await (await fetch(`${url}/api/core/v2/blocks/${blockId}`, { headers: { Accept: SERIALIZER } })).arrayBuffer());
+    const stored = Buffer.from(
+      await (await fetch(`${url}/api/core/v2/blocks/${blockId}`, { headers: { Accept: SERIALIZER } })).arrayBuffer(),
+    );
     for (const type of [SERIALIZER, IOTA_SERIALIZER]) {
-      const res = await fetch(`${url}/api/core/v2/transactions/${fanOut.transactionId}/included-block`, { headers: { Accept: type } });
+      const res = await fetch(`${url}/api/core/v2/transactions/${fanOut.transactionId}/included-block`, {
+        headers: { Accept: type },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain(type);
       const bytes = Buffer.from(await res.arrayBuffer());
@@ -132,11 +143,18 @@ describe.sequential('ledger', () => {
         milestoneTimestampBooked: timestamp,
       });
       expect(created.metadata.ledgerIndex).toBeGreaterThanOrEqual(ms);
-      const raw = await fetch(`${url}/api/core/v2/outputs/${next.outputs[0].outputId}`, { headers: { Accept: SERIALIZER } });
+      const raw = await fetch(`${url}/api/core/v2/outputs/${next.outputs[0].outputId}`, {
+        headers: { Accept: SERIALIZER },
+      });
       expect(Buffer.from(await raw.arrayBuffer()).equals(core.encodeOutput(next.outputs[0].output))).toBe(true);
 
       const spent = await outputMetadata(current.outputId);
-      expect(spent).toMatchObject({ isSpent: true, transactionIdSpent: next.transactionId, milestoneIndexSpent: ms, milestoneTimestampSpent: timestamp });
+      expect(spent).toMatchObject({
+        isSpent: true,
+        transactionIdSpent: next.transactionId,
+        milestoneIndexSpent: ms,
+        milestoneTimestampSpent: timestamp,
+      });
 
       const changes = (await getJson(url, `/api/core/v2/milestones/by-index/${ms}/utxo-changes`)).body;
       expect(changes.createdOutputs).toContain(next.outputs[0].outputId);
@@ -157,7 +175,8 @@ describe.sequential('ledger', () => {
     const b = await waitForReferenced(url, secondBlock);
     expect(a.ledgerInclusionState).toBe('included');
     expect(b.ledgerInclusionState).toBe('included');
-    if (a.referencedByMilestoneIndex === b.referencedByMilestoneIndex) expect(b.whiteFlagIndex).toBeGreaterThan(a.whiteFlagIndex);
+    if (a.referencedByMilestoneIndex === b.referencedByMilestoneIndex)
+      expect(b.whiteFlagIndex).toBeGreaterThan(a.whiteFlagIndex);
     else expect(b.referencedByMilestoneIndex).toBeGreaterThan(a.referencedByMilestoneIndex);
   });
 
@@ -165,16 +184,22 @@ describe.sequential('ledger', () => {
     const left = transfer([pool[2]], testKey('double left'));
     const right = transfer([pool[2]], testKey('double right'));
     expect(left.transactionId).not.toBe(right.transactionId);
-    const [leftBlock, rightBlock] = await Promise.all([submitPayload(url, left.payload), submitPayload(url, right.payload)]);
+    const [leftBlock, rightBlock] = await Promise.all([
+      submitPayload(url, left.payload),
+      submitPayload(url, right.payload),
+    ]);
     const [l, r] = await Promise.all([waitForReferenced(url, leftBlock), waitForReferenced(url, rightBlock)]);
     const states = [l.ledgerInclusionState, r.ledgerInclusionState].sort();
     expect(states).toEqual(['conflicting', 'included']);
-    const [winner, loser, winnerTx, loserTx] = l.ledgerInclusionState === 'included' ? [l, r, left, right] : [r, l, right, left];
+    const [winner, loser, winnerTx, loserTx] =
+      l.ledgerInclusionState === 'included' ? [l, r, left, right] : [r, l, right, left];
     const sameMilestone = winner.referencedByMilestoneIndex === loser.referencedByMilestoneIndex;
     expect(loser.conflictReason).toBe(sameMilestone ? 2 : 1);
     if (sameMilestone) expect(loser.whiteFlagIndex).toBeGreaterThan(winner.whiteFlagIndex);
     expect(await includedStatus(loserTx.transactionId)).toBe(404);
-    expect((await getJson(url, `/api/core/v2/transactions/${winnerTx.transactionId}/included-block/metadata`)).body.blockId).toBe(winner.blockId);
+    expect(
+      (await getJson(url, `/api/core/v2/transactions/${winnerTx.transactionId}/included-block/metadata`)).body.blockId,
+    ).toBe(winner.blockId);
     expect((await outputMetadata(pool[2].outputId)).transactionIdSpent).toBe(winnerTx.transactionId);
     expect((await fetch(`${url}/api/core/v2/outputs/${loserTx.outputs[0].outputId}`)).status).toBe(404);
 
@@ -191,18 +216,28 @@ describe.sequential('ledger', () => {
     const locked = transfer([pool[6]], testKey('locked'), { timelock: FAR_FUTURE });
     const unlocked = transfer([pool[7]], testKey('unlocked'), { timelock: 1 });
     await Promise.all([transferAndWait(url, locked), transferAndWait(url, unlocked)]);
-    expect((await getJson(url, `/api/core/v2/outputs/${locked.outputs[0].outputId}`)).body.output.unlockConditions).toEqual([
+    expect(
+      (await getJson(url, `/api/core/v2/outputs/${locked.outputs[0].outputId}`)).body.output.unlockConditions,
+    ).toEqual([
       { type: 0, address: { type: 0, pubKeyHash: locked.outputs[0].key.address } },
       { type: 2, unixTime: FAR_FUTURE },
     ]);
 
     const other = testKey('someone else');
     const cases: { name: string; reason: number; tx: Transfer }[] = [
-      { name: 'bad signature', reason: 5, tx: track(buildTransfer(networkId, [pool[3]], [{ to: other, amount: AMOUNT }], { signWith: other.seed })) },
+      {
+        name: 'bad signature',
+        reason: 5,
+        tx: track(buildTransfer(networkId, [pool[3]], [{ to: other, amount: AMOUNT }], { signWith: other.seed })),
+      },
       {
         name: 'wrong inputs commitment',
         reason: 10,
-        tx: track(buildTransfer(networkId, [pool[4]], [{ to: other, amount: AMOUNT }], { commitTo: [{ ...pool[4].output, amount: (AMOUNT + 1n).toString() }] })),
+        tx: track(
+          buildTransfer(networkId, [pool[4]], [{ to: other, amount: AMOUNT }], {
+            commitTo: [{ ...pool[4].output, amount: (AMOUNT + 1n).toString() }],
+          }),
+        ),
       },
       { name: 'unbalanced amounts', reason: 4, tx: transfer([pool[5]], other, { amount: AMOUNT - 1n }) },
       { name: 'unexpired timelock', reason: 6, tx: transfer([locked.outputs[0]], other) },
@@ -214,7 +249,11 @@ describe.sequential('ledger', () => {
 
     for (const [i, c] of cases.entries()) {
       const metadata = await waitForReferenced(url, blocks[i]);
-      expect({ name: c.name, state: metadata.ledgerInclusionState, reason: metadata.conflictReason }).toEqual({ name: c.name, state: 'conflicting', reason: c.reason });
+      expect({ name: c.name, state: metadata.ledgerInclusionState, reason: metadata.conflictReason }).toEqual({
+        name: c.name,
+        state: 'conflicting',
+        reason: c.reason,
+      });
       expect(await includedStatus(c.tx.transactionId), c.name).toBe(404);
       expect((await fetch(`${url}/api/core/v2/outputs/${c.tx.outputs[0].outputId}`)).status, c.name).toBe(404);
       for (const input of c.tx.inputs) expect((await outputMetadata(input)).isSpent, c.name).toBe(false);
@@ -229,10 +268,14 @@ describe.sequential('ledger', () => {
   it('reports latest = confirmed milestone, advancing', async () => {
     const first = (await getJson(url, '/api/core/v2/info')).body.status;
     expect(first.latestMilestone).toEqual(first.confirmedMilestone);
-    const later = await poll('the next milestone', async () => {
-      const status = (await getJson(url, '/api/core/v2/info')).body.status;
-      return status.latestMilestone.index > first.latestMilestone.index ? status : undefined;
-    }, 10_000);
+    const later = await poll(
+      'the next milestone',
+      async () => {
+        const status = (await getJson(url, '/api/core/v2/info')).body.status;
+        return status.latestMilestone.index > first.latestMilestone.index ? status : undefined;
+      },
+      10_000,
+    );
     expect(later.latestMilestone).toEqual(later.confirmedMilestone);
     expect(later.latestMilestone.timestamp).toBeGreaterThan(first.latestMilestone.timestamp);
     expect((await milestone(later.latestMilestone.index)).index).toBe(later.latestMilestone.index);

@@ -14,7 +14,11 @@ import { core, issueToken, startTestNode, type TestNode } from './node-harness';
 
 const MAX_SCORE = '4294967295';
 const SEP = ['0x' + '00'.repeat(32), '0x' + '00'.repeat(31) + '01'];
-const tagged = (data: string, size = data.length) => ({ type: 5, tag: '0x' + Buffer.from('mining').toString('hex'), data: '0x' + Buffer.from(data.padEnd(size, '.')).toString('hex') });
+const tagged = (data: string, size = data.length) => ({
+  type: 5,
+  tag: '0x' + Buffer.from('mining').toString('hex'),
+  data: '0x' + Buffer.from(data.padEnd(size, '.')).toString('hex'),
+});
 
 interface Client {
   node: TestNode;
@@ -26,7 +30,11 @@ async function client(node: TestNode): Promise<Client> {
   return { node, token: await issueToken(secret) };
 }
 
-function submit(node: TestNode, body: unknown, init: { binary?: boolean; signal?: AbortSignal } = {}): Promise<Response> {
+function submit(
+  node: TestNode,
+  body: unknown,
+  init: { binary?: boolean; signal?: AbortSignal } = {},
+): Promise<Response> {
   const binary = init.binary ?? false;
   return fetch(`${node.url}/api/core/v2/blocks`, {
     method: 'POST',
@@ -41,12 +49,20 @@ async function pool(c: Client): Promise<{ queued: number; running: number; outco
   const text = await (await fetch(`${c.node.url}/metrics`, { headers: { Authorization: `Bearer ${c.token}` } })).text();
   const value = (re: RegExp) => Number(re.exec(text)?.[1] ?? 0);
   const outcomes: Record<string, number> = {};
-  for (const m of text.matchAll(/^ledger_node_pow_jobs_total\{outcome="([a-z-]+)"\} (\d+)/gm)) outcomes[m[1]] = Number(m[2]);
-  return { queued: value(/^ledger_node_pow_jobs\{state="queued"\} (\d+)/m), running: value(/^ledger_node_pow_jobs\{state="running"\} (\d+)/m), outcomes };
+  for (const m of text.matchAll(/^ledger_node_pow_jobs_total\{outcome="([a-z-]+)"\} (\d+)/gm))
+    outcomes[m[1]] = Number(m[2]);
+  return {
+    queued: value(/^ledger_node_pow_jobs\{state="queued"\} (\d+)/m),
+    running: value(/^ledger_node_pow_jobs\{state="running"\} (\d+)/m),
+    outcomes,
+  };
 }
 
 /** Poll the metrics until `done` holds (the deadline only bounds a failing test). */
-async function until(c: Client, done: (p: Awaited<ReturnType<typeof pool>>) => boolean): Promise<Awaited<ReturnType<typeof pool>>> {
+async function until(
+  c: Client,
+  done: (p: Awaited<ReturnType<typeof pool>>) => boolean,
+): Promise<Awaited<ReturnType<typeof pool>>> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const p = await pool(c);
@@ -109,18 +125,42 @@ describe.each([
         networkId: core.networkId('some-other-network'),
         inputs: [{ type: 0, transactionId: '0x' + '00'.repeat(32), transactionOutputIndex: 0 }],
         inputsCommitment: '0x' + '00'.repeat(32),
-        outputs: [{ type: 3, amount: '1000000', unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: '0x' + '42'.repeat(32) } }] }],
+        outputs: [
+          {
+            type: 3,
+            amount: '1000000',
+            unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: '0x' + '42'.repeat(32) } }],
+          },
+        ],
       },
-      unlocks: [{ type: 0, signature: { type: 0, publicKey: '0x' + '11'.repeat(32), signature: '0x' + '22'.repeat(64) } }],
+      unlocks: [
+        { type: 0, signature: { type: 0, publicKey: '0x' + '11'.repeat(32), signature: '0x' + '22'.repeat(64) } },
+      ],
     };
     const milestone = await (await fetch(`${node.url}/api/core/v2/milestones/by-index/1`)).json();
     const cases: [string, Record<string, unknown>, string][] = [
       // Data under the 32,768 bytes the JSON schema allows, the block over the limit.
-      ['oversize, no parents', { protocolVersion: 2, payload: tagged('big', 32_760) }, 'a block has at most 32768 bytes'],
-      ['oversize, on tips', { protocolVersion: 2, parents: tips, payload: tagged('big', 32_760) }, 'a block has at most 32768 bytes'],
+      [
+        'oversize, no parents',
+        { protocolVersion: 2, payload: tagged('big', 32_760) },
+        'a block has at most 32768 bytes',
+      ],
+      [
+        'oversize, on tips',
+        { protocolVersion: 2, parents: tips, payload: tagged('big', 32_760) },
+        'a block has at most 32768 bytes',
+      ],
       ['40 kB of data', { protocolVersion: 2, parents: tips, payload: tagged('bigger', 40_000) }, ''],
-      ['unsorted parents', { protocolVersion: 2, parents: [...SEP].reverse(), payload: tagged('unsorted') }, 'parents[1]'],
-      ['tag too long', { protocolVersion: 2, parents: tips, payload: { type: 5, tag: '0x' + 'aa'.repeat(65), data: '0x' } }, 'payload.tag'],
+      [
+        'unsorted parents',
+        { protocolVersion: 2, parents: [...SEP].reverse(), payload: tagged('unsorted') },
+        'parents[1]',
+      ],
+      [
+        'tag too long',
+        { protocolVersion: 2, parents: tips, payload: { type: 5, tag: '0x' + 'aa'.repeat(65), data: '0x' } },
+        'payload.tag',
+      ],
       ['wrong network id', { protocolVersion: 2, parents: tips, payload: transaction }, 'payload.essence.networkId'],
       ['unknown parents', { protocolVersion: 2, parents: unknown, payload: tagged('orphan') }, 'parents[0]'],
       ['milestone payload', { protocolVersion: 2, parents: milestone.parents, payload: milestone }, 'payload'],
@@ -137,11 +177,17 @@ describe.each([
         throw new Error(`bytes, ${name}: ${err.message}`);
       });
     }
-    await expect400(await submit(node, { protocolVersion: 3, parents: tips, payload: tagged('v3') }), 'protocolVersion');
+    await expect400(
+      await submit(node, { protocolVersion: 3, parents: tips, payload: tagged('v3') }),
+      'protocolVersion',
+    );
     const v3 = core.encodeBlock({ protocolVersion: 2, parents: tips, payload: tagged('v3'), nonce: '0' });
     v3[0] = 3;
     await expect400(await submit(node, v3, { binary: true }), 'protocolVersion');
-    const trailing = Buffer.concat([core.encodeBlock({ protocolVersion: 2, parents: tips, payload: tagged('trailing'), nonce: '0' }), Buffer.alloc(1)]);
+    const trailing = Buffer.concat([
+      core.encodeBlock({ protocolVersion: 2, parents: tips, payload: tagged('trailing'), nonce: '0' }),
+      Buffer.alloc(1),
+    ]);
     const res = await submit(node, trailing, { binary: true });
     expect(res.status).toBe(400);
 
@@ -163,7 +209,13 @@ describe('valid blocks without a nonce are mined', () => {
     const res = await submit(node, { protocolVersion: 2, payload: tagged('mined by the node') });
     expect(res.status).toBe(201);
     const { blockId } = await res.json();
-    const bytes = Buffer.from(await (await fetch(`${node.url}/api/core/v2/blocks/${blockId}`, { headers: { Accept: 'application/vnd.ledger.serializer-v1' } })).arrayBuffer());
+    const bytes = Buffer.from(
+      await (
+        await fetch(`${node.url}/api/core/v2/blocks/${blockId}`, {
+          headers: { Accept: 'application/vnd.ledger.serializer-v1' },
+        })
+      ).arrayBuffer(),
+    );
     expect(core.powScore(bytes)).toBeGreaterThanOrEqual(1500);
   });
 });
@@ -210,7 +262,10 @@ describe('a mining storm at minPowScore 1500', () => {
     } finally {
       heavy.stop();
     }
-    const drained = await until(c, (p) => p.running === 0 && p.queued === 0 && disconnectedSince(before, p) >= slots + QUEUE);
+    const drained = await until(
+      c,
+      (p) => p.running === 0 && p.queued === 0 && disconnectedSince(before, p) >= slots + QUEUE,
+    );
     expect(disconnectedSince(before, drained)).toBe(slots + QUEUE);
   });
 
@@ -220,7 +275,9 @@ describe('a mining storm at minPowScore 1500', () => {
       await until(c, (p) => p.running === slots && p.queued === QUEUE);
       const res = await submit(node, { protocolVersion: 2, payload: tagged('one too many') });
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ error: { code: '503', message: 'service unavailable: too many blocks are waiting for proof of work' } });
+      expect(await res.json()).toEqual({
+        error: { code: '503', message: 'service unavailable: too many blocks are waiting for proof of work' },
+      });
       const retryAfter = Number(res.headers.get('retry-after'));
       expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
       expect(heavy.settled()).toBe(0);

@@ -24,7 +24,12 @@ export class Recorder {
   }
 
   static async connect(httpUrl: string, options: IClientOptions = {}): Promise<Recorder> {
-    const client = mqtt.connect(eventsUrl(httpUrl), { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5_000, ...options });
+    const client = mqtt.connect(eventsUrl(httpUrl), {
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      connectTimeout: 5_000,
+      ...options,
+    });
     const recorder = new Recorder(client);
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve());
@@ -37,7 +42,9 @@ export class Recorder {
   /** Subscribe and resolve with the granted QoS per filter (128 = refused). */
   subscribe(filters: string[], qos: 0 | 1 | 2 = 0): Promise<number[]> {
     return new Promise((resolve, reject) =>
-      this.client.subscribe(filters, { qos }, (err, granted) => (err && !granted ? reject(err) : resolve((granted ?? []).map((g) => g.qos)))),
+      this.client.subscribe(filters, { qos }, (err, granted) =>
+        err && !granted ? reject(err) : resolve((granted ?? []).map((g) => g.qos)),
+      ),
     );
   }
 
@@ -55,7 +62,10 @@ export class Recorder {
     for (;;) {
       const found = test(this.messages);
       if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; got ${this.messages.length} messages: ${[...new Set(this.messages.map((m) => m.topic))].slice(0, 30).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; got ${this.messages.length} messages: ${[...new Set(this.messages.map((m) => m.topic))].slice(0, 30).join(', ')}`,
+        );
       await sleep(20);
     }
   }
@@ -78,7 +88,11 @@ export class RawClient {
     ws.on('error', () => {});
   }
 
-  static async open(httpUrl: string, protocols: string[] = ['mqtt'], headers: Record<string, string> = {}): Promise<RawClient> {
+  static async open(
+    httpUrl: string,
+    protocols: string[] = ['mqtt'],
+    headers: Record<string, string> = {},
+  ): Promise<RawClient> {
     const ws = new WebSocket(eventsUrl(httpUrl), protocols, { headers });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
@@ -113,7 +127,10 @@ export class RawClient {
 
   /** Resolves with the close, or rejects if the node keeps the connection open. */
   expectClosed(timeoutMs = 5_000): Promise<{ code: number; at: number }> {
-    return Promise.race([this.closed, sleep(timeoutMs).then(() => Promise.reject(new Error('the node did not close the connection')))]);
+    return Promise.race([
+      this.closed,
+      sleep(timeoutMs).then(() => Promise.reject(new Error('the node did not close the connection'))),
+    ]);
   }
 
   close(): void {
@@ -125,15 +142,29 @@ export class RawClient {
  * The answer to an upgrade request, read off the socket: status, the subprotocol chosen
  * (101) or the body (anything else).
  */
-export async function upgradeAnswer(httpUrl: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; protocol?: string; body: string }> {
+export async function upgradeAnswer(
+  httpUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; protocol?: string; body: string }> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     const req = request(`${httpUrl}${path}`, {
-      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        ...headers,
+      },
     });
     req.on('upgrade', (res, socket) => {
       socket.destroy();
-      resolve({ status: res.statusCode ?? 0, protocol: res.headers['sec-websocket-protocol'] as string | undefined, body: '' });
+      resolve({
+        status: res.statusCode ?? 0,
+        protocol: res.headers['sec-websocket-protocol'] as string | undefined,
+        body: '',
+      });
     });
     req.on('response', (res) => {
       let body = '';

@@ -29,7 +29,10 @@ export function tempDataDir(): string {
 }
 
 export async function startTestNode(flags: string[] = [], dataDir = tempDataDir()): Promise<TestNode> {
-  const config = loadConfig(['--port', '0', '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW, ...flags], {});
+  const config = loadConfig(
+    ['--port', '0', '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW, ...flags],
+    {},
+  );
   const node = await startNode(config, { logger: pino({ level: 'silent' }) });
   return { url: node.url, port: node.port, dataDir, stop: node.stop };
 }
@@ -82,12 +85,29 @@ export async function freePortRange(count: number): Promise<number> {
 export async function spawnNode(flags: string[], dataDir: string, nodeOptions: string[] = []): Promise<ChildNode> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeOptions, join(root, 'bin/ledger-node.js'), '--port', String(port), '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW, ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeOptions,
+      join(root, 'bin/ledger-node.js'),
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      '--min-pow-score',
+      LOW_POW,
+      ...flags,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`node exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`node exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
     try {
       if ((await fetch(`${url}/api/routes`)).status === 200) return { child, url, stderr: () => stderr };
     } catch {
@@ -100,7 +120,9 @@ export async function spawnNode(flags: string[], dataDir: string, nodeOptions: s
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code))));
+  return new Promise((r) =>
+    child.exitCode !== null || child.signalCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code)),
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -10,7 +10,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { core, startTestNode, tempDataDir, type TestNode } from './node-harness';
-import { buildTransfer, genesisSpendable, getJson, networkIdOf, postBlock, submitPayload, testKey, waitForInclusion } from './transactions';
+import {
+  buildTransfer,
+  genesisSpendable,
+  getJson,
+  networkIdOf,
+  postBlock,
+  submitPayload,
+  testKey,
+  waitForInclusion,
+} from './transactions';
 
 const root = resolve(__dirname, '../..');
 const SPEC_FILE = join(root, 'test/data/genesis-hornet-dev.snapshot.bin');
@@ -51,23 +60,41 @@ it('writes the genesis of a running hornet-style node: the file of snapshot.md Â
 it('a node started from the written file follows the same network', async () => {
   // A transfer on A, confirmed there.
   const spendable = await genesisSpendable(a.url);
-  const transfer = buildTransfer(await networkIdOf(a.url), [spendable], [
-    { to: testKey('snapshot recipient'), amount: 1_000_000 },
-    { to: spendable.key, amount: BigInt(spendable.output.amount) - 1_000_000n },
-  ]);
+  const transfer = buildTransfer(
+    await networkIdOf(a.url),
+    [spendable],
+    [
+      { to: testKey('snapshot recipient'), amount: 1_000_000 },
+      { to: spendable.key, amount: BigInt(spendable.output.amount) - 1_000_000n },
+    ],
+  );
   await submitPayload(a.url, transfer.payload);
   const included = await waitForInclusion(a.url, transfer.transactionId, 60_000);
   const txBlockId: string = included.blockId;
   const latest: number = (await getJson(a.url, '/api/core/v2/info')).body.status.confirmedMilestone.index;
 
-  const b = await startTestNode(['--min-pow-score', '0', '--snapshot', file, '--no-coordinator', '--coordinator-public-key', K.publicKey]);
+  const b = await startTestNode([
+    '--min-pow-score',
+    '0',
+    '--snapshot',
+    file,
+    '--no-coordinator',
+    '--coordinator-public-key',
+    K.publicKey,
+  ]);
   try {
     const info = (await getJson(b.url, '/api/core/v2/info')).body;
     expect(info.protocol).toEqual((await getJson(a.url, '/api/core/v2/info')).body.protocol);
     expect(info.protocol.minPowScore).toBe(1500); // the file's, not the configured 0
     expect(info.status.pruningIndex).toBe(0);
     // A's milestone blocks (and the transfer's block before the milestone that references it).
-    const txBytes = Buffer.from(await (await fetch(`${a.url}/api/core/v2/blocks/${txBlockId}`, { headers: { Accept: 'application/vnd.ledger.serializer-v1' } })).arrayBuffer());
+    const txBytes = Buffer.from(
+      await (
+        await fetch(`${a.url}/api/core/v2/blocks/${txBlockId}`, {
+          headers: { Accept: 'application/vnd.ledger.serializer-v1' },
+        })
+      ).arrayBuffer(),
+    );
     for (let index = 1; index <= latest; index++) {
       if (index === included.referencedByMilestoneIndex) expect((await postBlock(b.url, txBytes)).status).toBe(201);
       const payload = (await getJson(a.url, `/api/core/v2/milestones/by-index/${index}`)).body;
@@ -80,11 +107,15 @@ it('a node started from the written file follows the same network', async () => 
     expect(first.parents).toEqual(['0x' + '00'.repeat(32)]);
     expect(first.inclusionMerkleRoot).toBe('0x0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8');
     for (const outputId of ['0x' + '00'.repeat(34), transfer.outputs[0].outputId]) {
-      const [x, y] = await Promise.all([a, b].map(async (n) => (await getJson(n.url, `/api/core/v2/outputs/${outputId}`)).body));
+      const [x, y] = await Promise.all(
+        [a, b].map(async (n) => (await getJson(n.url, `/api/core/v2/outputs/${outputId}`)).body),
+      );
       expect({ ...y.metadata, ledgerIndex: 0 }).toEqual({ ...x.metadata, ledgerIndex: 0 });
       expect(y.output).toEqual(x.output);
     }
-    expect((await getJson(b.url, `/api/core/v2/blocks/${txBlockId}/metadata`)).body.ledgerInclusionState).toBe('included');
+    expect((await getJson(b.url, `/api/core/v2/blocks/${txBlockId}/metadata`)).body.ledgerInclusionState).toBe(
+      'included',
+    );
     // B's indexer began with the file's ledger and followed the same milestones: it lists
     // the same unspent outputs as A's (only the transfer's two; no more transactions on A).
     const [ia, ib] = await Promise.all([a, b].map(async (n) => (await getJson(n.url, '/api/indexer/v1/outputs')).body));
@@ -106,7 +137,7 @@ it('refuses the file of another network and leaves no ledger behind', async () =
 
 it('keeps the genesis style of the data directory', async () => {
   await a.stop();
-  await expect(startTestNode(['--min-pow-score', '1500', '--genesis-style', 'ledger', '--coordinator-key', K.seed], a.dataDir)).rejects.toThrow(
-    /genesis-style-mismatch: genesis.style: genesis.style is hornet in the data directory but ledger/,
-  );
+  await expect(
+    startTestNode(['--min-pow-score', '1500', '--genesis-style', 'ledger', '--coordinator-key', K.seed], a.dataDir),
+  ).rejects.toThrow(/genesis-style-mismatch: genesis.style: genesis.style is hornet in the data directory but ledger/);
 });

@@ -58,7 +58,11 @@ export function basicOutput(address: string, amount: bigint | string | number, t
 
 export function inputOf(outputId: string) {
   const bytes = Buffer.from(outputId.slice(2), 'hex');
-  return { type: 0, transactionId: '0x' + bytes.subarray(0, 32).toString('hex'), transactionOutputIndex: bytes.readUInt16LE(32) };
+  return {
+    type: 0,
+    transactionId: '0x' + bytes.subarray(0, 32).toString('hex'),
+    transactionOutputIndex: bytes.readUInt16LE(32),
+  };
 }
 
 export interface Transfer {
@@ -77,7 +81,12 @@ export interface Tamper {
   commitTo?: object[];
 }
 
-export function buildTransfer(networkId: string, inputs: Spendable[], targets: Target[], tamper: Tamper = {}): Transfer {
+export function buildTransfer(
+  networkId: string,
+  inputs: Spendable[],
+  targets: Target[],
+  tamper: Tamper = {},
+): Transfer {
   const outputs = targets.map((t) => basicOutput(t.to.address, t.amount, t.timelock));
   const essence = {
     type: 1,
@@ -86,7 +95,10 @@ export function buildTransfer(networkId: string, inputs: Spendable[], targets: T
     inputsCommitment: core.inputsCommitment(tamper.commitTo ?? inputs.map((i) => i.output)),
     outputs,
   };
-  const placeholder = (key: Key) => ({ type: 0, signature: { type: 0, publicKey: key.publicKey, signature: '0x' + '00'.repeat(64) } });
+  const placeholder = (key: Key) => ({
+    type: 0,
+    signature: { type: 0, publicKey: key.publicKey, signature: '0x' + '00'.repeat(64) },
+  });
   const hash = core.essenceHash({ type: 6, essence, unlocks: inputs.map((i) => placeholder(i.key)) });
   const signedAt = new Map<string, number>();
   const unlocks = inputs.map((input, index) => {
@@ -102,7 +114,11 @@ export function buildTransfer(networkId: string, inputs: Spendable[], targets: T
     payload,
     transactionId,
     inputs: inputs.map((i) => i.outputId),
-    outputs: outputs.map((output, index) => ({ outputId: core.outputId(transactionId, index), output, key: targets[index].to })),
+    outputs: outputs.map((output, index) => ({
+      outputId: core.outputId(transactionId, index),
+      output,
+      key: targets[index].to,
+    })),
   };
 }
 
@@ -163,7 +179,12 @@ export async function minedBlock(parents: string[], payload: object | undefined,
 }
 
 /** Poll until `test` returns a value (not undefined), at most `timeoutMs`. */
-export async function poll<T>(what: string, test: () => Promise<T | undefined>, timeoutMs = 15_000, everyMs = 100): Promise<T> {
+export async function poll<T>(
+  what: string,
+  test: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await test();

@@ -46,8 +46,13 @@ interface Built {
   milestoneIndex?: number;
 }
 
-const tagged = (text: string) => ({ type: 5, tag: '0x' + Buffer.from('two-nodes').toString('hex'), data: '0x' + Buffer.from(text).toString('hex') });
-const milestoneBlock = (payload: { parents: string[] }) => core.encodeBlock({ protocolVersion: 2, parents: payload.parents, payload, nonce: '0' }) as Buffer;
+const tagged = (text: string) => ({
+  type: 5,
+  tag: '0x' + Buffer.from('two-nodes').toString('hex'),
+  data: '0x' + Buffer.from(text).toString('hex'),
+});
+const milestoneBlock = (payload: { parents: string[] }) =>
+  core.encodeBlock({ protocolVersion: 2, parents: payload.parents, payload, nonce: '0' }) as Buffer;
 const withoutLedgerIndex = ({ ledgerIndex, ...rest }: { ledgerIndex?: number }) => (void ledgerIndex, rest);
 const pick = (m: Record<string, unknown>) => ({
   parents: m.parents,
@@ -59,7 +64,11 @@ const pick = (m: Record<string, unknown>) => ({
   whiteFlagIndex: m.whiteFlagIndex,
 });
 
-function signMilestone<T extends { parents: string[] }>(payload: T, seed: string, publicKey: string = core.publicKey(seed)): T {
+function signMilestone<T extends { parents: string[] }>(
+  payload: T,
+  seed: string,
+  publicKey: string = core.publicKey(seed),
+): T {
   const unsigned = { ...payload, signatures: [{ type: 0, publicKey, signature: '0x' + '00'.repeat(64) }] };
   return { ...unsigned, signatures: [{ type: 0, publicKey, signature: core.sign(seed, core.milestoneId(unsigned)) }] };
 }
@@ -78,7 +87,12 @@ it('replays A’s blocks and milestones on B, in another order, to the same ledg
   };
   const transfers: Transfer[] = [];
   const transfer = (inputs: Spendable[], label: string, options: { amount?: bigint; signWith?: string } = {}) => {
-    const t = buildTransfer(networkId, inputs, [{ to: testKey(label), amount: options.amount ?? BigInt(inputs[0].output.amount) }], { signWith: options.signWith });
+    const t = buildTransfer(
+      networkId,
+      inputs,
+      [{ to: testKey(label), amount: options.amount ?? BigInt(inputs[0].output.amount) }],
+      { signWith: options.signWith },
+    );
     transfers.push(t);
     return t;
   };
@@ -88,10 +102,14 @@ it('replays A’s blocks and milestones on B, in another order, to the same ledg
   const { tips } = (await getJson(a.url, '/api/core/v2/tips')).body as { tips: string[] };
   const genesis = await genesisSpendable(a.url);
   const t1 = await add('tagged 1', tips, tagged('one'));
-  const fanOut = buildTransfer(networkId, [genesis], [
-    ...[0, 1, 2].map((i) => ({ to: testKey(`two nodes ${i}`), amount: AMOUNT })),
-    { to: genesisKey, amount: BigInt(genesis.output.amount) - 3n * AMOUNT },
-  ]);
+  const fanOut = buildTransfer(
+    networkId,
+    [genesis],
+    [
+      ...[0, 1, 2].map((i) => ({ to: testKey(`two nodes ${i}`), amount: AMOUNT })),
+      { to: genesisKey, amount: BigInt(genesis.output.amount) - 3n * AMOUNT },
+    ],
+  );
   transfers.push(fanOut);
   const f = await add('fan-out', [t1, tips[0]], fanOut.payload);
   const t2 = await add('tagged 2', [t1, f], tagged('two'));
@@ -135,9 +153,17 @@ it('replays A’s blocks and milestones on B, in another order, to the same ledg
     milestones.push(payload);
     const bytes = milestoneBlock(payload);
     const blockId = core.blockId(bytes) as string;
-    const stored = Buffer.from(await (await fetch(`${a.url}/api/core/v2/blocks/${blockId}`, { headers: { Accept: SERIALIZER } })).arrayBuffer());
+    const stored = Buffer.from(
+      await (await fetch(`${a.url}/api/core/v2/blocks/${blockId}`, { headers: { Accept: SERIALIZER } })).arrayBuffer(),
+    );
     expect(stored.equals(bytes), `milestone ${index} block`).toBe(true);
-    milestoneBlocks.push({ label: `milestone ${index}`, blockId, bytes, parents: payload.parents, milestoneIndex: index });
+    milestoneBlocks.push({
+      label: `milestone ${index}`,
+      blockId,
+      bytes,
+      parents: payload.parents,
+      milestoneIndex: index,
+    });
   }
 
   // B's order: a milestone as soon as its parents are known, otherwise the block that came
@@ -148,7 +174,9 @@ it('replays A’s blocks and milestones on B, in another order, to the same ledg
   while (pending.length > 0) {
     const ready = pending.filter((p) => p.parents.every((q) => known.has(q)));
     expect(ready.length, `blocks without known parents: ${pending.map((p) => p.label)}`).toBeGreaterThan(0);
-    const next = ready.find((p) => p.milestoneIndex !== undefined) ?? ready.reduce((m, p) => (built.indexOf(p) > built.indexOf(m) ? p : m));
+    const next =
+      ready.find((p) => p.milestoneIndex !== undefined) ??
+      ready.reduce((m, p) => (built.indexOf(p) > built.indexOf(m) ? p : m));
     pending.splice(pending.indexOf(next), 1);
     known.add(next.blockId);
     order.push(next);
@@ -158,7 +186,11 @@ it('replays A’s blocks and milestones on B, in another order, to the same ledg
   for (const item of order) {
     const res = await postBlock(b.url, item.bytes);
     const body = await res.text();
-    expect({ block: item.label, status: res.status, body }).toEqual({ block: item.label, status: 201, body: JSON.stringify({ blockId: item.blockId }) });
+    expect({ block: item.label, status: res.status, body }).toEqual({
+      block: item.label,
+      status: 201,
+      body: JSON.stringify({ blockId: item.blockId }),
+    });
   }
 
   const bStatus = (await getJson(b.url, '/api/core/v2/info')).body.status;
@@ -166,13 +198,20 @@ it('replays A’s blocks and milestones on B, in another order, to the same ledg
   expect(bStatus.confirmedMilestone.index).toBe(L);
 
   for (let index = 1; index <= L; index++) {
-    expect((await getJson(b.url, `/api/core/v2/milestones/by-index/${index}`)).body, `milestone ${index}`).toEqual(milestones[index - 1]);
-    const changes = async (url: string) => (await getJson(url, `/api/core/v2/milestones/by-index/${index}/utxo-changes`)).body;
+    expect((await getJson(b.url, `/api/core/v2/milestones/by-index/${index}`)).body, `milestone ${index}`).toEqual(
+      milestones[index - 1],
+    );
+    const changes = async (url: string) =>
+      (await getJson(url, `/api/core/v2/milestones/by-index/${index}/utxo-changes`)).body;
     expect(await changes(b.url), `utxo changes ${index}`).toEqual(await changes(a.url));
   }
   // Every block referenced on both (the last milestone's block is referenced only on A).
   for (const item of [...built, ...milestoneBlocks.slice(0, -1)]) {
-    const [onA, onB] = await Promise.all([a.url, b.url].map(async (url) => pick((await getJson(url, `/api/core/v2/blocks/${item.blockId}/metadata`)).body)));
+    const [onA, onB] = await Promise.all(
+      [a.url, b.url].map(async (url) =>
+        pick((await getJson(url, `/api/core/v2/blocks/${item.blockId}/metadata`)).body),
+      ),
+    );
     expect(onB, item.label).toEqual(onA);
   }
   const outputIds = [GENESIS_OUTPUT_ID, ...transfers.flatMap((t) => t.outputs.map((o) => o.outputId))];
@@ -202,10 +241,16 @@ it('replays A’s blocks and milestones on B, in another order, to the same ledg
   const wrong: [string, { parents: string[] }][] = [
     ['signed by another key', signMilestone(right, other.seed)],
     ['K’s public key, another key’s signature', signMilestone(right, other.seed, K.publicKey)],
-    ['wrong inclusion root', signMilestone({ ...right, inclusionMerkleRoot: core.merkleRoot([lastBlock, t4]) }, K.seed)],
+    [
+      'wrong inclusion root',
+      signMilestone({ ...right, inclusionMerkleRoot: core.merkleRoot([lastBlock, t4]) }, K.seed),
+    ],
     ['wrong applied root', signMilestone({ ...right, appliedMerkleRoot: core.merkleRoot([lastBlock]) }, K.seed)],
     ['index skipped', signMilestone({ ...right, index: L + 2 }, K.seed)],
-    ['wrong previous milestone', signMilestone({ ...right, previousMilestoneId: core.milestoneId(milestones[L - 2]) }, K.seed)],
+    [
+      'wrong previous milestone',
+      signMilestone({ ...right, previousMilestoneId: core.milestoneId(milestones[L - 2]) }, K.seed),
+    ],
   ];
   for (const [what, payload] of wrong) {
     const res = await postBlock(b.url, milestoneBlock(payload));
@@ -214,5 +259,9 @@ it('replays A’s blocks and milestones on B, in another order, to the same ledg
   const res = await postBlock(b.url, milestoneBlock(signMilestone(right, K.seed)));
   expect(res.status, await res.clone().text()).toBe(201);
   expect((await getJson(b.url, '/api/core/v2/info')).body.status.latestMilestone.index).toBe(L + 1);
-  expect((await getJson(b.url, `/api/core/v2/blocks/${lastBlock}/metadata`)).body).toMatchObject({ referencedByMilestoneIndex: L + 1, whiteFlagIndex: 0, ledgerInclusionState: 'noTransaction' });
+  expect((await getJson(b.url, `/api/core/v2/blocks/${lastBlock}/metadata`)).body).toMatchObject({
+    referencedByMilestoneIndex: L + 1,
+    whiteFlagIndex: 0,
+    ledgerInclusionState: 'noTransaction',
+  });
 }, 120_000);

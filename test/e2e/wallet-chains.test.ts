@@ -54,13 +54,18 @@ describe('the reference wallet: token and chain life cycles', () => {
     const variants = [
       { syncNativeTokenFoundries: true },
       { syncOnlyMostBasicOutputs: true },
-      { account: { basicOutputs: true, nftOutputs: true, aliasOutputs: true }, alias: { basicOutputs: true, nftOutputs: true, aliasOutputs: true, foundryOutputs: true }, nft: { basicOutputs: true, nftOutputs: true, aliasOutputs: true } },
+      {
+        account: { basicOutputs: true, nftOutputs: true, aliasOutputs: true },
+        alias: { basicOutputs: true, nftOutputs: true, aliasOutputs: true, foundryOutputs: true },
+        nft: { basicOutputs: true, nftOutputs: true, aliasOutputs: true },
+      },
       { forceSyncing: true, syncIncomingTransactions: true },
     ];
     for (const options of variants) {
       const balance = await account0.sync(options);
       expect(balance.baseCoin.total, JSON.stringify(options)).toBe(reference.baseCoin.total);
-      if (!options.syncOnlyMostBasicOutputs) expect(balance.foundries, JSON.stringify(options)).toEqual(reference.foundries);
+      if (!options.syncOnlyMostBasicOutputs)
+        expect(balance.foundries, JSON.stringify(options)).toEqual(reference.foundries);
     }
     expect((await account0.sync()).aliases).toEqual([aliasId]);
   });
@@ -91,7 +96,11 @@ describe('the reference wallet: token and chain life cycles', () => {
   it('sends a timelocked output that account 1 can spend only after its time', async () => {
     const amount = 1_000_000n;
     const unlocksAt = Math.floor(Date.now() / 1000) + 4;
-    const output = await account0.prepareOutput({ recipientAddress: await firstAddress(account1), amount, unlocks: { timelockUnixTime: unlocksAt } });
+    const output = await account0.prepareOutput({
+      recipientAddress: await firstAddress(account1),
+      amount,
+      unlocks: { timelockUnixTime: unlocksAt },
+    });
     await included(account0, await account0.sendOutputs([output]));
     const locked = await account1.sync();
     expect(locked.baseCoin.available).toBe(0n);

@@ -8,7 +8,8 @@
 export const sdk = require('@iota/sdk-wasm/node');
 
 /** The published development mnemonic (D23); account 0, address 0 owns the genesis output. */
-export const DEV_MNEMONIC = 'market sustain pattern display high people desert trial section prevent hat praise egg say gym design claw mosquito decide unaware fluid crash moon stairs';
+export const DEV_MNEMONIC =
+  'market sustain pattern display high people desert trial section prevent hat praise egg say gym design claw mosquito decide unaware fluid crash moon stairs';
 export const GENESIS_BECH32 = 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc';
 export const TOKEN_SUPPLY = 4_600_000_000_000_000n;
 

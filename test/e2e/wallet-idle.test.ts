@@ -18,11 +18,17 @@ let wallet: Wallet;
 let account0: Account;
 let account1: Account;
 
-const latestIndex = async (): Promise<number> => (await getJson(url, '/api/core/v2/info')).body.status.latestMilestone.index;
+const latestIndex = async (): Promise<number> =>
+  (await getJson(url, '/api/core/v2/info')).body.status.latestMilestone.index;
 
 async function idlePastBelowMaxDepth(): Promise<void> {
   const start = await latestIndex();
-  await poll('the node to idle past belowMaxDepth', async () => ((await latestIndex()) > start + BELOW_MAX_DEPTH + 1 ? true : undefined), 60_000, 250);
+  await poll(
+    'the node to idle past belowMaxDepth',
+    async () => ((await latestIndex()) > start + BELOW_MAX_DEPTH + 1 ? true : undefined),
+    60_000,
+    250,
+  );
 }
 
 beforeAll(async () => {
@@ -53,7 +59,10 @@ describe('the reference wallet on a node that idled past belowMaxDepth', () => {
     await idlePastBelowMaxDepth();
     const second = 3_000_000n;
     await included(account1, await account1.send(second, await firstAddress(account0)));
-    expect((await account0.sync()).baseCoin).toEqual({ total: TOKEN_SUPPLY - first + second, available: TOKEN_SUPPLY - first + second });
+    expect((await account0.sync()).baseCoin).toEqual({
+      total: TOKEN_SUPPLY - first + second,
+      available: TOKEN_SUPPLY - first + second,
+    });
     expect((await account1.sync()).baseCoin).toEqual({ total: first - second, available: first - second });
   }, 90_000);
 });

@@ -10,7 +10,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from './node-harness';
 import { getJson } from './transactions';
-import { devWallet, firstAddress, GENESIS_BECH32, included, sdk, TOKEN_SUPPLY, type Account, type Wallet } from './wallet-harness';
+import {
+  devWallet,
+  firstAddress,
+  GENESIS_BECH32,
+  included,
+  sdk,
+  TOKEN_SUPPLY,
+  type Account,
+  type Wallet,
+} from './wallet-harness';
 
 let node: TestNode;
 let wallet: Wallet;
@@ -25,7 +34,13 @@ interface OutputJson {
   amount: string;
   nftId?: string;
   nativeTokens?: { id: string; amount: string }[];
-  unlockConditions: { type: number; address?: { pubKeyHash?: string }; returnAddress?: { pubKeyHash?: string }; amount?: string; unixTime?: number }[];
+  unlockConditions: {
+    type: number;
+    address?: { pubKeyHash?: string };
+    returnAddress?: { pubKeyHash?: string };
+    amount?: string;
+    unixTime?: number;
+  }[];
 }
 
 /** The outputs of an included transaction, as the node's core API has them. */
@@ -113,7 +128,11 @@ describe('the reference wallet with the dev mnemonic', () => {
     const { aliases } = await account0.sync();
     expect(aliases).toHaveLength(1);
 
-    const prepared = await account0.prepareCreateNativeToken({ circulatingSupply: 1000n, maximumSupply: 5000n, foundryMetadata: sdk.utf8ToHex('e2e token') });
+    const prepared = await account0.prepareCreateNativeToken({
+      circulatingSupply: 1000n,
+      maximumSupply: 5000n,
+      foundryMetadata: sdk.utf8ToHex('e2e token'),
+    });
     const tokenId: string = prepared.tokenId();
     await included(account0, await prepared.send());
     const created = await account0.sync();
@@ -162,12 +181,18 @@ describe('the reference wallet with the dev mnemonic', () => {
   it('sends an output with an expiration that account 1 claims before it expires', async () => {
     const amount = 2_000_000n;
     const expiration = Math.floor(Date.now() / 1000) + 3600;
-    const output = await account0.prepareOutput({ recipientAddress: address1, amount, unlocks: { expirationUnixTime: expiration } });
+    const output = await account0.prepareOutput({
+      recipientAddress: address1,
+      amount,
+      unlocks: { expirationUnixTime: expiration },
+    });
     expect(output.unlockConditions.map((u: { type: number }) => u.type).sort()).toEqual([0, 3]);
     const sent = await account0.sendOutputs([output]);
     await included(account0, sent);
     // The node's indexer lists it for both: unlockable by account 1 now, by account 0 after expiration.
-    const outputId = (await outputsOf(sent.transactionId)).findIndex((o) => o.unlockConditions.some((u) => u.type === 3));
+    const outputId = (await outputsOf(sent.transactionId)).findIndex((o) =>
+      o.unlockConditions.some((u) => u.type === 3),
+    );
     const id = sent.transactionId + outputId.toString(16).padStart(2, '0') + '00';
     for (const address of [address1, GENESIS_BECH32]) {
       const { body } = await getJson(node.url, `/api/indexer/v1/outputs?unlockableByAddress=${address}`);

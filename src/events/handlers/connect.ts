@@ -8,7 +8,9 @@ import type { IConnectPacket } from 'mqtt-packet';
 import type { Session } from '../session';
 
 export function connect(session: Session, packet: IConnectPacket): void {
-  const supported = (packet.protocolId === 'MQTT' && packet.protocolVersion === 4) || (packet.protocolId === 'MQIsdp' && packet.protocolVersion === 3);
+  const supported =
+    (packet.protocolId === 'MQTT' && packet.protocolVersion === 4) ||
+    (packet.protocolId === 'MQIsdp' && packet.protocolVersion === 3);
   if (!supported) {
     session.send({ cmd: 'connack', returnCode: 1, sessionPresent: false });
     return session.close(`unsupported protocol ${packet.protocolId} level ${packet.protocolVersion}`);
@@ -16,7 +18,8 @@ export function connect(session: Session, packet: IConnectPacket): void {
   const clientId = packet.clientId === '' ? `ledger-node-${randomBytes(8).toString('hex')}` : packet.clientId;
   const { clients } = session.context;
   const older = clients.get(clientId);
-  if (older !== undefined && older !== session) older.closeNormally(`client ID ${clientId} taken over by a new connection`);
+  if (older !== undefined && older !== session)
+    older.closeNormally(`client ID ${clientId} taken over by a new connection`);
   clients.set(clientId, session);
   session.clientId = clientId;
   session.connected = true;

@@ -7,7 +7,8 @@ import type { IPublishPacket, IPubrelPacket } from 'mqtt-packet';
 import type { Session } from '../session';
 
 export function publish(session: Session, packet: IPublishPacket): void {
-  if (packet.topic.includes('+') || packet.topic.includes('#')) return session.close('PUBLISH to a topic name with a wildcard');
+  if (packet.topic.includes('+') || packet.topic.includes('#'))
+    return session.close('PUBLISH to a topic name with a wildcard');
   if (packet.qos === 1) session.send({ cmd: 'puback', messageId: packet.messageId });
   else if (packet.qos === 2) session.send({ cmd: 'pubrec', messageId: packet.messageId });
 }

@@ -30,6 +30,14 @@ export function subscribe(session: Session, packet: ISubscribePacket): void {
   session.send({ cmd: 'suback', messageId: packet.messageId, granted });
   for (const filter of new Set(accepted)) {
     const message = currentState(filter, store);
-    if (message !== undefined) session.send({ cmd: 'publish', topic: message.topic, payload: message.payload, qos: 0, dup: false, retain: false });
+    if (message !== undefined)
+      session.send({
+        cmd: 'publish',
+        topic: message.topic,
+        payload: message.payload,
+        qos: 0,
+        dup: false,
+        retain: false,
+      });
   }
 }

@@ -31,6 +31,7 @@ export class EarlyAnswers {
   record(method: string, route: string, path: string, status: number, started: number): void {
     const seconds = (performance.now() - started) / 1000;
     this.counter.count(method, route, status, seconds);
-    if (this.logger.isLevelEnabled('info')) this.logger.info({ method, path, status, ms: Math.round(seconds * 1e6) / 1000 }, 'request');
+    if (this.logger.isLevelEnabled('info'))
+      this.logger.info({ method, path, status, ms: Math.round(seconds * 1e6) / 1000 }, 'request');
   }
 }

@@ -24,4 +24,5 @@ export const payloadJsonText = (bytes: Buffer): string => fromNative(() => nativ
 export const outputJsonText = (bytes: Buffer): string => fromNative(() => native.decodeOutputToJson(bytes));
 
 /** The body of GET /api/core/v2/outputs/{outputId} (api.md §2.8), also the event API's output payload. */
-export const outputBodyJsonText = (output: Buffer, metadataJson: string): string => `{"metadata":${metadataJson},"output":${outputJsonText(output)}}`;
+export const outputBodyJsonText = (output: Buffer, metadataJson: string): string =>
+  `{"metadata":${metadataJson},"output":${outputJsonText(output)}}`;

@@ -7,19 +7,33 @@ import type { NodeConfig } from '../../config/schema';
 import type { GossipService } from '../../gossip/service';
 import type { LedgerStoreApi, StoreStatus } from '../../store-contract';
 
-export function isHealthy(store: LedgerStoreApi, config: NodeConfig, gossip?: GossipService, now = Date.now() / 1000): boolean {
+export function isHealthy(
+  store: LedgerStoreApi,
+  config: NodeConfig,
+  gossip?: GossipService,
+  now = Date.now() / 1000,
+): boolean {
   return nodeHealthyAt(store.status().latestMilestone, config, gossip, now);
 }
 
 /** The node's health rule for a latest milestone already read. */
-export function nodeHealthyAt(latest: StoreStatus['latestMilestone'], config: NodeConfig, gossip?: GossipService, now = Date.now() / 1000): boolean {
+export function nodeHealthyAt(
+  latest: StoreStatus['latestMilestone'],
+  config: NodeConfig,
+  gossip?: GossipService,
+  now = Date.now() / 1000,
+): boolean {
   if (gossip && !config.coordinator.enabled) return gossip.followerHealthy(latest, now);
   if (gossip?.status().halted) return false;
   return healthyAt(latest, config.coordinator.interval, now);
 }
 
 /** The same rule for a latest milestone already read. */
-export function healthyAt(latest: StoreStatus['latestMilestone'], intervalSeconds: number, now = Date.now() / 1000): boolean {
+export function healthyAt(
+  latest: StoreStatus['latestMilestone'],
+  intervalSeconds: number,
+  now = Date.now() / 1000,
+): boolean {
   if (latest.index === 0 || latest.timestamp === undefined) return false;
   return now - latest.timestamp < Math.max(300, 3 * intervalSeconds);
 }

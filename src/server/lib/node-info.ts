@@ -25,12 +25,15 @@ export class NodeInfo {
   jsonText(now = Date.now() / 1000): string {
     // Everything the info object takes from the status changes with the latest milestone:
     // one number tells whether to read the whole status object again.
-    if (this.status === undefined || this.store.latestMilestoneIndex() !== this.status.latestMilestone.index) this.status = this.store.status();
+    if (this.status === undefined || this.store.latestMilestoneIndex() !== this.status.latestMilestone.index)
+      this.status = this.store.status();
     const status = this.status;
     const healthy = nodeHealthyAt(status.latestMilestone, this.config, this.gossip, now);
     // With gossip, the latest milestone is the highest verified one (D47): above the
     // confirmed one while the node syncs.
-    const seen = this.gossip ? Math.max(this.gossip.status().latestMilestoneIndex, status.latestMilestone.index) : status.latestMilestone.index;
+    const seen = this.gossip
+      ? Math.max(this.gossip.status().latestMilestoneIndex, status.latestMilestone.index)
+      : status.latestMilestone.index;
     const key = `${status.latestMilestone.index}:${seen}:${healthy}`;
     if (key !== this.builtFor) {
       this.text = JSON.stringify(this.build(status, healthy, seen));
@@ -90,8 +93,13 @@ export class NodeInfo {
  * The metrics of the last milestone interval as Hornet computes them: new and referenced
  * blocks per second of milestone time, and referenced / new × 100 (0 without new blocks).
  */
-export function rates(interval: MilestoneInterval | undefined): { blocksPerSecond: number; referencedBlocksPerSecond: number; referencedRate: number } {
-  if (interval === undefined || interval.seconds === 0) return { blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 };
+export function rates(interval: MilestoneInterval | undefined): {
+  blocksPerSecond: number;
+  referencedBlocksPerSecond: number;
+  referencedRate: number;
+} {
+  if (interval === undefined || interval.seconds === 0)
+    return { blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 };
   return {
     blocksPerSecond: interval.newBlocks / interval.seconds,
     referencedBlocksPerSecond: interval.referencedBlocks / interval.seconds,

@@ -4,7 +4,16 @@
 // process-wide figures (default metrics, store, mining pool) live in the main thread's
 // only, and `/metrics` adds every thread's registry up.
 
-import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import {
+  AggregatorRegistry,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from 'prom-client';
 import type { MiningPoolStatus } from '../../core/mining-pool';
 import type { StoreStatus } from '../../store-contract';
 
@@ -32,13 +41,50 @@ export class NodeMetrics {
     const registers = [this.registry];
     this.registers = registers;
     if (store !== undefined) collectDefaultMetrics({ register: this.registry, prefix: 'ledger_node_' });
-    this.requests = new Counter({ name: 'ledger_node_http_requests_total', help: 'HTTP requests by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers });
-    this.requestSeconds = new Histogram({ name: 'ledger_node_http_request_duration_seconds', help: 'HTTP request duration by route pattern', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 30], registers });
-    this.powSeconds = new Histogram({ name: 'ledger_node_pow_duration_seconds', help: 'time spent mining nonces for submitted blocks', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
-    this.milestoneSeconds = new Histogram({ name: 'ledger_node_milestone_duration_seconds', help: 'issuing a milestone: white flag (confirm) and the atomic commit', labelNames: ['phase'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5], registers });
-    this.intakeSeconds = new Histogram({ name: 'ledger_node_store_intake_duration_seconds', help: 'submitted blocks in the store: from handing one over until it is stored (batching, validation, the RocksDB write)', buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5], registers });
-    this.submitted = new Counter({ name: 'ledger_node_blocks_submitted_total', help: 'accepted block submissions (stored = newly written, known = already stored)', labelNames: ['outcome'], registers });
-    this.powJobs = new Counter({ name: 'ledger_node_pow_jobs_total', help: 'mining jobs of submitted blocks by outcome (mined, timeout, disconnected, shutdown, queue-full)', labelNames: ['outcome'], registers });
+    this.requests = new Counter({
+      name: 'ledger_node_http_requests_total',
+      help: 'HTTP requests by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.requestSeconds = new Histogram({
+      name: 'ledger_node_http_request_duration_seconds',
+      help: 'HTTP request duration by route pattern',
+      labelNames: ['route'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 30],
+      registers,
+    });
+    this.powSeconds = new Histogram({
+      name: 'ledger_node_pow_duration_seconds',
+      help: 'time spent mining nonces for submitted blocks',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+    this.milestoneSeconds = new Histogram({
+      name: 'ledger_node_milestone_duration_seconds',
+      help: 'issuing a milestone: white flag (confirm) and the atomic commit',
+      labelNames: ['phase'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+      registers,
+    });
+    this.intakeSeconds = new Histogram({
+      name: 'ledger_node_store_intake_duration_seconds',
+      help: 'submitted blocks in the store: from handing one over until it is stored (batching, validation, the RocksDB write)',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5],
+      registers,
+    });
+    this.submitted = new Counter({
+      name: 'ledger_node_blocks_submitted_total',
+      help: 'accepted block submissions (stored = newly written, known = already stored)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.powJobs = new Counter({
+      name: 'ledger_node_pow_jobs_total',
+      help: 'mining jobs of submitted blocks by outcome (mined, timeout, disconnected, shutdown, queue-full)',
+      labelNames: ['outcome'],
+      registers,
+    });
     if (mining) {
       new Gauge({
         name: 'ledger_node_pow_jobs',
@@ -53,11 +99,46 @@ export class NodeMetrics {
       });
     }
     if (store === undefined) return;
-    new Gauge({ name: 'ledger_node_blocks_stored', help: 'blocks in the store', registers, collect() { this.set(store.status().blocksStored); } });
-    new Gauge({ name: 'ledger_node_pending_blocks', help: 'blocks in the in-memory pending graph (unreferenced, not below max depth)', registers, collect() { this.set(store.status().pendingBlocks); } });
-    new Gauge({ name: 'ledger_node_blocks_below_max_depth', help: 'blocks found below max depth since the node started (dropped from memory, kept on disk)', registers, collect() { this.set(store.status().blocksBelowMaxDepth); } });
-    new Gauge({ name: 'ledger_node_rocksdb_size_bytes', help: 'approximate RocksDB size on disk', registers, collect() { this.set(store.sizeBytes()); } });
-    new Gauge({ name: 'ledger_node_rocksdb_memory_bytes', help: 'memory RocksDB holds: block cache contents and memtables', registers, collect() { this.set(store.memoryBytes()); } });
+    new Gauge({
+      name: 'ledger_node_blocks_stored',
+      help: 'blocks in the store',
+      registers,
+      collect() {
+        this.set(store.status().blocksStored);
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_pending_blocks',
+      help: 'blocks in the in-memory pending graph (unreferenced, not below max depth)',
+      registers,
+      collect() {
+        this.set(store.status().pendingBlocks);
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_blocks_below_max_depth',
+      help: 'blocks found below max depth since the node started (dropped from memory, kept on disk)',
+      registers,
+      collect() {
+        this.set(store.status().blocksBelowMaxDepth);
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_rocksdb_size_bytes',
+      help: 'approximate RocksDB size on disk',
+      registers,
+      collect() {
+        this.set(store.sizeBytes());
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_rocksdb_memory_bytes',
+      help: 'memory RocksDB holds: block cache contents and memtables',
+      registers,
+      collect() {
+        this.set(store.memoryBytes());
+      },
+    });
   }
 
   /** The Prometheus text of this thread's metrics and every other thread's, added up. */

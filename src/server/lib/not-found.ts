@@ -9,7 +9,10 @@ export const outputNotFound = (outputId: string): string => `output ${outputId} 
 
 /** Why a transaction has no included block: never seen, or carried only by blocks that no
  * milestone confirmed as included (the transaction-id index tells the two apart). */
-export function transactionNotIncluded(store: Pick<LedgerStoreApi, 'getBlocksWithTransaction'>, transactionId: string): string {
+export function transactionNotIncluded(
+  store: Pick<LedgerStoreApi, 'getBlocksWithTransaction'>,
+  transactionId: string,
+): string {
   const carriers = store.getBlocksWithTransaction(transactionId).length;
   return carriers === 0
     ? `transaction ${transactionId} not found`

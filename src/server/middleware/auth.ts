@@ -9,7 +9,12 @@ import { HttpError } from '../lib/http-error';
 /** `*` matches any run of characters (including `/`); whole path, case-insensitive. */
 export function publicRouteMatcher(patterns: string[]): (path: string) => boolean {
   if (patterns.length === 0) return () => false;
-  const alternatives = patterns.map((p) => p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*'));
+  const alternatives = patterns.map((p) =>
+    p
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*'),
+  );
   const regex = new RegExp(`^(?:${alternatives.join('|')})$`, 'i');
   return (path) => regex.test(path);
 }
@@ -18,7 +23,10 @@ export function publicRouteMatcher(patterns: string[]): (path: string) => boolea
  * The rule itself: may a request for `path` with this `Authorization` header value pass?
  * Shared by the middleware and the event API's WebSocket upgrade (events.md §1).
  */
-export function routeAuthorizer(publicPatterns: string[], secret: string): (path: string, authorization: string | undefined) => true | Promise<boolean> {
+export function routeAuthorizer(
+  publicPatterns: string[],
+  secret: string,
+): (path: string, authorization: string | undefined) => true | Promise<boolean> {
   const isPublic = publicRouteMatcher(publicPatterns);
   const key = new TextEncoder().encode(secret);
   const verify = async (token: string) => {

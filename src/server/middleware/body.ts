@@ -99,6 +99,7 @@ export function parseJsonBody(bytes: Buffer, maxDepth: number): { value: Record<
   } catch (err) {
     throw badRequest(`body: malformed JSON (${(err as Error).message})`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('body: must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest('body: must be a JSON object');
   return { value: value as Record<string, unknown>, text };
 }

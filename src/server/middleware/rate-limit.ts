@@ -10,11 +10,18 @@ import { TokenBuckets, type RateLimit } from '../lib/token-buckets';
 export type { RateLimit } from '../lib/token-buckets';
 
 /** `admit(ip)`: 0 to let the request through, else the seconds the client must wait. */
-export function rateLimit(limit: RateLimit, admit: (ip: string) => number | Promise<number> = takeFrom(new TokenBuckets(limit))) {
+export function rateLimit(
+  limit: RateLimit,
+  admit: (ip: string) => number | Promise<number> = takeFrom(new TokenBuckets(limit)),
+) {
   return async function limitRate(ctx: Context, next: Next): Promise<void> {
     const seconds = await admit(ctx.ip);
     if (seconds > 0) {
-      throw new HttpError(429, `rate limit of ${limit.maxRequests} requests per ${limit.period} s exceeded; try again in ${seconds} s`, { 'Retry-After': String(seconds) });
+      throw new HttpError(
+        429,
+        `rate limit of ${limit.maxRequests} requests per ${limit.period} s exceeded; try again in ${seconds} s`,
+        { 'Retry-After': String(seconds) },
+      );
     }
     await next();
   };

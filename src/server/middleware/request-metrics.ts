@@ -15,7 +15,8 @@ export class RequestCounter {
   count(method: string, route: string, status: number, seconds: number): void {
     const key = `${method} ${route} ${status}`;
     let counter = this.counters.get(key);
-    if (counter === undefined) this.counters.set(key, (counter = this.metrics.requests.labels(method, route, String(status))));
+    if (counter === undefined)
+      this.counters.set(key, (counter = this.metrics.requests.labels(method, route, String(status))));
     counter.inc();
     let timer = this.timers.get(route);
     if (timer === undefined) this.timers.set(route, (timer = this.metrics.requestSeconds.labels(route)));

@@ -36,7 +36,20 @@ const KINDS: Record<string, Kind> = {
 };
 
 const COMMON = ['hasNativeTokens', 'minNativeTokenCount', 'maxNativeTokenCount', 'createdBefore', 'createdAfter'];
-const OWNED = ['address', 'hasStorageDepositReturn', 'storageDepositReturnAddress', 'hasTimelock', 'timelockedBefore', 'timelockedAfter', 'hasExpiration', 'expiresBefore', 'expiresAfter', 'expirationReturnAddress', 'sender', 'tag'];
+const OWNED = [
+  'address',
+  'hasStorageDepositReturn',
+  'storageDepositReturnAddress',
+  'hasTimelock',
+  'timelockedBefore',
+  'timelockedAfter',
+  'hasExpiration',
+  'expiresBefore',
+  'expiresAfter',
+  'expirationReturnAddress',
+  'sender',
+  'tag',
+];
 
 /** The parameters each route takes (indexer.md §2.2, inx-indexer's lists). */
 export const ROUTE_PARAMETERS: Record<Route, readonly string[]> = {
@@ -65,7 +78,8 @@ function first(query: Query, name: string): string | undefined {
 }
 
 function u32(name: string, text: string): number {
-  if (!DECIMAL.test(text) || Number(text) > 0xffffffff) throw badRequest(`${name}: not a decimal unsigned 32-bit number`);
+  if (!DECIMAL.test(text) || Number(text) > 0xffffffff)
+    throw badRequest(`${name}: not a decimal unsigned 32-bit number`);
   return Number(text);
 }
 

@@ -40,15 +40,24 @@ function retryAfterSeconds({ miner, config }: ServerServices): number {
 }
 
 /** What a failed job becomes: its label in the metrics and the client's answer. */
-function miningFailure(err: unknown, disconnected: boolean, retryAfter: () => number): { outcome: string; error: unknown } {
+function miningFailure(
+  err: unknown,
+  disconnected: boolean,
+  retryAfter: () => number,
+): { outcome: string; error: unknown } {
   switch (err instanceof LedgerError ? err.code : undefined) {
     case 'pow-timeout':
       return { outcome: 'timeout', error: unavailable('proof of work timed out') };
     case 'pow-queue-full':
-      return { outcome: 'queue-full', error: unavailable('too many blocks are waiting for proof of work', { 'Retry-After': String(retryAfter()) }) };
+      return {
+        outcome: 'queue-full',
+        error: unavailable('too many blocks are waiting for proof of work', { 'Retry-After': String(retryAfter()) }),
+      };
     case 'pow-aborted':
     case 'pow-pool-closed':
-      return disconnected ? { outcome: 'disconnected', error: unavailable('the client disconnected') } : { outcome: 'shutdown', error: unavailable('node is shutting down') };
+      return disconnected
+        ? { outcome: 'disconnected', error: unavailable('the client disconnected') }
+        : { outcome: 'shutdown', error: unavailable('node is shutting down') };
     default:
       // Anything else is the node's failure, not the block's: a 500.
       return { outcome: 'failed', error: err };

@@ -74,7 +74,11 @@ export class BlockSubmitter {
     if (parentsMissing && !nonceMissing) throw badRequest('nonce: no parents given but a nonce was set');
     let source: string | object = text;
     if (parentsMissing || nonceMissing) {
-      source = { ...block, parents: parentsMissing ? selectTips(this.services.store) : parents, nonce: nonceMissing ? '0' : block.nonce };
+      source = {
+        ...block,
+        parents: parentsMissing ? selectTips(this.services.store) : parents,
+        nonce: nonceMissing ? '0' : block.nonce,
+      };
     }
     return { bytes: this.encode(source), nonceMissing };
   }
@@ -179,6 +183,7 @@ function readHeader(bytes: Buffer): BinaryHeader | undefined {
   const payloadAt = 2 + 32 * parentsCount;
   if (bytes.length < payloadAt + 4 + 8) return undefined;
   const payloadLength = bytes.readUInt32LE(payloadAt);
-  const payloadType = payloadLength >= 4 && bytes.length >= payloadAt + 8 ? bytes.readUInt32LE(payloadAt + 4) : undefined;
+  const payloadType =
+    payloadLength >= 4 && bytes.length >= payloadAt + 8 ? bytes.readUInt32LE(payloadAt + 4) : undefined;
   return { parentsCount, payloadType, nonceZero: bytes.readBigUInt64LE(bytes.length - 8) === 0n };
 }

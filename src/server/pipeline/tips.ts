@@ -9,7 +9,8 @@ export function selectTips(store: LedgerStoreApi): string[] {
   try {
     return store.selectTips();
   } catch (err) {
-    if (err instanceof LedgerError) throw unavailable(err.code === 'not-ready' ? 'node is not ready' : `no tips can be selected (${err.detail})`);
+    if (err instanceof LedgerError)
+      throw unavailable(err.code === 'not-ready' ? 'node is not ready' : `no tips can be selected (${err.detail})`);
     throw err;
   }
 }

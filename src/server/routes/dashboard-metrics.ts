@@ -7,7 +7,15 @@ import type Router from '@koa/router';
 import type { ServerServices } from '../services';
 
 /** Column families that hold the block graph (Hornet's "tangle" database); the rest is the ledger. */
-const TANGLE_FAMILIES = new Set(['blocks', 'block_meta', 'children', 'tx_blocks', 'unreferenced', 'milestones', 'milestone_ids']);
+const TANGLE_FAMILIES = new Set([
+  'blocks',
+  'block_meta',
+  'children',
+  'tx_blocks',
+  'unreferenced',
+  'milestones',
+  'milestone_ids',
+]);
 
 export function dashboardMetricsRoutes(router: Router, { store, version, startedAt }: ServerServices): void {
   router.get('/api/dashboard-metrics/v1/info', (ctx) => {

@@ -21,7 +21,8 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
@@ -49,7 +50,9 @@ export function loadAssets(dir: string = DASHBOARD_DIR): Map<string, Asset> {
   try {
     walk(dir);
   } catch (err) {
-    throw new Error(`the dashboard's files are missing from ${dir} (${(err as Error).message}); run with --no-dashboard or reinstall`);
+    throw new Error(
+      `the dashboard's files are missing from ${dir} (${(err as Error).message}); run with --no-dashboard or reinstall`,
+    );
   }
   if (!assets.has('index.html')) throw new Error(`the dashboard's index.html is missing from ${dir}`);
   return assets;

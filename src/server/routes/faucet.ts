@@ -26,9 +26,14 @@ const PAGE_FILES: Record<string, string> = {
   '/faucet/faucet.js': 'faucet.js',
   '/faucet/faucet.css': 'faucet.css',
 };
-const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
@@ -41,18 +46,26 @@ export function faucetRoutes(router: Router, { config, faucet }: ServerServices 
     ctx.body = `{"isHealthy":${info.isHealthy},"address":"${info.address}","balance":${info.balance},"tokenName":${JSON.stringify(info.tokenName)},"bech32Hrp":"${info.bech32Hrp}"}`;
   });
 
-  router.post(`${BASE}/enqueue`, rateLimit(config.faucet.rateLimit, (ip) => faucet.admit(ip)), async (ctx) => {
-    const address = await requestedAddress(ctx);
-    try {
-      ctx.body = await faucet.enqueue(address);
-    } catch (err) {
-      if (err instanceof FaucetRefusal) {
-        throw new HttpError(err.status, err.reason, err.retryAfterSeconds ? { 'Retry-After': String(err.retryAfterSeconds) } : {});
+  router.post(
+    `${BASE}/enqueue`,
+    rateLimit(config.faucet.rateLimit, (ip) => faucet.admit(ip)),
+    async (ctx) => {
+      const address = await requestedAddress(ctx);
+      try {
+        ctx.body = await faucet.enqueue(address);
+      } catch (err) {
+        if (err instanceof FaucetRefusal) {
+          throw new HttpError(
+            err.status,
+            err.reason,
+            err.retryAfterSeconds ? { 'Retry-After': String(err.retryAfterSeconds) } : {},
+          );
+        }
+        throw err;
       }
-      throw err;
-    }
-    ctx.status = 202;
-  });
+      ctx.status = 202;
+    },
+  );
 
   for (const [path, file] of Object.entries(PAGE_FILES)) {
     const body = readFileSync(join(FAUCET_PAGE_DIR, file));
@@ -69,7 +82,9 @@ export function faucetRoutes(router: Router, { config, faucet }: ServerServices 
 /** `address` from a JSON body, or from a form post (the page without JavaScript). */
 async function requestedAddress(ctx: Context): Promise<unknown> {
   const body = await readBody(ctx, MAX_BODY_BYTES);
-  if (ctx.is('application/x-www-form-urlencoded')) return new URLSearchParams(body.toString('utf8')).get('address') ?? undefined;
-  if (ctx.get('Content-Type') !== '' && !ctx.is('application/json')) throw new HttpError(415, 'send {"address":"…"} as application/json');
+  if (ctx.is('application/x-www-form-urlencoded'))
+    return new URLSearchParams(body.toString('utf8')).get('address') ?? undefined;
+  if (ctx.get('Content-Type') !== '' && !ctx.is('application/json'))
+    throw new HttpError(415, 'send {"address":"…"} as application/json');
   return parseJsonBody(body, 4).value.address;
 }

@@ -36,9 +36,11 @@ export function peersRoutes(router: Router, { gossip }: ServerServices): void {
     } catch (err) {
       throw badRequest(`body is not JSON: ${(err as Error).message}`);
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body must be an object {"multiAddress": …, "alias": …}');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw badRequest('body must be an object {"multiAddress": …, "alias": …}');
     const { multiAddress, alias } = body as { multiAddress?: unknown; alias?: unknown };
-    if (typeof multiAddress !== 'string' || multiAddress === '') throw badRequest('multiAddress must be a multiaddress ending in /p2p/<peerId>');
+    if (typeof multiAddress !== 'string' || multiAddress === '')
+      throw badRequest('multiAddress must be a multiaddress ending in /p2p/<peerId>');
     if (alias !== undefined && alias !== null && typeof alias !== 'string') throw badRequest('alias must be a string');
     try {
       ctx.body = await g.addPeer(multiAddress, typeof alias === 'string' && alias !== '' ? alias : undefined);

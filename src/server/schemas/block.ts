@@ -44,7 +44,10 @@ const address = oneOfByType(
 const nativeToken = { type: 'object', required: ['id', 'amount'], properties: { id: hex(38), amount: u256 } };
 const unlockCondition = oneOfByType(
   tagged(0, { address }, ['address']),
-  { ...tagged(1, { returnAddress: address, amount: u64, returnAmount: u64 }, ['returnAddress']), anyOf: [{ required: ['amount'] }, { required: ['returnAmount'] }] },
+  {
+    ...tagged(1, { returnAddress: address, amount: u64, returnAmount: u64 }, ['returnAddress']),
+    anyOf: [{ required: ['amount'] }, { required: ['returnAmount'] }],
+  },
   tagged(2, { unixTime: u32 }, ['unixTime']),
   tagged(3, { returnAddress: address, unixTime: u32 }, ['returnAddress', 'unixTime']),
   tagged(4, { address }, ['address']),
@@ -64,15 +67,27 @@ const common = {
   features: list(feature, 4),
   immutableFeatures: list(feature, 4),
 };
-const tokenScheme = tagged(0, { mintedTokens: u256, meltedTokens: u256, maximumSupply: u256 }, ['mintedTokens', 'meltedTokens', 'maximumSupply']);
+const tokenScheme = tagged(0, { mintedTokens: u256, meltedTokens: u256, maximumSupply: u256 }, [
+  'mintedTokens',
+  'meltedTokens',
+  'maximumSupply',
+]);
 const output = oneOfByType(
   tagged(3, common, ['amount']),
-  tagged(4, { ...common, aliasId: hex(32), stateIndex: u32, stateMetadata: hexBytes(8192), foundryCounter: u32 }, ['amount', 'aliasId', 'stateIndex', 'foundryCounter']),
+  tagged(4, { ...common, aliasId: hex(32), stateIndex: u32, stateMetadata: hexBytes(8192), foundryCounter: u32 }, [
+    'amount',
+    'aliasId',
+    'stateIndex',
+    'foundryCounter',
+  ]),
   tagged(5, { ...common, serialNumber: u32, tokenScheme }, ['amount', 'serialNumber', 'tokenScheme']),
   tagged(6, { ...common, nftId: hex(32) }, ['amount', 'nftId']),
 );
 const taggedData = tagged(5, { tag: hexBytes(64), data: hexBytes(32768) });
-const input = tagged(0, { transactionId: hex(32), transactionOutputIndex: u16 }, ['transactionId', 'transactionOutputIndex']);
+const input = tagged(0, { transactionId: hex(32), transactionOutputIndex: u16 }, [
+  'transactionId',
+  'transactionOutputIndex',
+]);
 const signature = tagged(0, { publicKey: hex(32), signature: hex(64) }, ['publicKey', 'signature']);
 const unlock = oneOfByType(
   tagged(0, { signature }, ['signature']),
