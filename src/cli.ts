@@ -14,7 +14,6 @@ import { snapshotCommand } from './commands/snapshot';
 import { startCommand } from './commands/start';
 import { ConfigError, optionsHelp } from './config/load';
 import { StartupError } from './node';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require('../package.json') as { version: string };
 
 const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {

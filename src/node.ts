@@ -39,7 +39,6 @@ import {
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
 import type { LedgerStoreApi, LedgerStoreClass } from './store-contract';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require('../package.json') as { version: string };
 
 export class StartupError extends Error {}

@@ -17,7 +17,6 @@ import {
 } from '../src/index';
 import { records } from './vectors';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Utils } = require('@iota/sdk-wasm/node');
 
 const hex = (n: number) =>

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { nativeEnv, unzipMember, Stop } = require('../scripts/native-env.js');
 
 /** A zip archive of the given members, the first stored, the others deflated. */

@@ -5,7 +5,6 @@ import type { ProtocolJson } from '../src/core/types';
 
 export const VECTORS = join(__dirname, '..', 'vectors');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Record = any;
 
 export function records(file: string): Record[] {

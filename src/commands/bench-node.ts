@@ -161,7 +161,6 @@ function stopChild(child: ChildProcess): Promise<void> {
 class Api {
   constructor(readonly url: string) {}
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async json(path: string): Promise<any> {
     const res = await fetch(this.url + path);
     if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);

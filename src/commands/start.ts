@@ -6,7 +6,6 @@ import { loadConfig } from '../config/load';
 import { startNode } from '../node';
 import { banner } from '../terminal/banner';
 import { runUntilSignal } from './stop-on-signal';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require('../../package.json') as { version: string };
 
 export async function startCommand(args: string[]): Promise<void> {

@@ -10,7 +10,6 @@ import { issueToken, startTestNode, type TestNode } from './node-harness';
 import { minedBlock, submit, submitPayload, waitForReferenced } from './transactions';
 
 const DASHBOARD = resolve(__dirname, '../../dashboard');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require('../../package.json') as { version: string };
 let node: TestNode;
 

@@ -24,11 +24,8 @@ import {
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { loadConfig } = require(join(root, 'dist/config/load.js'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startDevnet, devnetConfigs } = require(join(root, 'dist/commands/devnet.js'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startNode } = require(join(root, 'dist/node.js'));
 
 interface DevnetNode {

@@ -20,9 +20,7 @@ import {
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { loadConfig } = require(join(root, 'dist/config/load.js'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startNode } = require(join(root, 'dist/node.js'));
 
 const K = testKey('gossip fork coordinator');

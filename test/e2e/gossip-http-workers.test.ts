@@ -9,7 +9,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exited, freePort, issueToken, spawnNode, tempDataDir, type ChildNode } from './node-harness';
 import { getJson, poll, testKey } from './transactions';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const native = require(join(__dirname, '../../dist/native.js')).default;
 
 const K = testKey('gossip http workers coordinator');

@@ -23,7 +23,6 @@ import {
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const native = require(join(root, 'dist/native.js')).default;
 
 const K = testKey('gossip restart coordinator');

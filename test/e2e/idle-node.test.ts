@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { core, exited, spawnNode, tempDataDir } from './node-harness';
 import { getJson, minedBlock, poll, postBlock, submit, waitForReferenced } from './transactions';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const sdk = require('@iota/sdk-wasm/node');
 
 const DEV_MNEMONIC =

@@ -23,14 +23,12 @@ import {
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
-/* eslint-disable @typescript-eslint/no-require-imports */
 const { loadConfig } = require(join(root, 'dist/config/load.js'));
 const { protocolOf } = require(join(root, 'dist/config/schema.js'));
 const { genesisOutputs } = require(join(root, 'dist/genesis.js'));
 const { LedgerStore } = require(join(root, 'dist/core/store.js'));
 const { startNode } = require(join(root, 'dist/node.js'));
 const core = require(join(root, 'dist/index.js'));
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 // wire-format §9: the dev coordinator's seed (BLAKE2b-256 of "ledger-devnet-coordinator")
 // and Examples B (tagged data) and C (the genesis spend), both mined for minPowScore 1500.

@@ -10,9 +10,7 @@ import { join, resolve } from 'node:path';
 import pino from 'pino';
 
 const root = resolve(__dirname, '../..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { loadConfig } = require(join(root, 'dist/config/load.js'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startNode } = require(join(root, 'dist/node.js'));
 
 export interface TestNode {
@@ -125,7 +123,5 @@ export function exited(child: ChildProcess): Promise<number | null> {
   );
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 export const core = require(join(root, 'dist/index.js'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 export const { issueToken } = require(join(root, 'dist/jwt-secret.js'));

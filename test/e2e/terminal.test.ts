@@ -17,7 +17,6 @@ const SCRIPT = '/usr/bin/script';
 // there, as it is when a person types `ledger-node` at a prompt. The shell is pinned so the
 // test does not depend on the login shell of the machine running it.
 const SHELL_ENV = { SHELL: '/bin/sh' };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require('../../package.json') as { version: string };
 // A progress line erased in place (\r ESC[K) ends a line as far as the text is concerned:
 // whatever is written next starts at the line's beginning, whenever it comes.

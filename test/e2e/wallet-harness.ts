@@ -4,7 +4,6 @@
 // the secret manager is the mnemonic itself, and it talks to the node with Node's fetch.
 // Nothing here changes what the wallet does: it only waits the way a wallet user would.
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 export const sdk = require('@iota/sdk-wasm/node');
 
 /** The published development mnemonic (D23); account 0, address 0 owns the genesis output. */
@@ -13,7 +12,6 @@ export const DEV_MNEMONIC =
 export const GENESIS_BECH32 = 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc';
 export const TOKEN_SUPPLY = 4_600_000_000_000_000n;
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 export type Account = any;
 export type Wallet = any;
 
