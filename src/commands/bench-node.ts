@@ -74,7 +74,7 @@ export async function benchNode(args: string[]): Promise<void> {
     );
     child = started.child;
     const api = new Api(started.url);
-    const info = await api.json('/api/core/v2/info');
+    const info = await api.json<Info>('/api/core/v2/info');
     console.log(
       `node ${info.version} on ${started.url}: minPowScore 1, a milestone every second, ${options.clients} clients, ${options.seconds} s a load`,
     );
@@ -161,10 +161,11 @@ function stopChild(child: ChildProcess): Promise<void> {
 class Api {
   constructor(readonly url: string) {}
 
-  async json(path: string): Promise<any> {
+  /** GET `path`; its JSON body, of the shape the caller names (the REST API's, not checked here). */
+  async json<T>(path: string): Promise<T> {
     const res = await fetch(this.url + path);
     if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
+    return res.json() as Promise<T>;
   }
 
   /** Submit a block (JSON text or bytes); its ID. */
@@ -188,6 +189,7 @@ class Api {
  */
 async function timed(
   options: Options,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a step without a return (Promise<void>) goes on; only false ends it.
   step: (client: number, n: number) => Promise<boolean | void>,
 ): Promise<{ count: number; seconds: number; ms: number[] }> {
   const ms: number[] = [];
@@ -224,12 +226,12 @@ const tagged = (client: number, n: number, kind: string) => ({
 
 async function taggedWithNonce(api: Api, options: Options): Promise<Row> {
   // Tips renewed every 100 ms, as a busy client library would.
-  let tips: string[] = (await api.json('/api/core/v2/tips')).tips;
+  let tips = (await api.json<{ tips: string[] }>('/api/core/v2/tips')).tips;
   let renewing = true;
   const renewal = (async () => {
     while (renewing) {
       await sleep(100);
-      tips = (await api.json('/api/core/v2/tips')).tips;
+      tips = (await api.json<{ tips: string[] }>('/api/core/v2/tips')).tips;
     }
   })();
   try {
@@ -260,6 +262,13 @@ async function taggedBare(api: Api, options: Options): Promise<Row> {
     perSecond: run.count / run.seconds,
     submitMs: run.ms,
   };
+}
+
+/** What this benchmark reads of GET /api/core/v2/info. */
+interface Info {
+  version: string;
+  protocol: { networkName: string };
+  status: { latestMilestone: { index: number } };
 }
 
 interface Spendable {
@@ -353,7 +362,7 @@ async function fanOut(
   const genesisId = '0x' + '00'.repeat(34);
   const genesis: Spendable = {
     outputId: genesisId,
-    output: (await api.json(`/api/core/v2/outputs/${genesisId}`)).output,
+    output: (await api.json<Pick<Spendable, 'output'>>(`/api/core/v2/outputs/${genesisId}`)).output,
   };
   const first = transfer(wallet, genesis, split(BigInt(genesis.output.amount), FAN_OUT));
   await confirmAll(api, [first]);
@@ -384,15 +393,17 @@ async function transfers(api: Api, wallet: Wallet, options: Options): Promise<Ro
   let lastIncluded = firstSubmit;
   let seen = 0;
   const deadline = performance.now() + INCLUSION_WAIT_MS;
-  let index = (await api.json('/api/core/v2/info')).status.latestMilestone.index as number;
+  let index = (await api.json<Info>('/api/core/v2/info')).status.latestMilestone.index;
   // Milestones issued while the load ran: start from the one before the first submission.
   index = Math.max(1, index - Math.ceil(run.seconds) - 2);
   while (seen < submitted && performance.now() < deadline) {
-    const latest = (await api.json('/api/core/v2/info')).status.latestMilestone.index as number;
+    const latest = (await api.json<Info>('/api/core/v2/info')).status.latestMilestone.index;
     for (; index <= latest; index++) {
-      const changes = await api.json(`/api/core/v2/milestones/by-index/${index}/utxo-changes`);
+      const changes = await api.json<{ consumedOutputs: string[] }>(
+        `/api/core/v2/milestones/by-index/${index}/utxo-changes`,
+      );
       const now = performance.now();
-      for (const id of changes.consumedOutputs as string[]) {
+      for (const id of changes.consumedOutputs) {
         const at = submittedAt.get(id);
         if (at === undefined) continue;
         submittedAt.delete(id);

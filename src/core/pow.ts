@@ -6,7 +6,7 @@ import native from '../native';
 import { blockBytes } from './codec';
 import { toBuffer } from './bytes';
 import { fromNative } from './errors';
-import { MiningPool, sharedMiningPool, type MineOptions as PoolMineOptions, type MineResult } from './mining-pool';
+import { type MiningPool, sharedMiningPool, type MineOptions as PoolMineOptions, type MineResult } from './mining-pool';
 import type { BlockInput } from './types';
 
 export function powScore(bytes: Uint8Array): number {

@@ -38,8 +38,12 @@ export class SubmitBatcher<T> {
       sent = Promise.reject(err);
     }
     sent.then(
-      (outcomes) => batch.forEach((entry, i) => entry.resolve(outcomes[i])),
-      (err) => batch.forEach((entry) => entry.reject(err)),
+      (outcomes) => {
+        for (const [i, entry] of batch.entries()) entry.resolve(outcomes[i]);
+      },
+      (err) => {
+        for (const entry of batch) entry.reject(err);
+      },
     );
   }
 }

@@ -131,7 +131,7 @@ export class GossipService {
 
   /** Make the peer known, dial it and keep it in peering.json. */
   async addPeer(multiAddress: string, alias?: string): Promise<PeerJson> {
-    let peer;
+    let peer: Awaited<ReturnType<NativeGossip['addPeer']>>;
     try {
       peer = await this.node.addPeer(multiAddress, alias);
     } catch (err) {

@@ -4,6 +4,7 @@
 // is 503.
 
 import type Router from '@koa/router';
+import type { PeerJson } from '../../gossip/peer-json';
 import { OwnPeerError, PeerInputError } from '../../gossip/service';
 import { badRequest, notFound, unavailable } from '../lib/http-error';
 import { readBody } from '../middleware/body';
@@ -51,7 +52,7 @@ export function peersRoutes(router: Router, { gossip }: ServerServices): void {
 
   router.get('/api/core/v2/peers/:peerId', async (ctx) => {
     const g = service();
-    let peer;
+    let peer: PeerJson | undefined;
     try {
       peer = await g.peer(ctx.params.peerId);
     } catch (err) {

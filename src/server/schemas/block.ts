@@ -13,7 +13,6 @@ const hexBytes = (maxBytes: number, allowEmpty = true) => ({
   maxLength: 2 + maxBytes * 2,
 });
 const uint = (max: number) => ({ type: 'integer', minimum: 0, maximum: max });
-const u8 = uint(0xff);
 const u16 = uint(0xffff);
 const u32 = uint(0xffffffff);
 /** u64: decimal string without sign or leading zeros (range checked by the codec), or a safe integer. */
@@ -30,6 +29,7 @@ const oneOfByType = (...branches: { properties: { type: { const: number } }; [ke
   type: 'object',
   required: ['type'],
   properties: { type: { enum: branches.map((b) => b.properties.type.const) } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords; ajv reads the object, nothing awaits it.
   allOf: branches.map((b) => ({ if: { properties: { type: { const: b.properties.type.const } } }, then: b })),
 });
 /** null or the schema; errors come from the schema, not from the null branch. */
