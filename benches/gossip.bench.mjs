@@ -80,7 +80,7 @@ async function probe(urls) {
             reconnectPeriod: 0,
             clientId: `bench-gossip-${process.pid}-${i}`,
           });
-          client.on('message', (topic, payload) => seen[i].push([core.blockId(payload), now()]));
+          client.on('message', (_topic, payload) => seen[i].push([core.blockId(payload), now()]));
           client.once('connect', () => client.subscribe('blocks', (err) => (err ? reject(err) : resolve(client))));
           client.once('error', reject);
         }),

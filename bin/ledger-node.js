@@ -6,7 +6,7 @@ try {
 } catch (err) {
   // The native core could not be loaded (no prebuilt binary for this platform, or a
   // source checkout that was never built): one clear message instead of a stack.
-  if (!/Cannot find native binding/.test(String(err && err.message))) throw err;
+  if (!/Cannot find native binding/.test(String(err?.message))) throw err;
   const platform = `${process.platform}-${process.arch}`;
   const reasons = [];
   for (let e = err.cause; e && reasons.length < 6; e = e.cause) reasons.push(`  - ${String(e.message).split('\n')[0]}`);

@@ -26,7 +26,7 @@ async function refresh() {
     $('balance').textContent = formatAmount(body.balance);
     $('faucet-address').textContent = body.address;
     $('address').placeholder = `${body.bech32Hrp}1…`;
-  } catch (err) {
+  } catch {
     $('balance').textContent = 'unavailable';
   }
 }

@@ -51,5 +51,6 @@ export function printableText(bytes) {
   } catch {
     return null;
   }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it rejects (all but \t \n \v \f \r).
   return /^[^\u0000-\u0008\u000e-\u001f\u007f]*$/.test(text) ? text : null;
 }
