@@ -48,7 +48,7 @@ const jsonSeeds = records('valid.jsonl')
 
 /** Every [container, key] of a JSON value, so one leaf or subtree can be replaced. */
 function slots(v: unknown, out: [Record<string, unknown> | unknown[], string | number][] = []) {
-  if (Array.isArray(v)) v.forEach((x, i) => (out.push([v, i]), slots(x, out)));
+  if (Array.isArray(v)) for (const [i, x] of v.entries()) out.push([v, i]), slots(x, out);
   else if (v && typeof v === 'object')
     for (const [k, x] of Object.entries(v)) out.push([v as Record<string, unknown>, k]), slots(x, out);
   return out;

@@ -86,7 +86,7 @@ describe('a node whose event API is not public, with small limits', () => {
     expect(JSON.parse(refused.body)).toEqual({
       error: { code: '503', message: 'service unavailable: too many event API clients' },
     });
-    open.forEach((c) => c.close());
+    for (const c of open) c.close();
     await Promise.all(open.map((c) => c.closed));
     await sleep(100);
     (await RawClient.open(node.url, ['mqtt'], auth())).close();

@@ -13,7 +13,7 @@ import { binaryFrame } from '../src/events/session';
 import { FilterIndex, isLiteralUnlockFilter, isValidFilter, topics } from '../src/events/topics';
 
 // ws's frame parser (exported by ws, not in its type definitions).
-const { Receiver } = ws as unknown as {
+const { Receiver: FrameReceiver } = ws as unknown as {
   Receiver: new (options: object) => NodeJS.WritableStream & NodeJS.EventEmitter;
 };
 
@@ -203,7 +203,7 @@ describe('Fanout', () => {
     }
     const fanout = new Fanout<Slow>();
     const receivers = Array.from({ length: 2000 }, () => new Slow());
-    receivers.forEach((r) => fanout.setFilters(r, ['blocks']));
+    for (const r of receivers) fanout.setFilters(r, ['blocks']);
     fanout.publish('blocks', () => 'm1');
     // The event loop gets turns while the first flush is written.
     let turns = 0;
@@ -264,7 +264,7 @@ describe('the fanout over WebSocket frames', () => {
       const frame = binaryFrame(payload);
       expect(frame.length).toBe(size + (size < 126 ? 2 : size < 65_536 ? 4 : 10));
       // ws's own parser, as a client reads frames from a server.
-      const receiver = new Receiver({ isServer: false, maxPayload: 0 });
+      const receiver = new FrameReceiver({ isServer: false, maxPayload: 0 });
       const got = new Promise<{ data: Buffer; isBinary: boolean }>((resolve, reject) => {
         receiver.on('message', (data: Buffer, isBinary: boolean) => resolve({ data, isBinary }));
         receiver.on('error', reject);

@@ -6,17 +6,15 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { core, startTestNode, type TestNode } from './e2e/node-harness';
-import { Recorder, type Received } from './e2e/mqtt';
+import { Recorder } from './e2e/mqtt';
 import {
   GENESIS_OUTPUT_ID,
   SERIALIZER,
   basicOutput,
   genesisKey,
   genesisSpendable,
-  getJson,
   inputOf,
   networkIdOf,
-  submit,
   submitPayload,
   testKey,
   type Key,

@@ -12,9 +12,9 @@ import { verify } from '../src/core/crypto';
 import { essenceHash } from '../src/core/ids';
 import { DEV_ADDRESS, DEV_SEED, faucetKey, isDevNetwork, type FaucetKey } from '../src/faucet/key';
 import type { FaucetOutput } from '../src/faucet/outputs';
-import { FaucetRefusal, parseRecipient } from '../src/faucet/requests';
+import { type FaucetRefusal, parseRecipient } from '../src/faucet/requests';
 import { buildFaucetTransaction, InsufficientFunds, selectInputs } from '../src/faucet/transaction';
-import { HttpError } from '../src/server/lib/http-error';
+import type { HttpError } from '../src/server/lib/http-error';
 import { rateLimit } from '../src/server/middleware/rate-limit';
 import { TokenBuckets } from '../src/server/lib/token-buckets';
 

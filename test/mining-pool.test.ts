@@ -30,7 +30,9 @@ describe('mining pool', () => {
     pools.push(pool);
     return pool;
   };
-  afterEach(() => pools.splice(0).forEach((p) => p.close()));
+  afterEach(() => {
+    for (const p of pools.splice(0)) p.close();
+  });
 
   it('mines nonces that reach the target, writing them into the block', async () => {
     const pool = open(2, 8);

@@ -72,7 +72,7 @@ describe('transactions.jsonl', () => {
       r.extra.inputsCommitment,
     );
     expect(networkId(r.extra.networkName)).toBe(r.extra.networkId);
-    r.extra.outputIds.forEach((id: string, i: number) => expect(outputId(r.id, i)).toBe(id));
+    for (const [i, id] of (r.extra.outputIds as string[]).entries()) expect(outputId(r.id, i)).toBe(id);
   });
 });
 

@@ -16,7 +16,6 @@ import {
   getJson,
   networkIdOf,
   poll,
-  submit,
   submitPayload,
   testKey,
   waitForInclusion,

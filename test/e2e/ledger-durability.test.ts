@@ -51,7 +51,7 @@ it('keeps acknowledged blocks, inclusions and the supply across kill -9', async 
       [genesis],
       [...keys.map((to) => ({ to, amount: AMOUNT })), { to: genesisKey, amount: supply - BigInt(WORKERS) * AMOUNT }],
     );
-    fanOut.outputs.forEach((o) => outputIds.add(o.outputId));
+    for (const o of fanOut.outputs) outputIds.add(o.outputId);
     included.set(fanOut.transactionId, (await transferAndWait(url, fanOut)).blockId);
 
     let stop = false;
@@ -60,7 +60,7 @@ it('keeps acknowledged blocks, inclusions and the supply across kill -9', async 
       let current: Spendable = fanOut.outputs[w];
       for (let i = 0; i < 100 && !stop; i++) {
         const tx = buildTransfer(networkId, [current], [{ to: testKey(`durability ${w} ${i % 2}`), amount: AMOUNT }]);
-        tx.outputs.forEach((o) => outputIds.add(o.outputId));
+        for (const o of tx.outputs) outputIds.add(o.outputId);
         let blockId: string;
         try {
           const res = await postBlock(url, { protocolVersion: 2, payload: tx.payload });

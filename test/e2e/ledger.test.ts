@@ -44,11 +44,11 @@ const transfer = (
 ) => {
   const amount = options.amount ?? inputs.reduce((s, i) => s + BigInt(i.output.amount), 0n);
   const t = buildTransfer(networkId, inputs, [{ to, amount, timelock: options.timelock }]);
-  t.outputs.forEach((o) => outputIds.add(o.outputId));
+  for (const o of t.outputs) outputIds.add(o.outputId);
   return t;
 };
 const track = (t: Transfer) => {
-  t.outputs.forEach((o) => outputIds.add(o.outputId));
+  for (const o of t.outputs) outputIds.add(o.outputId);
   return t;
 };
 const milestone = async (index: number) => (await getJson(url, `/api/core/v2/milestones/by-index/${index}`)).body;

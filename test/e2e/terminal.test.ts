@@ -22,7 +22,9 @@ const { version } = require('../../package.json') as { version: string };
 // whatever is written next starts at the line's beginning, whenever it comes.
 const stripAnsi = (text: string) =>
   text
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC [ K erases the rest of the line.
     .replace(/\r\u001b\[K/g, '\n')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC [ … letter is an ANSI sequence.
     .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
     .replace(/\r/g, '');
 
@@ -107,6 +109,7 @@ describe('the terminal', () => {
         // Log lines are pino-pretty's: time, level, message; no JSON records.
         expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: bootstrap milestone issued/m);
         expect(text).not.toMatch(/^\{"level"/m);
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC [ starts an ANSI colour sequence.
         expect(raw).toMatch(/\u001b\[/); // colours on a terminal
         child.stdin!.write('\u0003');
         expect(await exitOf(child)).toBe(0);
@@ -137,6 +140,7 @@ describe('the terminal', () => {
         );
         expect(text).toMatch(/Dashboard +off \(--no-dashboard\)/);
         // Only the progress line of opening the ledger (stderr) may move the cursor.
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC [ … m is an ANSI colour sequence.
         expect(text.slice(text.indexOf('ledger-node '))).not.toMatch(/\u001b\[\d*m/);
         child.stdin!.write('\u0003');
         expect(await exitOf(child)).toBe(0);
