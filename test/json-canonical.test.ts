@@ -3,7 +3,15 @@
 // without its key when empty, as iota-sdk 1.x writes it. The bytes decide: every input form
 // must encode to the same bytes, and decoding them must give the JSON without the key.
 import { describe, expect, it } from 'vitest';
-import { decodeBlock, decodeOutput, decodePayload, encodeBlock, encodeOutput, encodePayload } from '../src/index';
+import {
+  decodeBlock,
+  decodeOutput,
+  decodePayload,
+  encodeBlock,
+  encodeOutput,
+  encodePayload,
+  type TransactionPayloadJson,
+} from '../src/index';
 
 type Json = Record<string, unknown>;
 const id = (byte: string) => '0x' + byte.repeat(32);
@@ -82,6 +90,8 @@ const OUTPUT: Codec = { encode: encodeOutput, decode: decodeOutput };
 interface Case {
   kind: string;
   codec: Codec;
+  /** The object holding the case's key in the decoded JSON, which is of the kind the case builds. */
+  // biome-ignore lint/suspicious/noExplicitAny: each case walks its own kind's JSON, so no one type fits them all.
   at: (json: any) => Json;
   key: string;
   build: (value: unknown) => Json;
@@ -167,11 +177,11 @@ describe('empty optional byte strings', () => {
 
   it('empty milestone options, output lists and payload slots are left out', () => {
     expect(decodePayload(encodePayload(milestone(undefined, [])))).toEqual(milestone(undefined));
-    const out = decodeOutput(encodeOutput(nft([], []))) as Json;
+    const out = decodeOutput(encodeOutput(nft([], [])));
     expect(Object.keys(out)).toEqual(['type', 'amount', 'nftId', 'unlockConditions']);
     expect(decodeBlock(encodeBlock(block(null as never)))).not.toHaveProperty('payload');
-    expect((decodeBlock(encodeBlock(transactionBlock(null as never))).payload as any).essence).not.toHaveProperty(
-      'payload',
-    );
+    expect(
+      (decodeBlock(encodeBlock(transactionBlock(null as never))).payload as TransactionPayloadJson).essence,
+    ).not.toHaveProperty('payload');
   });
 });

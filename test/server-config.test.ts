@@ -206,7 +206,7 @@ describe('loadConfig', () => {
 
 describe('HTTP event loops by default (restApi.workers 0)', () => {
   it('takes one per core but one, and at least one', async () => {
-    const { defaultHttpLoops } = await import('../src/node');
+    const { defaultHttpLoops } = await import('../src/node.js');
     expect([1, 2, 4, 16].map(defaultHttpLoops)).toEqual([1, 1, 3, 15]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LedgerError, storageDeposit, validateBlock } from '../src/index';
+import { type BasicOutputJson, LedgerError, storageDeposit, validateBlock } from '../src/index';
 import { protocolOf, records } from './vectors';
 
 const RENT_100 = { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 };
@@ -23,7 +23,7 @@ describe('storageDeposit (validation.md §6)', () => {
   });
 
   it('the smallest Basic output: 42600 at the dev rent, 106500 at the IOTA rent', () => {
-    const smallest = {
+    const smallest: BasicOutputJson = {
       type: 3,
       amount: '1000000',
       unlockConditions: [

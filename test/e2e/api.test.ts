@@ -21,7 +21,10 @@ const submit = (body: unknown, contentType = 'application/json') =>
   api('/api/core/v2/blocks', {
     method: 'POST',
     headers: { 'Content-Type': contentType },
-    body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+    body:
+      typeof body === 'string' || body instanceof Uint8Array
+        ? (body as string | Uint8Array<ArrayBuffer>)
+        : JSON.stringify(body),
   });
 const tagged = (text: string) => ({
   type: 5,

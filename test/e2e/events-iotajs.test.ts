@@ -5,7 +5,8 @@
 // the REST API answers. (iota-sdk's `listenMqtt` is not in the WebAssembly build the tests
 // use: it throws "Client MQTT not supported for WebAssembly bindings".)
 
-import { createRequire } from 'node:module';
+import type { IBlock, IBlockMetadata, IMilestonePayload, IOutputResponse } from '@iota/iota.js';
+import type { IMqttMilestoneResponse } from '@iota/mqtt.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsUrl } from './mqtt';
 import { core, startTestNode, type TestNode } from './node-harness';
@@ -21,18 +22,37 @@ import {
   testKey,
 } from './transactions';
 
-const require = createRequire(import.meta.url);
 const { MqttClient } = require('@iota/mqtt.js') as typeof import('@iota/mqtt.js');
 
 const TAG = '0x' + Buffer.from('iota.js mqtt').toString('hex');
 
 let node: TestNode;
 let client: InstanceType<typeof MqttClient>;
+/** What the client hands to the callback of each subscription recorded in `seen`. */
+interface Handed {
+  milestonesLatest: IMqttMilestoneResponse;
+  milestonesConfirmed: IMqttMilestoneResponse;
+  milestone: IMilestonePayload;
+  blocksTagged: IBlock;
+  blocksReferenced: IBlockMetadata;
+}
+type Seen<S extends keyof Handed = keyof Handed> = {
+  [K in S]: { subscription: K; topic: string; data: Handed[K] };
+}[S];
 /** Every callback of the client, in arrival order. */
-const seen: { subscription: string; topic: string; data: any }[] = [];
-const record = (subscription: string) => (topic: string, data: unknown) => seen.push({ subscription, topic, data });
-const waitFor = (what: string, test: (e: (typeof seen)[number]) => boolean) =>
-  poll(what, async () => seen.find(test), 15_000, 20);
+const seen: Seen[] = [];
+const record =
+  <S extends keyof Handed>(subscription: S) =>
+  (topic: string, data: Handed[S]) =>
+    seen.push({ subscription, topic, data } as Seen);
+/** The first callback of `subscription` that passes `test`. */
+const waitFor = <S extends keyof Handed>(subscription: S, test: (e: Seen<S>) => boolean) =>
+  poll(
+    subscription,
+    async () => seen.find((e) => e.subscription === subscription && test(e as Seen<S>)) as Seen<S> | undefined,
+    15_000,
+    20,
+  );
 /** The JSON of a value as iota.js hands it over (bigints as strings, typed arrays as hex). */
 const plain = (value: unknown) =>
   JSON.parse(
@@ -60,7 +80,7 @@ beforeAll(async () => {
 afterAll(async () => {
   client?.statusChanged(() => undefined);
   // The client reconnects on its own; dropping its subscriptions lets it close.
-  (client as any)?.mqttDisconnect?.();
+  (client as unknown as { mqttDisconnect?: () => void } | undefined)?.mqttDisconnect?.();
   await node?.stop();
 });
 
@@ -92,13 +112,13 @@ describe('iota.js MqttClient against the node', () => {
     const blockId = await submitPayload(node.url, { type: 5, tag: TAG, data: '0xc0ffee' });
     const tagged = await waitFor(
       'blocksTagged',
-      (e) => e.subscription === 'blocksTagged' && e.data.payload?.tag === TAG,
+      (e) => e.subscription === 'blocksTagged' && e.data.payload?.type === 5 && e.data.payload.tag === TAG,
     );
     expect(tagged.topic).toBe(`blocks/tagged-data/${TAG}`);
     const rest = (await getJson(node.url, `/api/core/v2/blocks/${blockId}`)).body;
     expect(plain(tagged.data)).toEqual(rest);
 
-    const metadata: { topic: string; data: any }[] = [];
+    const metadata: { topic: string; data: IBlockMetadata }[] = [];
     client.blocksMetadata(blockId, (topic, data) => metadata.push({ topic, data }));
     const referenced = await poll(
       'referenced metadata',
@@ -126,9 +146,9 @@ describe('iota.js MqttClient against the node', () => {
     );
     const aliceOutput = transfer.outputs[0].outputId;
     const bech32 = core.bech32Encode('tst', { type: 0, pubKeyHash: alice.address }) as string;
-    const byId: any[] = [];
-    const byAddress: any[] = [];
-    const included: any[] = [];
+    const byId: IOutputResponse[] = [];
+    const byAddress: IOutputResponse[] = [];
+    const included: IBlock[] = [];
     client.output(aliceOutput, (_, data) => byId.push(data));
     client.outputByConditionAndAddress('address', bech32, (_, data) => byAddress.push(data));
     client.transactionIncludedBlock(transfer.transactionId, (_, data) => included.push(data));

@@ -159,7 +159,7 @@ describe('four HTTP event loops on one port', () => {
       // An output's metadata names the ledger index, which a milestone between the two
       // requests changes: compare only pairs taken while the GET's body stayed the same.
       for (let attempt = 0; ; attempt++) {
-        const init = { headers: accept ? { Accept: accept } : {} };
+        const init: RequestInit = { headers: accept ? { Accept: accept } : {} };
         const get = await fetch(`${node.url}${path}`, init);
         const body = await get.text();
         const head = await fetch(`${node.url}${path}`, { ...init, method: 'HEAD' });

@@ -39,7 +39,7 @@ function submit(
   return fetch(`${node.url}/api/core/v2/blocks`, {
     method: 'POST',
     headers: { 'Content-Type': binary ? 'application/vnd.ledger.serializer-v1' : 'application/json' },
-    body: binary ? (body as Uint8Array) : JSON.stringify(body),
+    body: binary ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body),
     signal: init.signal,
   });
 }
