@@ -17,6 +17,7 @@ import {
   networkIdOf,
   poll,
   postBlock,
+  type RestJson,
   sleep,
   testKey,
 } from './transactions';
@@ -38,7 +39,7 @@ async function enqueue(
   url: string,
   body: unknown,
   contentType = 'application/json',
-): Promise<{ status: number; body: any; headers: Headers }> {
+): Promise<{ status: number; body: RestJson; headers: Headers }> {
   const response = await fetch(`${url}/api/faucet/v1/enqueue`, {
     method: 'POST',
     headers: { 'Content-Type': contentType },

@@ -16,6 +16,7 @@ import {
   getJson,
   networkIdOf,
   poll,
+  type RestJson,
   submitPayload,
   testKey,
   waitForInclusion,
@@ -116,7 +117,7 @@ describe('devnet', () => {
         async () => {
           const peers = (await (
             await fetch(`${urls[i]}/api/core/v2/peers`, { headers: authed(token) })
-          ).json()) as any[];
+          ).json()) as RestJson[];
           return peers.length === 2 && peers.every((p) => p.connected && p.gossip?.heartbeat) ? peers : undefined;
         },
         30_000,
@@ -326,7 +327,7 @@ describe('peer routes (gossip.md §9, D48)', () => {
   });
 
   it('list the peers in Hornet’s shape', async () => {
-    const peers = (await (await fetch(`${url}/api/core/v2/peers`, { headers: authed(token) })).json()) as any[];
+    const peers = (await (await fetch(`${url}/api/core/v2/peers`, { headers: authed(token) })).json()) as RestJson[];
     const node2 = peers.find((p) => p.id === devnet.nodes[1].peerId);
     expect(Object.keys(node2)).toEqual(['id', 'multiAddresses', 'alias', 'relation', 'connected', 'gossip']);
     expect(node2).toMatchObject({ alias: 'node2', relation: 'known', connected: true });
@@ -355,13 +356,13 @@ describe('peer routes (gossip.md §9, D48)', () => {
     expect(node2.gossip.metrics.receivedHeartbeats).toBeGreaterThan(0);
     const one = await fetch(`${url}/api/core/v2/peers/${devnet.nodes[1].peerId}`, { headers: authed(token) });
     expect(one.status).toBe(200);
-    expect(((await one.json()) as any).id).toBe(devnet.nodes[1].peerId);
+    expect(((await one.json()) as RestJson).id).toBe(devnet.nodes[1].peerId);
   });
 
   it('answer 400 for a malformed peer id and 404 for an unknown one', async () => {
     const bad = await fetch(`${url}/api/core/v2/peers/not-a-peer-id`, { headers: authed(token) });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).error.message).toMatch(/^invalid data provided: /);
+    expect(((await bad.json()) as RestJson).error.message).toMatch(/^invalid data provided: /);
     expect(
       (
         await fetch(`${url}/api/core/v2/peers/12D3KooWSagdVaCrS14GeJhM8CbQr41AW2PiYMgptTyAybCbQuEY`, {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, issueToken, startTestNode, tempDataDir, type TestNode } from './node-harness';
-import { SERIALIZER, getJson, minedBlock, poll, submit, testKey } from './transactions';
+import { type RestJson, SERIALIZER, getJson, minedBlock, poll, submit, testKey } from './transactions';
 
 const native = require(join(__dirname, '../../dist/native.js')).default;
 const K = testKey('gossip solidify coordinator');
@@ -66,7 +66,7 @@ it('a child gossiped before its parents is held, its parents are requested, and 
   const token = await issueToken(readFileSync(join(bDir, 'jwt-secret'), 'utf8').trim());
   const aPeerOnB = async () => {
     const res = await fetch(`${b.url}/api/core/v2/peers/${aId}`, { headers: { Authorization: `Bearer ${token}` } });
-    return res.status === 200 ? ((await res.json()) as any) : undefined;
+    return res.status === 200 ? ((await res.json()) as RestJson) : undefined;
   };
   // The follower has milestone 1 (the answer to its first "latest milestone" request) and
   // a stream with the coordinator; it does not have the chain.

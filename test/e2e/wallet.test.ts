@@ -7,6 +7,7 @@
 // outputs the node lists for each transaction, account 0 against the token supply (the
 // ledger has no fees, so the two always add up to it).
 
+import type { BasicOutput } from '@iota/sdk-wasm/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from './node-harness';
 import { getJson } from './transactions';
@@ -151,7 +152,7 @@ describe('the reference wallet with the dev mnemonic', () => {
     expect(tokenOutputs).toHaveLength(2); // account 1's 100, account 0's 900 in the remainder
     expect((await account0.sync()).nativeTokens).toMatchObject([{ tokenId, total: 900n }]);
     await account1.sync();
-    const claimable: string[] = await account1.claimableOutputs('NativeTokens');
+    const claimable: string[] = await account1.claimableOutputs(sdk.OutputsToClaim.NativeTokens);
     expect(claimable).toHaveLength(1);
     await included(account1, await account1.claimOutputs(claimable));
     const balance1 = await account1.sync();
@@ -171,7 +172,7 @@ describe('the reference wallet with the dev mnemonic', () => {
     // Until account 1 claims it, the output is only "potentially locked" for it.
     const before = await account1.sync();
     expect(before.baseCoin.total).toBe(owned1);
-    const claimable: string[] = await account1.claimableOutputs('All');
+    const claimable: string[] = await account1.claimableOutputs(sdk.OutputsToClaim.All);
     expect(claimable).toHaveLength(1);
     await included(account1, await account1.claimOutputs(claimable));
     owned1 += 1000n;
@@ -186,7 +187,7 @@ describe('the reference wallet with the dev mnemonic', () => {
       amount,
       unlocks: { expirationUnixTime: expiration },
     });
-    expect(output.unlockConditions.map((u: { type: number }) => u.type).sort()).toEqual([0, 3]);
+    expect((output as BasicOutput).unlockConditions.map((u: { type: number }) => u.type).sort()).toEqual([0, 3]);
     const sent = await account0.sendOutputs([output]);
     await included(account0, sent);
     // The node's indexer lists it for both: unlockable by account 1 now, by account 0 after expiration.
@@ -199,12 +200,12 @@ describe('the reference wallet with the dev mnemonic', () => {
       expect(body.items).toContain(id);
     }
     await account1.sync();
-    const claimable: string[] = await account1.claimableOutputs('All');
+    const claimable: string[] = await account1.claimableOutputs(sdk.OutputsToClaim.All);
     expect(claimable).toEqual([id]);
     await included(account1, await account1.claimOutputs(claimable));
     owned1 += amount;
     await expectBalances();
     // Nothing left to claim, nothing locked: the two accounts hold the whole supply.
-    expect(await account1.claimableOutputs('All')).toEqual([]);
+    expect(await account1.claimableOutputs(sdk.OutputsToClaim.All)).toEqual([]);
   });
 });
