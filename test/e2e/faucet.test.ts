@@ -275,7 +275,7 @@ describe('the faucet when someone else spends its outputs first (the dev key is 
       `/api/core/v2/transactions/${outputs[0].outputId.slice(0, 66)}/included-block`,
     );
     expect(payout.payload.essence.inputs[0].transactionId).toBe(
-      core.transactionId(core.decodeBlock(competing.bytes).payload),
+      core.transactionId(core.decodeBlock(competing.bytes).payload!),
     );
     const { body: info } = await getJson(url, '/api/faucet/v1/info');
     expect(BigInt(info.balance)).toBe(SUPPLY - 1_000_000_000n);

@@ -24,9 +24,11 @@ import {
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
-const { loadConfig } = require(join(root, 'dist/config/load.js'));
-const { startDevnet, devnetConfigs } = require(join(root, 'dist/commands/devnet.js'));
-const { startNode } = require(join(root, 'dist/node.js'));
+const { loadConfig } = require(join(root, 'dist/config/load.js')) as typeof import('../../src/config/load');
+const { startDevnet, devnetConfigs } = require(
+  join(root, 'dist/commands/devnet.js'),
+) as typeof import('../../src/commands/devnet');
+const { startNode } = require(join(root, 'dist/node.js')) as typeof import('../../src/node');
 
 interface DevnetNode {
   name: string;
@@ -268,7 +270,7 @@ describe('devnet', () => {
     );
     const evil = await startNode(config, { logger: silent });
     late.push(evil);
-    const evilId = evil.gossip.peerId;
+    const evilId = evil.gossip!.peerId;
     const token = await jwtFor(join(baseDir, 'node1'));
     const peerOnNode1 = async () => {
       const res = await fetch(`${urls[0]}/api/core/v2/peers/${evilId}`, { headers: authed(token) });

@@ -20,8 +20,8 @@ import {
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
-const { loadConfig } = require(join(root, 'dist/config/load.js'));
-const { startNode } = require(join(root, 'dist/node.js'));
+const { loadConfig } = require(join(root, 'dist/config/load.js')) as typeof import('../../src/config/load');
+const { startNode } = require(join(root, 'dist/node.js')) as typeof import('../../src/node');
 
 const K = testKey('gossip fork coordinator');
 const silent = pino({ level: 'silent' });
@@ -68,7 +68,7 @@ it('a follower with another ledger halts at the first milestone it cannot reprod
         '--p2p-bind',
         `/ip4/127.0.0.1/tcp/${await freePort()}`,
         '--peer',
-        `${coordinatorP2p}/p2p/${coordinator.gossip.peerId}`,
+        `${coordinatorP2p}/p2p/${coordinator.gossip!.peerId}`,
       ],
       {},
     ),

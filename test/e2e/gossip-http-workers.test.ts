@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exited, freePort, issueToken, spawnNode, tempDataDir, type ChildNode } from './node-harness';
 import { getJson, poll, testKey } from './transactions';
 
-const native = require(join(__dirname, '../../dist/native.js')).default;
+const native = (require(join(__dirname, '../../dist/native.js')) as typeof import('../../src/native')).default;
 
 const K = testKey('gossip http workers coordinator');
 const BLOCKS = 120;

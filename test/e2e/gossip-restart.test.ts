@@ -23,7 +23,7 @@ import {
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
-const native = require(join(root, 'dist/native.js')).default;
+const native = (require(join(root, 'dist/native.js')) as typeof import('../../src/native')).default;
 
 const K = testKey('gossip restart coordinator');
 const tagged = (text: string) => ({

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, issueToken, startTestNode, tempDataDir, type TestNode } from './node-harness';
 import { type RestJson, SERIALIZER, getJson, minedBlock, poll, submit, testKey } from './transactions';
 
-const native = require(join(__dirname, '../../dist/native.js')).default;
+const native = (require(join(__dirname, '../../dist/native.js')) as typeof import('../../src/native')).default;
 const K = testKey('gossip solidify coordinator');
 const SEP = ['0x' + '00'.repeat(32), '0x' + '00'.repeat(31) + '01'];
 const tagged = (text: string) => ({

@@ -23,12 +23,12 @@ import {
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
-const { loadConfig } = require(join(root, 'dist/config/load.js'));
-const { protocolOf } = require(join(root, 'dist/config/schema.js'));
-const { genesisOutputs } = require(join(root, 'dist/genesis.js'));
-const { LedgerStore } = require(join(root, 'dist/core/store.js'));
-const { startNode } = require(join(root, 'dist/node.js'));
-const core = require(join(root, 'dist/index.js'));
+const { loadConfig } = require(join(root, 'dist/config/load.js')) as typeof import('../../src/config/load');
+const { protocolOf } = require(join(root, 'dist/config/schema.js')) as typeof import('../../src/config/schema');
+const { genesisOutputs } = require(join(root, 'dist/genesis.js')) as typeof import('../../src/genesis');
+const { LedgerStore } = require(join(root, 'dist/core/store.js')) as typeof import('../../src/core/store');
+const { startNode } = require(join(root, 'dist/node.js')) as typeof import('../../src/node');
+const core = require(join(root, 'dist/index.js')) as typeof import('../../src/index');
 
 // wire-format §9: the dev coordinator's seed (BLAKE2b-256 of "ledger-devnet-coordinator")
 // and Examples B (tagged data) and C (the genesis spend), both mined for minPowScore 1500.

@@ -10,8 +10,8 @@ import { join, resolve } from 'node:path';
 import pino from 'pino';
 
 const root = resolve(__dirname, '../..');
-const { loadConfig } = require(join(root, 'dist/config/load.js'));
-const { startNode } = require(join(root, 'dist/node.js'));
+const { loadConfig } = require(join(root, 'dist/config/load.js')) as typeof import('../../src/config/load');
+const { startNode } = require(join(root, 'dist/node.js')) as typeof import('../../src/node');
 
 export interface TestNode {
   url: string;
@@ -123,5 +123,5 @@ export function exited(child: ChildProcess): Promise<number | null> {
   );
 }
 
-export const core = require(join(root, 'dist/index.js'));
-export const { issueToken } = require(join(root, 'dist/jwt-secret.js'));
+export const core = require(join(root, 'dist/index.js')) as typeof import('../../src/index');
+export const { issueToken } = require(join(root, 'dist/jwt-secret.js')) as typeof import('../../src/jwt-secret');
