@@ -4,6 +4,9 @@
 //! that name them, `validate` the rules, `pow` the proof of work, `crypto` Ed25519 and
 //! `snapshot` the Hornet full snapshot file.
 
+// No bare `unwrap()` in library code: an `expect` says why it cannot fail, or it is an error.
+#![warn(clippy::unwrap_used)]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 pub mod bech32;
 pub mod codec;
 pub mod crypto;

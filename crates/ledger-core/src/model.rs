@@ -321,6 +321,9 @@ pub struct MilestonePayload {
     pub signatures: Vec<Ed25519Signature>,
 }
 
+// A milestone carries at most one receipt: boxing it would cost every decode an allocation
+// and save nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MilestoneOption {
     /// 0

@@ -39,7 +39,7 @@ fn smallest_nonce_on_every_engine(block: &[u8], zeros: u32, nonce: u64) {
     for engine in Engine::available() {
         let mut from = 0;
         while from <= nonce {
-            let to = (from + 1 << 16).min(nonce + 1);
+            let to = ((from + 1) << 16).min(nonce + 1);
             let found = engine.trailing_zeros_many(&inputs(block, from, to));
             for (k, z) in found.iter().enumerate() {
                 let n = from + k as u64;

@@ -31,6 +31,9 @@
 //! * `service/` — the event loop applying Hornet's rules; `gossip` — the handle;
 //! * `store` — the boundary trait; `events`, `metrics` — what is reported.
 
+// No bare `unwrap()` in library code: an `expect` says why it cannot fail, or it is an error.
+#![warn(clippy::unwrap_used)]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 pub mod behaviour;
 pub mod config;
 pub mod events;

@@ -101,9 +101,7 @@ impl WarpSync {
         }
         self.confirmed = confirmed;
         self.progress_at = now;
-        if self.window.is_none() {
-            return None;
-        }
+        self.window?;
         if confirmed >= self.target {
             // Done. The target is kept: only a peer ahead of it starts the next sync.
             self.window = None;

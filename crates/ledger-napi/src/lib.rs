@@ -1,6 +1,11 @@
 //! The Node binding: thin wrappers that move bytes and strings across napi and call into
 //! ledger-core. No protocol logic lives here.
 
+// No bare `unwrap()` in library code: an `expect` says why it cannot fail, or it is an error.
+#![warn(clippy::unwrap_used)]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+// The `#[napi]` exports are called from JavaScript only, which a test build does not load.
+#![cfg_attr(test, allow(dead_code))]
 mod codec;
 mod crypto;
 mod errors;

@@ -152,7 +152,7 @@ pub(crate) fn applied_transactions(
     for (id, record) in created {
         let transaction_id: Id32 =
             id[..32].try_into().expect("an output id starts with its transaction id");
-        if transactions.last().map_or(true, |t| t.transaction_id != transaction_id) {
+        if transactions.last().is_none_or(|t| t.transaction_id != transaction_id) {
             transactions.push(AppliedTransaction {
                 transaction_id,
                 block_id: record.block_id,

@@ -86,6 +86,8 @@ impl Graph {
         self.pending.len()
     }
 
+    // Each argument is one of the block's facts, computed by the intake before the lock.
+    #[allow(clippy::too_many_arguments)]
     pub fn insert(
         &mut self,
         id: Id32,
@@ -415,8 +417,8 @@ mod tests {
                 })
                 .collect();
             let mut g = Graph::default();
-            for k in 0..n {
-                g.insert(id(k), parents[k].clone(), k as u64, 0, 0, ConeRoots::at(0), true);
+            for (k, parents) in parents.iter().enumerate() {
+                g.insert(id(k), parents.clone(), k as u64, 0, 0, ConeRoots::at(0), true);
             }
             g.compute_all_roots(|_| Ok(0), |_| true).unwrap();
             // A milestone 3 references the past cone of a random block (ancestors first).
@@ -434,9 +436,9 @@ mod tests {
             let in_cone = |p: &Id32| cone.contains(p);
             referenced_now(&mut g, &cone, 3, |_| Ok(0));
             let mut fresh = Graph::default();
-            for k in 0..n {
+            for (k, parents) in parents.iter().enumerate() {
                 if !in_cone(&id(k)) {
-                    fresh.insert(id(k), parents[k].clone(), k as u64, 0, 0, ConeRoots::at(0), true);
+                    fresh.insert(id(k), parents.clone(), k as u64, 0, 0, ConeRoots::at(0), true);
                 }
             }
             fresh.compute_all_roots(|p| Ok(if in_cone(p) { 3 } else { 0 }), |_| true).unwrap();

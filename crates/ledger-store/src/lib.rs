@@ -17,6 +17,9 @@
 //! * `store` — the `Store` that ties them together under one lock discipline;
 //! * `events` — the feed of what each commit changed, for the event API.
 
+// No bare `unwrap()` in library code: an `expect` says why it cannot fail, or it is an error.
+#![warn(clippy::unwrap_used)]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 mod columns;
 mod db;
 mod entry_points;

@@ -36,7 +36,7 @@ impl CoordinatorKeys {
                 signature: crypto::sign(seed, &id),
             })
             .collect();
-        signatures.sort_by(|a, b| a.public_key.cmp(&b.public_key));
+        signatures.sort_by_key(|s| s.public_key);
         milestone.signatures = signatures;
     }
 }

@@ -58,7 +58,7 @@ const BLOCK_META_LEN_V0: usize = 30;
 const FLAG_BELOW_MAX_DEPTH: u8 = 1;
 
 impl BlockMeta {
-    pub fn to_bytes(&self) -> [u8; BLOCK_META_LEN] {
+    pub fn to_bytes(self) -> [u8; BLOCK_META_LEN] {
         let mut b = [0u8; BLOCK_META_LEN];
         b[0..8].copy_from_slice(&self.arrival_ms.to_le_bytes());
         b[8..16].copy_from_slice(&self.seq.to_le_bytes());
@@ -134,7 +134,7 @@ pub struct SpentRecord {
 }
 
 impl SpentRecord {
-    pub fn to_bytes(&self) -> [u8; 40] {
+    pub fn to_bytes(self) -> [u8; 40] {
         let mut b = [0u8; 40];
         b[..32].copy_from_slice(&self.transaction_id);
         b[32..36].copy_from_slice(&self.milestone_index.to_le_bytes());

@@ -192,7 +192,7 @@ fn blocks_of_a_batch_sharing_old_parents_get_their_own_roots() {
     let orphan = mined(vec![old, [0xee; 32]], b"orphan");
     let results = store.submit_blocks(&[&lazy_a, &fresh, &lazy_b, &orphan]);
     let refused = results[3].as_ref().err().expect("the orphan is refused");
-    assert_eq!((refused.code.as_ref(), refused.path.as_ref()), ("unknown-parent", "parents[1]"));
+    assert_eq!((refused.code, refused.path.as_ref()), ("unknown-parent", "parents[1]"));
     let promote = |bytes: &[u8]| {
         json(&store.block_metadata_json(&ids::block_id(bytes)).unwrap().unwrap())["shouldPromote"]
             .clone()

@@ -296,10 +296,7 @@ fn a_follower_applies_the_coordinators_milestones_in_any_arrival_order() {
     let states: Vec<String> = [&blocks[0], &blocks[2]]
         .iter()
         .map(|b| {
-            json(&b_meta(&b, ids::block_id(b)))["ledgerInclusionState"]
-                .as_str()
-                .unwrap()
-                .to_string()
+            json(&b_meta(b, ids::block_id(b)))["ledgerInclusionState"].as_str().unwrap().to_string()
         })
         .collect();
     assert!(

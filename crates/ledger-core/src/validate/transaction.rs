@@ -115,7 +115,7 @@ fn outputs(list: &[Output], params: &ProtocolParameters, path: &str) -> Result<(
     let mut tokens = HashSet::new();
     let mut chains = HashSet::new();
     for (i, output) in list.iter().enumerate() {
-        let at = crate::path::index(&path, i);
+        let at = crate::path::index(path, i);
         if let Output::Treasury { .. } = output {
             return Err(Error::new(
                 "treasury-output-in-transaction",

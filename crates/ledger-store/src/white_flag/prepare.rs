@@ -32,6 +32,8 @@ pub struct PreparedTransaction {
     pub stored: Vec<StoredInput>,
 }
 
+// Most inputs are `Found`: boxing the output would cost each an allocation on the hot path.
+#[allow(clippy::large_enum_variant)]
 pub enum StoredInput {
     /// Not a UTXO input (the walk judges it).
     NotUtxo,

@@ -19,7 +19,7 @@ pub unsafe fn trailing_zeros_many<R: Lanes>(inputs: &[[u8; 40]]) -> Vec<u32> {
         let (lo, hi) = broadcast::<R>(0);
         [lo, hi]
     };
-    let mut input = vec![zero; STATE_LEN];
+    let mut input = [zero; STATE_LEN];
     let mut state = vec![zero; STATE_LEN + SPARE];
     let mut cone = vec![zero; 2 * plan.cone_width];
     let (cone0, cone1) = cone.split_at_mut(plan.cone_width);

@@ -138,12 +138,10 @@ impl<R: Lanes> Prefix<R> {
         let every = (0..PREFIX).map(|r| steps(r, &(0..STATE_LEN).collect::<Vec<_>>())).collect();
         let mut depends: Vec<usize> = (0..6).map(|k| NONCE_AT + 6 * 2 + k).collect();
         let mut low_byte = Vec::new();
-        for r in 0..PREFIX {
+        for (r, stride) in STRIDE.iter().enumerate().take(PREFIX) {
             // Output p reads p and p + δ_r.
-            let mut next: Vec<usize> = depends
-                .iter()
-                .flat_map(|&p| [p, (p + STATE_LEN - STRIDE[r]) % STATE_LEN])
-                .collect();
+            let mut next: Vec<usize> =
+                depends.iter().flat_map(|&p| [p, (p + STATE_LEN - stride) % STATE_LEN]).collect();
             next.sort_unstable();
             next.dedup();
             low_byte.push(steps(r, &next));
