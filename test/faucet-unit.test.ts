@@ -14,7 +14,7 @@ import { DEV_ADDRESS, DEV_SEED, faucetKey, isDevNetwork, type FaucetKey } from '
 import type { FaucetOutput } from '../src/faucet/outputs';
 import { type FaucetRefusal, parseRecipient } from '../src/faucet/requests';
 import { buildFaucetTransaction, InsufficientFunds, selectInputs } from '../src/faucet/transaction';
-import type { HttpError } from '../src/server/lib/http-error';
+import type { HttpError } from '../src/http/error';
 import { rateLimit } from '../src/server/middleware/rate-limit';
 import { TokenBuckets } from '../src/server/lib/token-buckets';
 

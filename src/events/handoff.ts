@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import native from '../native';
-import { unavailable as serviceUnavailable } from '../server/lib/http-error';
+import { unavailable as serviceUnavailable } from '../http/error';
 import { EVENTS_PATH } from '../server/routes/mqtt';
 
 /** An upgrade request handed to the event API's thread. */

@@ -11,7 +11,7 @@ import { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { NodeConfig } from '../config/schema';
-import { HttpError, unavailable } from '../server/lib/http-error';
+import { HttpError, unavailable } from '../http/error';
 import { routeAuthorizer } from '../server/middleware/auth';
 import type { LedgerStoreApi } from '../store-contract';
 import { Fanout } from './fanout';

@@ -4,7 +4,7 @@
 
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { HttpError } from './lib/http-error';
+import { HttpError } from '../http/error';
 import { auth } from './middleware/auth';
 import { cors } from './middleware/cors';
 import { errors } from './middleware/errors';

@@ -12,7 +12,7 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './lib/before-koa';
-import type { HttpError } from './lib/http-error';
+import type { HttpError } from '../http/error';
 import { publicRouteMatcher } from './middleware/auth';
 import { collectBody, keepReadBody } from './middleware/body';
 import { bodyKindOf } from './middleware/media';

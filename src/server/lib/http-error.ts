@@ -1,53 +1,6 @@
-// HTTP errors with the project's error body (D6): {"error":{"code":"<status>","message":…}}.
-// The message is the status's base text, optionally followed by ": " and a reason.
+// Transitional: the D6 error body moved to src/http/error.ts, shared by server/, events/ and
+// faucet/. Only pipeline/indexer-query.ts still imports it from here, while the indexer's
+// filter fields are being reworked elsewhere; once that file imports '../../http/error',
+// delete this one.
 
-export const BASE_MESSAGES: Record<number, string> = {
-  400: 'invalid data provided',
-  403: 'not available for public use',
-  404: 'could not find data',
-  405: 'method not allowed',
-  415: 'unsupported media type',
-  429: 'too many requests',
-  500: 'internal server error',
-  503: 'service unavailable',
-};
-
-export class HttpError extends Error {
-  readonly status: number;
-  readonly reason: string | undefined;
-  /** Response headers that belong to the error, e.g. Retry-After on a 503. */
-  readonly headers: Record<string, string>;
-
-  constructor(status: number, reason?: string, headers: Record<string, string> = {}) {
-    super(errorMessage(status, reason));
-    this.name = 'HttpError';
-    this.status = status;
-    this.reason = reason;
-    this.headers = headers;
-  }
-
-  body(): string {
-    return errorBodyText(this.status, this.reason);
-  }
-}
-
-function errorMessage(status: number, reason: string | undefined): string {
-  const base = BASE_MESSAGES[status] ?? 'error';
-  return reason === undefined ? base : `${base}: ${reason}`;
-}
-
-/** The D6 body of a status and reason, for an answer given without throwing (no stack trace
- * to capture): the same text as `new HttpError(status, reason).body()`. */
-export function errorBodyText(status: number, reason?: string): string {
-  return JSON.stringify({ error: { code: String(status), message: errorMessage(status, reason) } });
-}
-
-export const badRequest = (reason?: string) => new HttpError(400, reason);
-export const notFound = (reason?: string) => new HttpError(404, reason);
-export const unavailable = (reason?: string, headers?: Record<string, string>) => new HttpError(503, reason, headers);
-
-/** A LedgerError-like value (code, path, detail) as a 400 reason: `<path>: <detail>`. */
-export function invalidData(err: { path?: string; detail?: string; message?: string }): HttpError {
-  const detail = err.detail ?? err.message ?? 'invalid';
-  return badRequest(err.path ? `${err.path}: ${detail}` : detail);
-}
+export { badRequest } from '../../http/error';

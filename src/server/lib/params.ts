@@ -1,6 +1,6 @@
 // Path parameters (api.md §1.4): malformed → 400; returned lower-cased for the store.
 
-import { badRequest } from './http-error';
+import { badRequest } from '../../http/error';
 
 const ID32 = /^0x[0-9a-f]{64}$/i;
 const OUTPUT_ID = /^0x[0-9a-f]{68}$/i;

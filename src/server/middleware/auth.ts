@@ -4,7 +4,7 @@
 
 import { jwtVerify } from 'jose';
 import type { Context, Next } from 'koa';
-import { HttpError } from '../lib/http-error';
+import { HttpError } from '../../http/error';
 
 /** `*` matches any run of characters (including `/`); whole path, case-insensitive. */
 export function publicRouteMatcher(patterns: string[]): (path: string) => boolean {

@@ -4,7 +4,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
-import { badRequest, type HttpError } from '../lib/http-error';
+import { badRequest, type HttpError } from '../../http/error';
 
 /**
  * Bodies read before Koa (fast-submit.ts), or the error reading them ended with, for the

@@ -3,7 +3,7 @@
 
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { HttpError } from '../lib/http-error';
+import { HttpError } from '../../http/error';
 
 export function errors(logger: Logger) {
   return async function errorBody(ctx: Context, next: Next): Promise<void> {

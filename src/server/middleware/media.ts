@@ -2,7 +2,7 @@
 // the first range of Accept decides; a serializer type is echoed back exactly.
 
 import type { Context } from 'koa';
-import { HttpError } from '../lib/http-error';
+import { HttpError } from '../../http/error';
 
 export const JSON_TYPE = 'application/json';
 export const SERIALIZER_TYPES = ['application/vnd.ledger.serializer-v1', 'application/vnd.iota.serializer-v1'];

@@ -4,7 +4,7 @@
 // client's limit is one for the whole node.
 
 import type { Context, Next } from 'koa';
-import { HttpError } from '../lib/http-error';
+import { HttpError } from '../../http/error';
 import { TokenBuckets, type RateLimit } from '../lib/token-buckets';
 
 export type { RateLimit } from '../lib/token-buckets';

@@ -5,7 +5,7 @@
 
 import type { Context } from 'koa';
 import { LedgerError } from '../../core/errors';
-import { unavailable } from '../lib/http-error';
+import { unavailable } from '../../http/error';
 import type { ServerServices } from '../services';
 
 /** Mine `bytes` (its nonce is written into the last 8 bytes) to the score `target`, or throw the HTTP answer. */

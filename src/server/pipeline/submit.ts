@@ -13,7 +13,7 @@ import type { Context } from 'koa';
 import { encodeBlock } from '../../core/codec';
 import { LedgerError } from '../../core/errors';
 import { powScore } from '../../core/pow';
-import { badRequest, type HttpError, invalidData, unavailable } from '../lib/http-error';
+import { badRequest, type HttpError, invalidData, unavailable } from '../../http/error';
 import { parseJsonBody, readBody } from '../middleware/body';
 import { requestBodyKind } from '../middleware/media';
 import { checkBlockShape, describeShapeError } from '../schemas/block';

@@ -3,7 +3,7 @@
 
 import { LedgerError } from '../../core/errors';
 import type { LedgerStoreApi } from '../../store-contract';
-import { unavailable } from '../lib/http-error';
+import { unavailable } from '../../http/error';
 
 export function selectTips(store: LedgerStoreApi): string[] {
   try {

@@ -2,7 +2,7 @@
 // (§2.6, JSON or raw), its metadata (§2.7) and its children (Hornet's route, docs/dashboard.md).
 
 import type Router from '@koa/router';
-import { notFound } from '../lib/http-error';
+import { notFound } from '../../http/error';
 import { blockNotFound } from '../lib/not-found';
 import { cachedBlockJsonText } from '../lib/json-text';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';

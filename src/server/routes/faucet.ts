@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FaucetService } from '../../faucet/faucet';
 import { FaucetRefusal } from '../../faucet/requests';
-import { HttpError } from '../lib/http-error';
+import { HttpError } from '../../http/error';
 import { parseJsonBody, readBody } from '../middleware/body';
 import { rateLimit } from '../middleware/rate-limit';
 import type { ServerServices } from '../services';

@@ -2,7 +2,7 @@
 
 import type Router from '@koa/router';
 import { isHealthy } from '../lib/node-health';
-import { unavailable } from '../lib/http-error';
+import { unavailable } from '../../http/error';
 import type { ServerServices } from '../services';
 
 export function healthRoutes(router: Router, { store, config, gossip }: ServerServices): void {

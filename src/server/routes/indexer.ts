@@ -7,7 +7,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { LedgerError } from '../../core/errors';
 import type { ChainKind, IndexerQuery } from '../../store-contract';
-import { badRequest, notFound, unavailable } from '../lib/http-error';
+import { badRequest, notFound, unavailable } from '../../http/error';
 import { sendJsonText } from '../middleware/media';
 import { parseIndexerQuery } from '../pipeline/indexer-query';
 import type { ServerServices } from '../services';

@@ -2,7 +2,7 @@
 // JSON or raw payload bytes, and the UTXO changes it applied.
 
 import type Router from '@koa/router';
-import { notFound } from '../lib/http-error';
+import { notFound } from '../../http/error';
 import { payloadJsonText } from '../lib/json-text';
 import { sendJsonOrBinary } from '../middleware/media';
 import { id32Param, indexParam } from '../lib/params';

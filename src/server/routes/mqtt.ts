@@ -3,7 +3,7 @@
 // without the upgrade is 400; other methods fall through to 405.
 
 import type Router from '@koa/router';
-import { badRequest } from '../lib/http-error';
+import { badRequest } from '../../http/error';
 
 export const EVENTS_PATH = '/api/mqtt/v1';
 

@@ -2,7 +2,7 @@
 // serialized output; JSON wraps it with its metadata.
 
 import type Router from '@koa/router';
-import { notFound } from '../lib/http-error';
+import { notFound } from '../../http/error';
 import { outputBodyJsonText } from '../lib/json-text';
 import { outputNotFound } from '../lib/not-found';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';

@@ -6,7 +6,7 @@
 import type Router from '@koa/router';
 import type { PeerJson } from '../../gossip/peer-json';
 import { OwnPeerError, PeerInputError } from '../../gossip/service';
-import { badRequest, notFound, unavailable } from '../lib/http-error';
+import { badRequest, notFound, unavailable } from '../../http/error';
 import { readBody } from '../middleware/body';
 import type { ServerServices } from '../services';
 

@@ -3,7 +3,7 @@
 
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { notFound } from '../lib/http-error';
+import { notFound } from '../../http/error';
 import { cachedBlockJsonText } from '../lib/json-text';
 import { blockNotFound, transactionNotIncluded } from '../lib/not-found';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
