@@ -2,7 +2,7 @@
 // D34): nothing is retained, these are read from the store when a filter names exactly
 // one of these topics. Wildcard filters get nothing.
 
-import { outputBodyJsonText } from '../server/lib/json-text';
+import { outputBodyJsonText } from '../http/json-text';
 import type { LedgerStoreApi } from '../store-contract';
 import { blockMetadataEventJson, milestoneInfoJson } from './publish';
 import { currentStateTopics, topics } from './topics';

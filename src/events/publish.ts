@@ -5,7 +5,7 @@
 // native emitters). A payload is built only when some subscription matches its topic.
 
 import type { Logger } from 'pino';
-import { outputBodyJsonText } from '../server/lib/json-text';
+import { outputBodyJsonText } from '../http/json-text';
 import type {
   LedgerStoreApi,
   MilestoneCommittedEvent,

@@ -15,7 +15,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { NodeInfo } from './lib/node-info';
 import { errorBodyText } from '../http/error';
-import { cachedBlockJsonText, outputBodyJsonText } from './lib/json-text';
+import { cachedBlockJsonText, outputBodyJsonText } from '../http/json-text';
 import { blockNotFound, outputNotFound, transactionNotIncluded } from './lib/not-found';
 import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './lib/before-koa';
 import { publicRouteMatcher } from './middleware/auth';

@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import { notFound } from '../../http/error';
 import { blockNotFound } from '../lib/not-found';
-import { cachedBlockJsonText } from '../lib/json-text';
+import { cachedBlockJsonText } from '../../http/json-text';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { id32Param } from '../lib/params';
 import type { ServerServices } from '../services';

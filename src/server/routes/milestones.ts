@@ -3,7 +3,7 @@
 
 import type Router from '@koa/router';
 import { notFound } from '../../http/error';
-import { payloadJsonText } from '../lib/json-text';
+import { payloadJsonText } from '../../http/json-text';
 import { sendJsonOrBinary } from '../middleware/media';
 import { id32Param, indexParam } from '../lib/params';
 import type { ServerServices } from '../services';

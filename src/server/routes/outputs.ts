@@ -3,7 +3,7 @@
 
 import type Router from '@koa/router';
 import { notFound } from '../../http/error';
-import { outputBodyJsonText } from '../lib/json-text';
+import { outputBodyJsonText } from '../../http/json-text';
 import { outputNotFound } from '../lib/not-found';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { outputIdParam } from '../lib/params';

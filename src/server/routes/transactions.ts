@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { notFound } from '../../http/error';
-import { cachedBlockJsonText } from '../lib/json-text';
+import { cachedBlockJsonText } from '../../http/json-text';
 import { blockNotFound, transactionNotIncluded } from '../lib/not-found';
 import { sendJsonOrBinary, sendJsonText } from '../middleware/media';
 import { id32Param } from '../lib/params';

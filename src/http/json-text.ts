@@ -1,8 +1,10 @@
-// API JSON of stored objects as text, straight from the native emitter (it already writes
-// the canonical key order), so lookups do not parse and re-serialize in JavaScript.
+// API JSON of stored objects as text (api.md §2.6–§2.12, events.md §3.3), straight from
+// the native emitter (it already writes the canonical key order), so lookups do not parse
+// and re-serialize in JavaScript. The REST routes and the event API write the same bytes
+// with it.
 
-import native from '../../native';
-import { fromNative } from '../../core/errors';
+import native from '../native';
+import { fromNative } from '../core/errors';
 
 export const blockJsonText = (bytes: Buffer): string => fromNative(() => native.decodeBlockToJson(bytes));
 
