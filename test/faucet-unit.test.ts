@@ -16,7 +16,7 @@ import { type FaucetRefusal, parseRecipient } from '../src/faucet/requests';
 import { buildFaucetTransaction, InsufficientFunds, selectInputs } from '../src/faucet/transaction';
 import type { HttpError } from '../src/http/error';
 import { rateLimit } from '../src/server/middleware/rate-limit';
-import { TokenBuckets } from '../src/server/lib/token-buckets';
+import { TokenBuckets } from '../src/http/token-buckets';
 
 const RENT = { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 };
 

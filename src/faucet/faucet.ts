@@ -5,7 +5,7 @@
 // remainder is the next batch's input). A conflicting batch goes back to the front of the
 // queue; one the node asks to reattach is submitted again, unchanged.
 
-import { TokenBuckets } from '../server/lib/token-buckets';
+import { TokenBuckets } from '../http/token-buckets';
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../config/schema';
 import { networkId } from '../core/ids';

@@ -1,13 +1,13 @@
 // Per-client rate limit: over the limit is 429 with Retry-After and the D6 body. The
-// buckets are kept by whoever `admit` asks (server/lib/token-buckets.ts): in this thread,
+// buckets are kept by whoever `admit` asks (src/http/token-buckets.ts): in this thread,
 // or — for the faucet behind several HTTP event loops — on the main thread, so that a
 // client's limit is one for the whole node.
 
 import type { Context, Next } from 'koa';
 import { HttpError } from '../../http/error';
-import { TokenBuckets, type RateLimit } from '../lib/token-buckets';
+import { TokenBuckets, type RateLimit } from '../../http/token-buckets';
 
-export type { RateLimit } from '../lib/token-buckets';
+export type { RateLimit } from '../../http/token-buckets';
 
 /** `admit(ip)`: 0 to let the request through, else the seconds the client must wait. */
 export function rateLimit(

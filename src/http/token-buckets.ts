@@ -1,6 +1,7 @@
 // A token bucket per key (a client's IP), as inx-faucet's echo limiter: `maxRequests` per
-// `period` seconds on average, up to `maxBurst` at once. Buckets that have refilled are
-// forgotten, so memory is bounded by the clients of the last period.
+// `period` seconds on average, up to `maxBurst` at once (docs/faucet.md, `faucet.rateLimit`).
+// Buckets that have refilled are forgotten, so memory is bounded by the clients of the
+// last period. Kept by the faucet (on the main thread) and by the rate-limit middleware.
 
 export interface RateLimit {
   maxRequests: number;
