@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PUBLIC_ROUTES } from '../src/config/schema';
-import { publicRouteMatcher } from '../src/server/middleware/auth';
+import { publicRouteMatcher } from '../src/http/route-auth';
 import { exceedsDepth, parseJsonBody } from '../src/server/middleware/body';
 import { checkBlockShape, describeShapeError } from '../src/server/schemas/block';
 

@@ -1,6 +1,6 @@
 // The event API's broker (events.md §1, §6, D33), on its own thread (thread.ts): every
 // HTTP event loop hands it the upgrade requests for /api/mqtt/v1 (handoff.ts) with a
-// descriptor of the connection. Each passes the routes' own auth rule (middleware/auth.ts)
+// descriptor of the connection. Each passes the routes' own auth rule (http/route-auth.ts)
 // and the client limit, then `ws` completes the handshake (subprotocol `mqtt`) and a
 // Session takes the connection. The store's event feed is published from here
 // (publish.ts) and is only active while some client is connected.
@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { NodeConfig } from '../config/schema';
 import { HttpError, unavailable } from '../http/error';
-import { routeAuthorizer } from '../server/middleware/auth';
+import { routeAuthorizer } from '../http/route-auth';
 import type { LedgerStoreApi } from '../store-contract';
 import { Fanout } from './fanout';
 import { dispatch } from './handlers';

@@ -18,7 +18,7 @@ import { errorBodyText } from '../http/error';
 import { cachedBlockJsonText, outputBodyJsonText } from '../http/json-text';
 import { blockNotFound, outputNotFound, transactionNotIncluded } from './lib/not-found';
 import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './lib/before-koa';
-import { publicRouteMatcher } from './middleware/auth';
+import { publicRouteMatcher } from '../http/route-auth';
 import { binaryTypeOf } from './middleware/media';
 import type { ServerServices } from './services';
 

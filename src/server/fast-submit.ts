@@ -13,7 +13,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './lib/before-koa';
 import type { HttpError } from '../http/error';
-import { publicRouteMatcher } from './middleware/auth';
+import { publicRouteMatcher } from '../http/route-auth';
 import { collectBody, keepReadBody } from './middleware/body';
 import { bodyKindOf } from './middleware/media';
 import { BlockSubmitter } from './pipeline/submit';
