@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import native from '../native';
 import { unavailable as serviceUnavailable } from '../http/error';
-import { EVENTS_PATH } from '../server/routes/mqtt';
+import { EVENTS_PATH } from '../http/paths';
 
 /** An upgrade request handed to the event API's thread. */
 export interface Handoff {

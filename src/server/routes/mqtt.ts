@@ -4,8 +4,7 @@
 
 import type Router from '@koa/router';
 import { badRequest } from '../../http/error';
-
-export const EVENTS_PATH = '/api/mqtt/v1';
+import { EVENTS_PATH } from '../../http/paths';
 
 export function mqttRoutes(router: Router): void {
   router.get(EVENTS_PATH, () => {
