@@ -26,8 +26,7 @@ import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
 import { issueToken, jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
-import { withFastReads } from './server/fast-reads';
-import { withFastSubmit } from './server/fast-submit';
+import { beforeKoa } from './server/before-koa/listener';
 import {
   drainAndClose,
   HttpWorkers,
@@ -146,7 +145,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       gossip,
     };
     const app = createApp(services, secret);
-    server = createServer(withFastSubmit(withFastReads(app.callback(), services), services));
+    server = createServer(beforeKoa(app.callback(), services));
     trackConnections(server);
     server.keepAliveTimeout = 65_000;
     if (config.events.enabled) {

@@ -1,4 +1,9 @@
-// The Koa application: middleware order is the request's life.
+// The Koa application (api.md), the second of the HTTP API's two doors into one pipeline:
+//   1. before-koa/listener.ts, the request listener in front of this app, answers the hot
+//      reads (info, tips, blocks, metadata, included blocks, outputs) and the submissions
+//      that get stored before Koa sees them, through the same pipeline (docs/performance.md);
+//   2. everything else goes through this Koa chain, whose middleware order is the request's
+//      life:
 //   log → metrics → error body → CORS/preflight → auth (before routing, D19) → routes
 //   → unmatched: 405 for a known path with another method, else 404.
 

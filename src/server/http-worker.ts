@@ -1,10 +1,10 @@
-// One HTTP event loop in a worker thread (docs/performance.md): the same Koa app as the
-// main thread's, over the store and the mining pool the main thread opened (shared through
-// the native binding, one RocksDB per process), listening on a socket of its own bound to
-// the node's port with SO_REUSEPORT so the kernel spreads connections over the threads.
-// The coordinator stays on the main thread; event API upgrades go to the event API's thread
-// through this worker's port to it (events/handoff.ts). Started and stopped by
-// http-workers.ts.
+// One HTTP event loop in a worker thread (docs/performance.md): the same two doors as the
+// main thread's (the answers before Koa of before-koa/, then the Koa app of app.ts), over
+// the store and the mining pool the main thread opened (shared through the native binding,
+// one RocksDB per process), listening on a socket of its own bound to the node's port with
+// SO_REUSEPORT so the kernel spreads connections over the threads. The coordinator stays
+// on the main thread; event API upgrades go to the event API's thread through this
+// worker's port to it (events/handoff.ts). Started and stopped by http-workers.ts.
 
 import { createServer } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -16,8 +16,7 @@ import { LedgerStore } from '../core/store';
 import native from '../native';
 import { createLogger } from '../terminal/logger';
 import { createApp } from './app';
-import { withFastReads } from './fast-reads';
-import { withFastSubmit } from './fast-submit';
+import { beforeKoa } from './before-koa/listener';
 import { NodeMetrics, type ThreadMetrics } from './lib/node-metrics';
 import { drainAndClose, trackConnections, type WorkerData, type ToMain, type ToWorker } from './http-workers';
 
@@ -58,7 +57,7 @@ async function start(): Promise<void> {
     gossip,
   };
   const app = createApp(services, data.jwtSecret);
-  const server = createServer(withFastSubmit(withFastReads(app.callback(), services), services));
+  const server = createServer(beforeKoa(app.callback(), services));
   trackConnections(server);
   server.keepAliveTimeout = 65_000;
   if (data.eventsPort !== undefined) handUpgradesOff(server, data.eventsPort);

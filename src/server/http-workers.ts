@@ -1,6 +1,7 @@
 // Several event loops serving the node's one port (docs/performance.md). One JavaScript
 // thread bounds the HTTP API at about one core, so `restApi.workers` loops serve it: the
-// main thread and workers − 1 worker threads (http-worker.ts), each with the same Koa app.
+// main thread and workers − 1 worker threads (http-worker.ts), each with the same request
+// listener (before-koa/listener.ts in front of the Koa app).
 // All of them run in this process over one store (RocksDB opens a directory once per
 // process; the native binding lets the workers attach to the main thread's store) and one
 // mining pool. Each listens on its own socket bound to the port with SO_REUSEPORT, and

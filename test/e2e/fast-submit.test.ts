@@ -1,8 +1,8 @@
-// POST /api/core/v2/blocks answered before Koa (server/fast-submit.ts) for a stored block
-// with a declared body; everything else goes to Koa with the body read before. What a client
-// sees must not tell the two apart: the same status, headers and body whichever path
-// answers, the same error bodies, the same counters. A chunked body (no Content-Length)
-// always takes Koa's path, so it is the reference here.
+// POST /api/core/v2/blocks answered before Koa (server/before-koa/submissions.ts) for a
+// stored block with a declared body; everything else goes to Koa with the body read
+// before. What a client sees must not tell the two apart: the same status, headers and body
+// whichever path answers, the same error bodies, the same counters. A chunked body (no
+// Content-Length) always takes Koa's path, so it is the reference here.
 
 import { request } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // HTTP on several event loops (docs/performance.md): worker threads serve the node's port
 // beside the main thread, over the same store; their requests add up in /metrics; event
 // API upgrades that reach any thread are handed to the event API's thread; the hot reads answered
-// before Koa (server/fast-reads.ts) carry the same headers as Koa's answers and keep the
+// before Koa (server/before-koa/reads.ts) carry the same headers as Koa's answers and keep the
 // public-route rule; stopping releases the store for the next start.
 
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
-// The reasons of the 404s that both the routes and the answers before Koa (fast-reads.ts)
-// give, so that the two always say the same.
+// The reasons of the 404s that both the routes and the answers before Koa
+// (before-koa/reads.ts) give, so that the two always say the same.
 
 import type { LedgerStoreApi } from '../../store-contract';
 

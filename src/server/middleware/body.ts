@@ -7,8 +7,9 @@ import type { Context } from 'koa';
 import { badRequest, type HttpError } from '../../http/error';
 
 /**
- * Bodies read before Koa (fast-submit.ts), or the error reading them ended with, for the
- * requests it then hands to Koa: the stream is consumed, so `readBody` answers from here.
+ * Bodies read before Koa (before-koa/submissions.ts), or the error reading them ended with,
+ * for the requests it then hands to Koa: the stream is consumed, so `readBody` answers from
+ * here.
  */
 const readBefore = new WeakMap<IncomingMessage, Buffer | HttpError>();
 

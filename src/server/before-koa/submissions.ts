@@ -11,13 +11,13 @@
 // store that refused a block refuses it again.
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './lib/before-koa';
-import type { HttpError } from '../http/error';
-import { publicRouteMatcher } from '../http/route-auth';
-import { collectBody, keepReadBody } from './middleware/body';
-import { bodyKindOf } from './middleware/media';
-import { BlockSubmitter } from './pipeline/submit';
-import type { ServerServices } from './services';
+import type { HttpError } from '../../http/error';
+import { publicRouteMatcher } from '../../http/route-auth';
+import { collectBody, keepReadBody } from '../middleware/body';
+import { bodyKindOf } from '../middleware/media';
+import { BlockSubmitter } from '../pipeline/submit';
+import type { ServerServices } from '../services';
+import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './early-answers';
 
 const ROUTE = '/api/core/v2/blocks';
 

@@ -13,14 +13,14 @@
 // there changes nothing.
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { NodeInfo } from './lib/node-info';
-import { errorBodyText } from '../http/error';
-import { cachedBlockJsonText, outputBodyJsonText } from '../http/json-text';
-import { blockNotFound, outputNotFound, transactionNotIncluded } from './lib/not-found';
-import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './lib/before-koa';
-import { publicRouteMatcher } from '../http/route-auth';
-import { binaryTypeOf } from './middleware/media';
-import type { ServerServices } from './services';
+import { errorBodyText } from '../../http/error';
+import { cachedBlockJsonText, outputBodyJsonText } from '../../http/json-text';
+import { publicRouteMatcher } from '../../http/route-auth';
+import { NodeInfo } from '../lib/node-info';
+import { blockNotFound, outputNotFound, transactionNotIncluded } from '../lib/not-found';
+import { binaryTypeOf } from '../middleware/media';
+import type { ServerServices } from '../services';
+import { EarlyAnswers, JSON_CONTENT_TYPE, requestPath } from './early-answers';
 
 const BLOCK = /^\/api\/core\/v2\/blocks\/(0x[0-9a-fA-F]{64})(\/metadata)?$/;
 const INCLUDED = /^\/api\/core\/v2\/transactions\/(0x[0-9a-fA-F]{64})\/included-block$/;

@@ -1,12 +1,12 @@
-// What the listeners that answer before Koa (fast-reads.ts, fast-submit.ts) share: the path
+// What the listeners that answer before Koa (reads.ts, submissions.ts) share: the path
 // of a request URL, the content type Koa gives JSON, and the bookkeeping Koa's middleware
 // does for an answer (the request counters and timers under the route's pattern, and the
 // request log line), so that an answer given early counts and logs as one given by Koa.
 
 import type { Logger } from 'pino';
+import type { NodeMetrics } from '../lib/node-metrics';
 import { JSON_TYPE } from '../middleware/media';
 import { RequestCounter } from '../middleware/request-metrics';
-import type { NodeMetrics } from './node-metrics';
 
 export const JSON_CONTENT_TYPE = `${JSON_TYPE}; charset=utf-8`;
 
