@@ -1,20 +1,23 @@
+// Ed25519 through the binding: the keys and signatures of the spec's worked examples
+// (wire-format.md §9, read from vectors/worked-examples.json), batches, and bad arguments.
 import { describe, expect, it } from 'vitest';
 import { LedgerError, ed25519Address, publicKey, sign, verify, verifyBatch } from '../src/index';
+import { WORKED } from './vectors';
 
-const GENESIS_SEED = '0xffbf22719c9ea8d3d31bcf5d5eaa03ffb3a2a2e71abfd2b2ef0e56b692897f71';
-const ESSENCE_HASH = '0x9fd9e0464f6c8f401508a65af3b273913a32459c402c3e5bedc37b10b4002ff2';
+const { genesis, coordinator } = WORKED.keys;
 
 describe('Ed25519', () => {
   it('signs Example C as the spec shows', () => {
-    const pk = publicKey(GENESIS_SEED);
-    expect(pk).toBe('0xb39a6d3b7bb5d56babc92e704c570eb3abd60eb92ea78922182180e69a2bb9e1');
-    expect(ed25519Address(pk)).toBe('0x10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d');
-    const sig = sign(GENESIS_SEED, ESSENCE_HASH);
-    expect(sig).toBe(
-      '0x8cc2a8ddde1619d47cada7fcf5b10b4251c0fab142c2866a77eb1aa78b5ecb653171d703f38cc86a89c97f783965004cdc57060f3d0d7cf61619117780a22b09',
-    );
-    expect(verify(pk, ESSENCE_HASH, sig)).toBe(true);
-    expect(verify(pk, ESSENCE_HASH.replace('9f', '9e'), sig)).toBe(false);
+    const essenceHash = WORKED.C.extra.essenceHash;
+    const [unlock] = WORKED.C.json.payload.unlocks;
+    if (unlock.type !== 0) throw new Error('Example C is unlocked by a signature');
+    const pk = publicKey(genesis.seed);
+    expect(pk).toBe(genesis.publicKey);
+    expect(ed25519Address(pk)).toBe(genesis.address);
+    const sig = sign(genesis.seed, essenceHash);
+    expect(sig).toBe(unlock.signature.signature);
+    expect(verify(pk, essenceHash, sig)).toBe(true);
+    expect(verify(pk, essenceHash.replace('9f', '9e'), sig)).toBe(false);
   });
 
   it('batch verification fails if one signature is bad', () => {
@@ -28,15 +31,13 @@ describe('Ed25519', () => {
   });
 
   it('the coordinator key signs milestone 1 as in Example A', () => {
-    // BLAKE2b-256("ledger-devnet-coordinator"), wire-format §9.
-    const seed = Buffer.from('1e9179432fb10b21c1d9381b18401ca963ef37ad69e8c246bc667c0682cacb0f', 'hex');
+    // BLAKE2b-256("ledger-devnet-coordinator"), wire-format §9; as bytes, not hex text.
+    const seed = Buffer.from(coordinator.seed.slice(2), 'hex');
     const pk = publicKey(seed);
-    expect(pk).toBe('0xfc3033a22726d4e0f213eb9820b998c824274e929d8a015968d294e02c531882');
-    const milestoneId = '0x26e97b04f2c7df179c5818c4e172c7f3e6424aa86c0b547d2962812430d8fec2';
+    expect(pk).toBe(coordinator.publicKey);
+    const milestoneId = WORKED.A.extra.milestoneId;
     const sig = sign(seed, milestoneId);
-    expect(sig).toBe(
-      '0xcd6e416746152a97c00d10a34b48a4f63510f115967030956549e2268df88f46a19b46d7997de93ad115b92aa0d037fe9361dfe504bc7d0527a9f2bb8422da0a',
-    );
+    expect(sig).toBe(WORKED.A.json.payload.signatures[0].signature);
     expect(verifyBatch([{ publicKey: pk, message: milestoneId, signature: sig }])).toBe(true);
   });
 

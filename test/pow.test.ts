@@ -1,15 +1,12 @@
+// Proof of work through the binding (pow.md): scores of Examples B and C (read from
+// vectors/worked-examples.json), batched scores, the engines, and the miner.
 import { describe, expect, it } from 'vitest';
 import { encodeBlock, LedgerError, mine, powHashRate, powInfo, powScore, powScores, validateBlock } from '../src/index';
+import { WORKED } from './vectors';
 
-const EXAMPLE_B =
-  '02020000000000000000000000000000000000000000000000000000000000000000c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e191a00000005000000066c65646765720b00000068656c6c6f20776f726c649598000000000000';
-const EXAMPLE_C_HEX =
-  '0202344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f' +
-  '5e191801000006000000018a8858e8d276564701000000000000000000000000000000000000000000000000000000000000000000000000612e925392135759' +
-  '3702d25b30902b598be48af07b1f4aae5d600d5f565693fa02000340420f00000000000001000094974ee57aef2316fbbaab22273f911485ad99cc688b4a3989' +
-  '3f2316147b258b0003c03de8f5ac5710000001000010d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d000000000001000000b39a' +
-  '6d3b7bb5d56babc92e704c570eb3abd60eb92ea78922182180e69a2bb9e18cc2a8ddde1619d47cada7fcf5b10b4251c0fab142c2866a77eb1aa78b5ecb653171' +
-  'd703f38cc86a89c97f783965004cdc57060f3d0d7cf61619117780a22b09362c150000000000';
+// wire-format §9.2 and §9.3, as hex without 0x.
+const EXAMPLE_B = WORKED.B.bytes.slice(2);
+const EXAMPLE_C_HEX = WORKED.C.bytes.slice(2);
 const withNonce = (hex: string, nonce: bigint) => {
   const b = Buffer.from(hex, 'hex');
   b.writeBigUInt64LE(nonce, b.length - 8);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBlock, encodeBlockWithId, LedgerError, validateBlock } from '../src/index';
 import type { ProtocolJson } from '../src/index';
-import { bytesOf, protocolOf, records } from './vectors';
+import { bytesOf, protocolOf, records, WORKED } from './vectors';
 
 function reasonOf(run: () => void): string | undefined {
   try {
@@ -94,23 +94,9 @@ describe('valid vectors pass the rules of their own network', () => {
 });
 
 // wire-format §9.2 and §9.3: both meet the dev minimum PoW score 1500 (pow.md).
-const EXAMPLE_B =
-  '02020000000000000000000000000000000000000000000000000000000000000000c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f' +
-  '5e191a00000005000000066c65646765720b00000068656c6c6f20776f726c649598000000000000';
-const EXAMPLE_C =
-  '0202344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f' +
-  '5e191801000006000000018a8858e8d276564701000000000000000000000000000000000000000000000000000000000000000000000000612e925392135759' +
-  '3702d25b30902b598be48af07b1f4aae5d600d5f565693fa02000340420f00000000000001000094974ee57aef2316fbbaab22273f911485ad99cc688b4a3989' +
-  '3f2316147b258b0003c03de8f5ac5710000001000010d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d000000000001000000b39a' +
-  '6d3b7bb5d56babc92e704c570eb3abd60eb92ea78922182180e69a2bb9e18cc2a8ddde1619d47cada7fcf5b10b4251c0fab142c2866a77eb1aa78b5ecb653171' +
-  'd703f38cc86a89c97f783965004cdc57060f3d0d7cf61619117780a22b09362c150000000000';
-
-const EXAMPLE_B_JSON = {
-  protocolVersion: 2,
-  parents: [`0x${'00'.repeat(32)}`, '0xc2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e19'],
-  payload: { type: 5, tag: '0x6c6564676572', data: '0x68656c6c6f20776f726c64' },
-  nonce: '39061',
-};
+const EXAMPLE_B = WORKED.B.bytes.slice(2);
+const EXAMPLE_C = WORKED.C.bytes.slice(2);
+const EXAMPLE_B_JSON = WORKED.B.json;
 
 describe('PoW is judged last, at minPowScore 1500', () => {
   const dev: ProtocolJson = { ...protocolOf('ledger-devnet-v2'), minPowScore: 1500, tokenSupply: '4600000000000000' };

@@ -7,6 +7,7 @@
 import { join, resolve } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesOf, WORKED } from '../vectors';
 import { startTestNode, tempDataDir, type TestNode } from './node-harness';
 import {
   GENESIS_OUTPUT_ID,
@@ -30,24 +31,14 @@ const { LedgerStore } = require(join(root, 'dist/core/store.js')) as typeof impo
 const { startNode } = require(join(root, 'dist/node.js')) as typeof import('../../src/node');
 const core = require(join(root, 'dist/index.js')) as typeof import('../../src/index');
 
-// wire-format §9: the dev coordinator's seed (BLAKE2b-256 of "ledger-devnet-coordinator")
-// and Examples B (tagged data) and C (the genesis spend), both mined for minPowScore 1500.
-const SPEC_COORDINATOR_SEED = '0x1e9179432fb10b21c1d9381b18401ca963ef37ad69e8c246bc667c0682cacb0f';
-const EXAMPLE_B =
-  '02020000000000000000000000000000000000000000000000000000000000000000c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f' +
-  '5e191a00000005000000066c65646765720b00000068656c6c6f20776f726c649598000000000000';
-const EXAMPLE_C =
-  '0202344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f' +
-  '5e191801000006000000018a8858e8d276564701000000000000000000000000000000000000000000000000000000000000000000000000612e925392135759' +
-  '3702d25b30902b598be48af07b1f4aae5d600d5f565693fa02000340420f00000000000001000094974ee57aef2316fbbaab22273f911485ad99cc688b4a3989' +
-  '3f2316147b258b0003c03de8f5ac5710000001000010d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d000000000001000000b39a' +
-  '6d3b7bb5d56babc92e704c570eb3abd60eb92ea78922182180e69a2bb9e18cc2a8ddde1619d47cada7fcf5b10b4251c0fab142c2866a77eb1aa78b5ecb653171' +
-  'd703f38cc86a89c97f783965004cdc57060f3d0d7cf61619117780a22b09362c150000000000';
-
-const RECIPIENT = 'tst1qz2fwnh90thjx9hmh24jyfeljy2gttvee35gkj3e3yljx9s50vjcklgq6z7';
-const GENESIS = 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc';
-const OUTPUT_0 = '0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710000';
-const OUTPUT_1 = '0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710100';
+// The spec's worked history (vectors/worked-examples.json; wire-format §9, ledger.md §7.4):
+// the dev coordinator's seed (BLAKE2b-256 of "ledger-devnet-coordinator"), the recipient
+// and genesis addresses, and the two outputs Example C (the genesis spend) creates.
+// Examples B and C, both mined for minPowScore 1500, are replayed from there below.
+const SPEC_COORDINATOR_SEED = WORKED.keys.coordinator.seed;
+const RECIPIENT = WORKED.keys.recipient.bech32;
+const GENESIS = WORKED.keys.genesis.bech32;
+const [OUTPUT_0, OUTPUT_1] = WORKED.C.extra.outputIds;
 
 async function text(url: string, path: string, init?: RequestInit): Promise<[number, string]> {
   const res = await fetch(url + path, init);
@@ -86,11 +77,11 @@ describe('indexer.md §5 on the worked history (ledger index 2)', () => {
       tips: config.tips,
       indexer: { enabled: true },
     });
-    await store.issueMilestone(1_700_000_000);
-    await store.submitBlock(Buffer.from(EXAMPLE_B, 'hex'));
-    await store.submitBlock(Buffer.from(EXAMPLE_C, 'hex'));
-    const second = await store.issueMilestone(1_700_000_010);
-    expect(second.blockId).toBe('0x758579c5534385bcd58cb66725028cd6eb6b2af11367830561d03bb47480666e');
+    await store.issueMilestone(WORKED.A.json.payload.timestamp);
+    await store.submitBlock(bytesOf(WORKED.B.bytes));
+    await store.submitBlock(bytesOf(WORKED.C.bytes));
+    const second = await store.issueMilestone(WORKED.D.extra.timestamp);
+    expect(second.blockId).toBe(WORKED.D.id);
     store.close();
     node = await startNode(config, { logger: pino({ level: 'silent' }) });
   });
