@@ -48,26 +48,18 @@ pub fn ed25519_address(public_key: &[u8; 32]) -> Id32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::worked_examples::{hex32, hex_str};
 
-    fn h32(s: &str) -> [u8; 32] {
-        hex::decode(s).unwrap().try_into().unwrap()
-    }
-
+    /// The keys and signatures of wire-format §9 (Examples A and C).
     #[test]
     fn genesis_key_signs_example_c_as_in_the_spec() {
-        let seed = h32("ffbf22719c9ea8d3d31bcf5d5eaa03ffb3a2a2e71abfd2b2ef0e56b692897f71");
+        let seed = hex32("/keys/genesis/seed");
         let pk = public_key(&seed);
-        assert_eq!(
-            hex::encode(pk),
-            "b39a6d3b7bb5d56babc92e704c570eb3abd60eb92ea78922182180e69a2bb9e1"
-        );
-        assert_eq!(
-            hex::encode(ed25519_address(&pk)),
-            "10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d"
-        );
-        let essence_hash = h32("9fd9e0464f6c8f401508a65af3b273913a32459c402c3e5bedc37b10b4002ff2");
+        assert_eq!(hex::encode(pk), hex_str("/keys/genesis/publicKey"));
+        assert_eq!(hex::encode(ed25519_address(&pk)), hex_str("/keys/genesis/address"));
+        let essence_hash = hex32("/C/extra/essenceHash");
         let sig = sign(&seed, &essence_hash);
-        assert_eq!(hex::encode(sig), "8cc2a8ddde1619d47cada7fcf5b10b4251c0fab142c2866a77eb1aa78b5ecb653171d703f38cc86a89c97f783965004cdc57060f3d0d7cf61619117780a22b09");
+        assert_eq!(hex::encode(sig), hex_str("/C/json/payload/unlocks/0/signature/signature"));
         assert!(verify(&pk, &essence_hash, &sig));
         let mut bad = sig;
         bad[0] ^= 1;
@@ -77,13 +69,14 @@ mod tests {
     #[test]
     fn coordinator_key_signs_milestone_one() {
         let seed = blake2b256(b"ledger-devnet-coordinator");
+        assert_eq!(seed, hex32("/keys/coordinator/seed"));
         let pk = public_key(&seed);
+        assert_eq!(hex::encode(pk), hex_str("/keys/coordinator/publicKey"));
+        let ms_id = hex32("/A/extra/milestoneId");
         assert_eq!(
-            hex::encode(pk),
-            "fc3033a22726d4e0f213eb9820b998c824274e929d8a015968d294e02c531882"
+            hex::encode(sign(&seed, &ms_id)),
+            hex_str("/A/json/payload/signatures/0/signature")
         );
-        let ms_id = h32("26e97b04f2c7df179c5818c4e172c7f3e6424aa86c0b547d2962812430d8fec2");
-        assert_eq!(hex::encode(sign(&seed, &ms_id)), "cd6e416746152a97c00d10a34b48a4f63510f115967030956549e2268df88f46a19b46d7997de93ad115b92aa0d037fe9361dfe504bc7d0527a9f2bb8422da0a");
     }
 
     #[test]

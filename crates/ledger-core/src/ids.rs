@@ -91,16 +91,14 @@ pub fn hash_parts(parts: &[&[u8]]) -> Id32 {
 mod tests {
     use super::*;
 
+    /// wire-format §4: output 0 of Example C and the alias/NFT id it gives.
     #[test]
     fn derived_id_vectors_of_the_spec() {
         let oid: OutputId =
-            hex::decode("77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad085710000")
-                .unwrap()
-                .try_into()
-                .unwrap();
+            crate::worked_examples::hex_bytes("/C/extra/outputIds/0").try_into().unwrap();
         assert_eq!(
             hex::encode(alias_id_from_output_id(&oid)),
-            "0eefba3e6591b115cf0cb065c602d41b4dd61d8da1a3976613f7b41ba40de72e"
+            crate::worked_examples::hex_str("/C/extra/chainIdOfOutput0")
         );
         let fid = foundry_id(&[0x11; 32], 1, 0);
         assert_eq!(hex::encode(fid), format!("08{}0100000000", "11".repeat(32)));

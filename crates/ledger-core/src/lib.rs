@@ -23,3 +23,9 @@ pub mod snapshot;
 pub mod validate;
 
 pub use error::{Error, Result};
+
+/// The spec's worked examples for the unit tests, read from `vectors/` as the integration
+/// tests read them.
+#[cfg(test)]
+#[path = "../tests/common/worked_examples.rs"]
+mod worked_examples;

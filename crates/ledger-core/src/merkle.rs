@@ -28,26 +28,20 @@ fn largest_power_of_two_below(n: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::worked_examples::{hex32, hex_str};
 
     fn id(s: &str) -> Id32 {
         hex::decode(s).unwrap().try_into().unwrap()
     }
 
+    /// Example D of ledger.md §7.4: milestone 2's white-flag order (Examples A, B, C) and roots.
     #[test]
     fn example_d_roots() {
-        let order = [
-            id("c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e19"),
-            id("344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56"),
-            id("04d316e4a2edb85e074a9ba99191c562a9e8bbc90f994fd7261c1c87946bcea8"),
-        ];
-        assert_eq!(
-            hex::encode(merkle_root(&order)),
-            "8db96a1982d2ea4049100176b9cff70bb72ae9c050cb8ff5a3ac43a224a4b6b7"
-        );
-        assert_eq!(
-            hex::encode(merkle_root(&order[2..])),
-            "8351e69a1eb3d3d2a3acf2c22f695f5bdef2028fe1be120e383c6b79bb71ad47"
-        );
+        let order: Vec<Id32> =
+            (0..3).map(|i| hex32(&format!("/D/extra/whiteFlagOrder/{i}"))).collect();
+        assert_eq!(order, [hex32("/A/id"), hex32("/B/id"), hex32("/C/id")]);
+        assert_eq!(hex::encode(merkle_root(&order)), hex_str("/D/extra/inclusionMerkleRoot"));
+        assert_eq!(hex::encode(merkle_root(&order[2..])), hex_str("/D/extra/appliedMerkleRoot"));
         assert_eq!(
             hex::encode(merkle_root(&[])),
             "0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8"

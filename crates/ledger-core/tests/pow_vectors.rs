@@ -1,18 +1,12 @@
 //! The vectors of pow.md §5 through every scorer this CPU runs: the single-block scorer and
 //! the lanes of every engine, including "the smallest nonce that reaches the target".
+//! Examples B and C are read from `vectors/worked-examples.json`.
 
+mod common;
+
+use common::worked_examples;
 use ledger_core::hash::blake2b256;
 use ledger_core::pow::{required_zeros, trailing_zeros, Engine};
-
-const EXAMPLE_B: &str = "02020000000000000000000000000000000000000000000000000000000000000000c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e191a00000005000000066c65646765720b00000068656c6c6f20776f726c649598000000000000";
-const EXAMPLE_C: &str = concat!(
-    "0202344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f",
-    "5e191801000006000000018a8858e8d276564701000000000000000000000000000000000000000000000000000000000000000000000000612e925392135759",
-    "3702d25b30902b598be48af07b1f4aae5d600d5f565693fa02000340420f00000000000001000094974ee57aef2316fbbaab22273f911485ad99cc688b4a3989",
-    "3f2316147b258b0003c03de8f5ac5710000001000010d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d000000000001000000b39a",
-    "6d3b7bb5d56babc92e704c570eb3abd60eb92ea78922182180e69a2bb9e18cc2a8ddde1619d47cada7fcf5b10b4251c0fab142c2866a77eb1aa78b5ecb653171",
-    "d703f38cc86a89c97f783965004cdc57060f3d0d7cf61619117780a22b09362c150000000000",
-);
 
 fn with_nonce(block: &[u8], nonce: u64) -> Vec<u8> {
     let mut b = block.to_vec();
@@ -64,7 +58,7 @@ fn tip12_message() {
 
 #[test]
 fn example_b() {
-    let block = hex::decode(EXAMPLE_B).unwrap();
+    let block = worked_examples::block("B");
     assert_eq!(trailing_zeros(&block), 11);
     assert_eq!(trailing_zeros(&with_nonce(&block, 0)), 1);
     assert_eq!(trailing_zeros(&with_nonce(&block, 39060)), 0);
@@ -74,7 +68,7 @@ fn example_b() {
 
 #[test]
 fn example_c() {
-    let block = hex::decode(EXAMPLE_C).unwrap();
+    let block = worked_examples::block("C");
     assert_eq!(block.len(), 358);
     assert_eq!(trailing_zeros(&block), 13);
     assert_eq!(required_zeros(1500, block.len()), 13);

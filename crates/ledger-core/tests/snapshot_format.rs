@@ -2,7 +2,12 @@
 //! a ledger rolled back over milestone diffs, and every way a file can be malformed —
 //! truncated anywhere, trailing bytes, counts larger than the file, wrong version, type,
 //! index order, diffs that contradict the ledger — each a clear error, never a panic.
+//! The genesis output and its address are those of the spec's worked examples
+//! (`vectors/worked-examples.json`).
 
+mod common;
+
+use common::worked_examples;
 use ledger_core::codec::encode_output;
 use ledger_core::ids;
 use ledger_core::model::*;
@@ -27,7 +32,8 @@ fn spec_example() -> Vec<u8> {
         &"00".repeat(34),
         &"00".repeat(32),
         "00000000000000002e000000",
-        "030080f7f5ac5710000001000010d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d00",
+        // The genesis output: the one Example C spends (wire-format §9.3).
+        worked_examples::hex_str("/C/extra/consumedOutputs/0/output"),
         &"00".repeat(32),
     ];
     hex::decode(parts.concat()).unwrap()
@@ -36,11 +42,9 @@ fn spec_example() -> Vec<u8> {
 /// The committed copy of the same file (test/data), also used by the end-to-end tests.
 const COMMITTED: &[u8] = include_bytes!("../../../test/data/genesis-hornet-dev.snapshot.bin");
 
+/// The dev genesis address (D23), the genesis key of wire-format §9.
 fn d23_address() -> Id32 {
-    hex::decode("10d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d")
-        .unwrap()
-        .try_into()
-        .unwrap()
+    worked_examples::hex32("/keys/genesis/address")
 }
 
 fn basic(amount: u64, address: Id32) -> Output {

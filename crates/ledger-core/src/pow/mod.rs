@@ -96,25 +96,25 @@ pub fn meets_min_score(block: &[u8], min_pow_score: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::worked_examples;
 
-    const EXAMPLE_B: &str = "02020000000000000000000000000000000000000000000000000000000000000000c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e191a00000005000000066c65646765720b00000068656c6c6f20776f726c649598000000000000";
-
-    fn with_nonce(hex_block: &str, nonce: u64) -> Vec<u8> {
-        let mut b = hex::decode(hex_block).unwrap();
+    fn with_nonce(block: &[u8], nonce: u64) -> Vec<u8> {
+        let mut b = block.to_vec();
         let n = b.len();
         b[n - 8..].copy_from_slice(&nonce.to_le_bytes());
         b
     }
 
+    /// Example B of wire-format §9.2 (pow.md §5).
     #[test]
     fn example_b_scores() {
-        let b = hex::decode(EXAMPLE_B).unwrap();
+        let b = worked_examples::block("B");
         assert_eq!(trailing_zeros(&b), 11);
         assert!((score(&b) - 1703.3365384615386).abs() < 1e-9);
-        assert_eq!(trailing_zeros(&with_nonce(EXAMPLE_B, 0)), 1);
-        assert_eq!(trailing_zeros(&with_nonce(EXAMPLE_B, 39060)), 0);
+        assert_eq!(trailing_zeros(&with_nonce(&b, 0)), 1);
+        assert_eq!(trailing_zeros(&with_nonce(&b, 39060)), 0);
         assert!(meets_min_score(&b, 1500));
-        assert!(!meets_min_score(&with_nonce(EXAMPLE_B, 39060), 1500));
+        assert!(!meets_min_score(&with_nonce(&b, 39060), 1500));
     }
 
     #[test]
@@ -142,9 +142,9 @@ mod tests {
     #[test]
     fn example_b_nonce_is_found_at_1500() {
         use std::sync::atomic::AtomicBool;
-        let b = hex::decode(EXAMPLE_B).unwrap();
+        let b = worked_examples::block("B");
         let found = mine(&b, 1500, 2, &AtomicBool::new(false)).unwrap();
-        assert!(meets_min_score(&with_nonce(EXAMPLE_B, found.nonce), 1500));
+        assert!(meets_min_score(&with_nonce(&b, found.nonce), 1500));
     }
 
     #[test]

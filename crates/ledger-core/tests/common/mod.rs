@@ -1,7 +1,10 @@
-//! Reading the conformance vectors (`vectors/` at the repository root; provenance in its README).
+//! Reading the conformance vectors (`vectors/` at the repository root; provenance in its README),
+//! the spec's worked examples among them (`worked_examples`).
 #![allow(dead_code)]
 
 use serde_json::Value;
+
+pub mod worked_examples;
 
 /// A file of the repository's `vectors/` folder.
 pub fn vector_path(file: &str) -> String {

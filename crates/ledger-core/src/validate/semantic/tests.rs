@@ -1,5 +1,5 @@
 //! Each conflict reason from hand-built transactions signed with the dev keys, and
-//! Example C of wire-format §9.3 passing.
+//! Example C of wire-format §9.3 (`vectors/worked-examples.json`) passing.
 
 use super::*;
 use crate::crypto;
@@ -174,15 +174,7 @@ fn check(
 
 #[test]
 fn example_c_of_the_spec_passes() {
-    let block_hex = concat!(
-        "0202344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f",
-        "5e191801000006000000018a8858e8d276564701000000000000000000000000000000000000000000000000000000000000000000000000612e925392135759",
-        "3702d25b30902b598be48af07b1f4aae5d600d5f565693fa02000340420f00000000000001000094974ee57aef2316fbbaab22273f911485ad99cc688b4a3989",
-        "3f2316147b258b0003c03de8f5ac5710000001000010d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d000000000001000000b39a",
-        "6d3b7bb5d56babc92e704c570eb3abd60eb92ea78922182180e69a2bb9e18cc2a8ddde1619d47cada7fcf5b10b4251c0fab142c2866a77eb1aa78b5ecb653171",
-        "d703f38cc86a89c97f783965004cdc57060f3d0d7cf61619117780a22b09362c150000000000",
-    );
-    let block = crate::codec::decode_block(&hex::decode(block_hex).unwrap()).unwrap();
+    let block = crate::codec::decode_block(&crate::worked_examples::block("C")).unwrap();
     let Some(Payload::Transaction(tx)) = block.payload else { panic!("a transaction block") };
     let consumed = [([0u8; 34], basic(4_600_000_000_000_000, ed(&genesis())))];
     assert_eq!(check_transaction(&tx, &consumed, T), Ok(()));
