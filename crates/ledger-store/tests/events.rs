@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::worked_examples::{hex32, text};
 use common::*;
 use ledger_core::json::hex;
 use ledger_store::events::StoreEvent;
@@ -28,17 +29,17 @@ fn milestone_two_in_white_flag_order() {
     assert!(events.lock().unwrap().is_empty());
     store.set_events_active(true);
 
-    let b = store.submit_block(&unhex(EXAMPLE_B)).unwrap().block_id;
-    let c = store.submit_block(&unhex(EXAMPLE_C)).unwrap().block_id;
+    let b = store.submit_block(&example("B")).unwrap().block_id;
+    let c = store.submit_block(&example("C")).unwrap().block_id;
     // Stored again: no event.
-    store.submit_block(&unhex(EXAMPLE_C)).unwrap();
+    store.submit_block(&example("C")).unwrap();
     {
         let list = events.lock().unwrap();
         assert_eq!(list.len(), 2);
         let StoreEvent::BlocksStored(stored) = &list[0] else { panic!("blocks first") };
         assert_eq!(stored.len(), 1);
         assert_eq!(stored[0].block_id, b);
-        assert_eq!(stored[0].bytes, unhex(EXAMPLE_B));
+        assert_eq!(stored[0].bytes, example("B"));
         assert_eq!(stored[0].payload_type, 5);
         assert_eq!(stored[0].tag.as_deref(), Some(&b"ledger"[..]));
         assert_eq!(stored[0].metadata_json, store.block_metadata_json(&b).unwrap().unwrap());
@@ -68,19 +69,12 @@ fn milestone_two_in_white_flag_order() {
 
     // White-flag order: milestone 1's block, Example B, Example C (ledger.md §7.4).
     let order: Vec<String> = m.referenced.iter().map(|r| hex(&r.block_id)).collect();
-    assert_eq!(
-        order,
-        vec![
-            hex(&id32("0xc2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e19")),
-            hex(&b),
-            hex(&c)
-        ]
-    );
+    assert_eq!(order, vec![text("/A/id").to_string(), hex(&b), hex(&c)]);
     for r in &m.referenced {
         assert_eq!(r.metadata_json, store.block_metadata_json(&r.block_id).unwrap().unwrap());
     }
 
-    let tx = id32("0x77827a30b374637d6bd16e854ec1fd7a252e514efbc53b971e663d904ad08571");
+    let tx = hex32("/C/extra/transactionId");
     assert_eq!(m.transactions.len(), 1);
     let t = &m.transactions[0];
     assert_eq!(t.transaction_id, tx);
@@ -118,12 +112,12 @@ fn without_a_listener_the_feed_stays_off() {
     store.set_events_active(true);
     store.issue_milestone(Some(1_700_000_000)).unwrap();
     let events = collect(&store);
-    store.submit_block(&unhex(EXAMPLE_B)).unwrap();
+    store.submit_block(&example("B")).unwrap();
     assert!(events.lock().unwrap().is_empty());
     store.set_events_active(true);
     store.set_event_listener(None);
     let events2 = collect(&store);
-    store.submit_block(&unhex(EXAMPLE_C)).unwrap();
+    store.submit_block(&example("C")).unwrap();
     assert!(events.lock().unwrap().is_empty());
     assert!(events2.lock().unwrap().is_empty());
 }

@@ -1,6 +1,10 @@
 //! Shared by the store's integration tests: the dev network of the spec with the
-//! coordinator key of wire-format §9, and small helpers.
+//! coordinator key of wire-format §9, the spec's worked examples (read from
+//! `vectors/worked-examples.json` by ledger-core's test reader), and small helpers.
 #![allow(dead_code)]
+
+#[path = "../../../ledger-core/tests/common/worked_examples.rs"]
+pub mod worked_examples;
 
 use ledger_core::hash::blake2b256;
 use ledger_core::protocol::ProtocolParameters;
@@ -8,9 +12,11 @@ use ledger_store::{Store, StoreOptions};
 use std::path::Path;
 
 pub const SUPPLY: u64 = 4_600_000_000_000_000;
-pub const EXAMPLE_B: &str = "02020000000000000000000000000000000000000000000000000000000000000000c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e191a00000005000000066c65646765720b00000068656c6c6f20776f726c649598000000000000";
-pub const EXAMPLE_C: &str = "0202344e245bfbad1dbd8f744e4712619db71154543fb9a35184368c393dbb701c56c2f8612aa33647fc3e7702e4152e1401084bdfdf80b88eb0bbf1028c125f5e191801000006000000018a8858e8d276564701000000000000000000000000000000000000000000000000000000000000000000000000612e9253921357593702d25b30902b598be48af07b1f4aae5d600d5f565693fa02000340420f00000000000001000094974ee57aef2316fbbaab22273f911485ad99cc688b4a39893f2316147b258b0003c03de8f5ac5710000001000010d98fb75b13332c21bf6d03046ae46b3a2ecef7d5a683096eef0b15ab7a167d000000000001000000b39a6d3b7bb5d56babc92e704c570eb3abd60eb92ea78922182180e69a2bb9e18cc2a8ddde1619d47cada7fcf5b10b4251c0fab142c2866a77eb1aa78b5ecb653171d703f38cc86a89c97f783965004cdc57060f3d0d7cf61619117780a22b09362c150000000000";
 
+/// The bytes of the spec's Example `name` ("A", "B", "C": wire-format §9; "D": ledger.md §7.4).
+pub fn example(name: &str) -> Vec<u8> {
+    worked_examples::block(name)
+}
 /// Seed of the spec's dev coordinator: BLAKE2b-256("ledger-devnet-coordinator").
 pub fn coordinator_seed() -> [u8; 32] {
     blake2b256(b"ledger-devnet-coordinator")
@@ -18,7 +24,7 @@ pub fn coordinator_seed() -> [u8; 32] {
 
 /// The dev genesis key of ledger.md §1.1.
 pub fn genesis_seed() -> [u8; 32] {
-    id32("0xffbf22719c9ea8d3d31bcf5d5eaa03ffb3a2a2e71abfd2b2ef0e56b692897f71")
+    worked_examples::hex32("/keys/genesis/seed")
 }
 
 pub fn genesis_address() -> [u8; 32] {
