@@ -70,6 +70,10 @@ pub mod state_key {
     pub const ORIGIN: &[u8] = b"origin";
     /// The unspent treasury output: milestone id ‖ u64 LE amount (absent: none).
     pub const TREASURY: &[u8] = b"treasury";
+    /// `history::HistoryIndexes` (Hornet's `SnapshotInfo`): genesis, snapshot, entry point
+    /// and pruning index and the snapshot's timestamp, five u32 LE. Absent in older data
+    /// directories: taken from the origin at the first open.
+    pub const HISTORY_INDEXES: &[u8] = b"history_indexes";
 }
 
 pub fn pair_key(a: &[u8], b: &[u8]) -> Vec<u8> {

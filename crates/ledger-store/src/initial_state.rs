@@ -1,13 +1,15 @@
 //! The first state of a ledger (ledger.md §3, snapshot.md §4), built from the built-in
 //! genesis (`genesis`) or from a Hornet snapshot (`snapshot::load`) and written in one
 //! batch when the data directory is created: the protocol parameters, the outputs, the
-//! solid entry points, the treasury, where the ledger began, and the ledger index
-//! (the snapshot's target, 0 at genesis), and the UTXO indexer's entries of the outputs.
+//! solid entry points, the treasury, where the ledger began, the ledger index and the
+//! history indexes (the snapshot's target, 0 at genesis), and the UTXO indexer's entries of
+//! the outputs.
 
 use crate::columns::{self, state_key, MILESTONES, MILESTONE_IDS, OUTPUTS, STATE, UNSPENT};
 use crate::db::Db;
 use crate::entry_points::SolidEntryPoints;
 use crate::genesis::protocol_json;
+use crate::history::HistoryIndexes;
 use crate::origin::Origin;
 use crate::records::{MilestoneRecord, OutputRecord};
 use crate::schema;
@@ -54,6 +56,7 @@ impl InitialState {
             batch.put(STATE, state_key::TREASURY, &ledger::treasury_bytes(&self.treasury));
         }
         batch.put(STATE, state_key::ORIGIN, &self.origin.to_bytes());
+        HistoryIndexes::initial(&self.origin).put(&mut batch);
         batch.put(STATE, state_key::PROTOCOL, protocol_json(&self.protocol).as_bytes());
         batch.put(
             STATE,

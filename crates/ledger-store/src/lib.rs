@@ -12,7 +12,8 @@
 //! * `ledger`, `white_flag`, `milestone` — confirmation of a milestone's past cone;
 //! * `origin`, `genesis`, `snapshot`, `initial_state` — where the ledger began (built-in
 //!   genesis in a style, or a Hornet snapshot) and its first state; `entry_points` — the
-//!   solid entry points; `metadata` — the API's metadata objects;
+//!   solid entry points; `history` — how far back the stored history reaches (snapshot,
+//!   entry point and pruning index); `metadata` — the API's metadata objects;
 //! * `index` — the UTXO indexer's column families, written with each milestone, and its queries;
 //! * `store` — the `Store` that ties them together under one lock discipline;
 //! * `events` — the feed of what each commit changed, for the event API.
@@ -26,6 +27,7 @@ mod entry_points;
 pub mod events;
 mod genesis;
 mod graph;
+mod history;
 mod index;
 mod initial_state;
 mod ledger;
@@ -41,6 +43,7 @@ mod tips;
 mod white_flag;
 
 pub use genesis::{protocol_from_json, protocol_json};
+pub use history::HistoryIndexes;
 pub use index::{ChainId, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey};
 pub use ledger_core::{Error, Result};
 pub use milestone::{KeyRange, MilestoneKeys};
@@ -50,8 +53,8 @@ pub use snapshot::export::{write_genesis_snapshot, WrittenSnapshot};
 #[cfg(feature = "synthetic-ledger")]
 pub use store::SyntheticChanges;
 pub use store::{
-    Checkpoint, IssuedMilestone, MilestoneInterval, Status, Store, StoreOptions, Submitted,
-    UtxoChanges, MAX_CHECKPOINTS,
+    Checkpoint, HistoryTask, HistoryWork, IssuedMilestone, MilestoneInterval, Status, Store,
+    StoreOptions, Submitted, UtxoChanges, MAX_CHECKPOINTS,
 };
 
 /// An error of the storage engine itself: never the client's fault (HTTP 500).

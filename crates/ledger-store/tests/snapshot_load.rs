@@ -346,6 +346,12 @@ fn a_snapshot_written_by_hornet_makes_a_follower_at_its_target() {
     .unwrap();
     assert_eq!(store.protocol().token_supply, 2_779_530_283_277_761);
     assert_eq!((store.status().ledger_index, store.status().pruning_index), (56, 56));
+    // Hornet's SetInitialSnapshotInfo: snapshot, entry point and pruning index at the target.
+    let history = store.history_indexes();
+    assert_eq!(
+        (history.snapshot_index, history.entry_point_index, history.pruning_index),
+        (56, 56, 56)
+    );
     assert_eq!(store.unspent_total().unwrap(), 2_779_530_283_277_761);
     store.verify_index().unwrap();
     assert!(!indexed(&store).is_empty());

@@ -6,13 +6,15 @@ use crate::columns::{self, state_key, BLOCKS, BLOCK_META, MILESTONES, STATE, UNR
 use crate::db::Db;
 use crate::entry_points::SolidEntryPoints;
 use crate::graph::{ConeRoots, Graph};
+use crate::history::HistoryIndexes;
 use crate::origin::Origin;
 use crate::records::{array_at, u32_at, u64_at, BlockMeta, MilestoneRecord};
 use crate::storage_error;
 use crate::tips::{self, TipScore, TipThresholds};
 use ledger_core::Result;
 
-/// Rebuild memory from disk: counters, the latest applied milestone, and the pending graph
+/// Rebuild memory from disk: counters, the latest applied milestone, the history indexes
+/// (recorded from the origin in a data directory of an older build), and the pending graph
 /// in arrival order (parents before children) with fresh cone roots. Blocks found below
 /// max depth earlier are not in the `unreferenced` family any more, so they stay on disk.
 pub(super) fn load_state(
@@ -53,6 +55,13 @@ pub(super) fn load_state(
     } else {
         None // a genesis without milestone 1 yet
     };
+    let history = HistoryIndexes::load(db, origin)?;
+    if history.entry_point_index > ledger_index {
+        return Err(storage_error(format!(
+            "the entry point index {} is above the ledger index {ledger_index}",
+            history.entry_point_index
+        )));
+    }
     let mut graph = Graph::default();
     let mut pending = Vec::new();
     db.scan(UNREFERENCED, &[], |key, _| {
@@ -102,6 +111,7 @@ pub(super) fn load_state(
         last_interval: None,
         tip_rng: TipRng::seeded(now_ms()),
         checkpoint: None,
+        history,
     })
 }
 

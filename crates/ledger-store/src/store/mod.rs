@@ -12,11 +12,13 @@
 //! This file holds the `Store` itself, its options and `open`; each concern is an
 //! `impl Store` block of its own: `intake` (blocks in), `tip_selection`, `milestones`
 //! (issue, accept, commit), `checkpoints` (the coordinator's blocks before a milestone when
-//! more tips wait than it can approve), `reads` (lookups and status), `load` (start-up) and `events`
-//! (the event feed filled at the two commit points).
+//! more tips wait than it can approve), `reads` (lookups and status), `history` (the
+//! snapshot, entry point and pruning indexes), `load` (start-up) and `events` (the event
+//! feed filled at the two commit points).
 
 mod checkpoints;
 mod events;
+mod history;
 mod intake;
 mod load;
 mod milestones;
@@ -26,6 +28,7 @@ mod synthetic;
 mod tip_selection;
 
 pub use checkpoints::{Checkpoint, MAX_CHECKPOINTS};
+pub use history::{HistoryTask, HistoryWork};
 #[cfg(feature = "synthetic-ledger")]
 pub use synthetic::SyntheticChanges;
 
@@ -34,6 +37,7 @@ use crate::db::{Db, DbOptions};
 use crate::entry_points::SolidEntryPoints;
 use crate::events::EventFeed;
 use crate::graph::{ConeRoots, Graph};
+use crate::history::HistoryIndexes;
 use crate::initial_state::InitialState;
 use crate::milestone::{CoordinatorKeys, MilestoneKeys};
 use crate::origin::{GenesisStyle, Origin};
@@ -109,10 +113,10 @@ struct Latest {
     timestamp: u32,
 }
 
-fn status_of(state: &State, pruning_index: u32) -> Status {
+fn status_of(state: &State) -> Status {
     Status {
         latest_milestone: state.latest.map(|l| (l.index, l.timestamp, l.milestone_id)),
-        pruning_index,
+        pruning_index: state.history.pruning_index,
         ledger_index: state.latest.map_or(0, |l| l.index),
         blocks_stored: state.block_count,
         pending_blocks: state.graph.len() as u64,
@@ -126,8 +130,8 @@ pub struct Status {
     /// (index, timestamp, milestone id) of the latest milestone; None before milestone 1.
     /// Right after loading a snapshot it is the snapshot's target milestone.
     pub latest_milestone: Option<(u32, u32, Id32)>,
-    /// Nothing below it can be served: the target index of the snapshot the ledger
-    /// started from (0 for a genesis).
+    /// Nothing at or below it is served (`HistoryIndexes::pruning_index`): the target of
+    /// the snapshot the ledger started from (0 for a genesis) until pruning moves it.
     pub pruning_index: u32,
     pub ledger_index: u32,
     pub blocks_stored: u64,
@@ -190,6 +194,8 @@ struct State {
     /// The coordinator's last checkpoint since its last milestone: the next milestone
     /// approves it first (`checkpoints.rs`).
     checkpoint: Option<Id32>,
+    /// As persisted: changed under this lock, in the batch that changes what it describes.
+    history: HistoryIndexes,
 }
 
 pub struct Store {
@@ -210,6 +216,8 @@ pub struct Store {
     /// milestone is written under the state lock.
     status: Mutex<Status>,
     issuing: Mutex<()>,
+    /// The pruning run or snapshot in progress (`history.rs`).
+    history_task: Mutex<Option<HistoryTask>>,
     events: EventFeed,
 }
 
@@ -314,11 +322,12 @@ impl Store {
             indexer_enabled: options.indexer_enabled,
             milestone_keys,
             thresholds,
-            status: Mutex::new(status_of(&state, origin.target_milestone_index)),
+            status: Mutex::new(status_of(&state)),
             origin,
             entry_points,
             state: Mutex::new(state),
             issuing: Mutex::new(()),
+            history_task: Mutex::new(None),
             events: EventFeed::default(),
         })
     }

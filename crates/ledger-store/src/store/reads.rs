@@ -153,7 +153,7 @@ impl Store {
 
     /// Renew the copy `status()` reads (called under the state lock after every change).
     pub(super) fn publish_status(&self, state: &State) {
-        *lock(&self.status) = super::status_of(state, self.origin.target_milestone_index);
+        *lock(&self.status) = super::status_of(state);
     }
 
     /// The latest milestone and the counts, as of the last change (without the state lock).
