@@ -14,12 +14,13 @@ pub const MILESTONE_IDS: &str = "milestone_ids"; // milestone id → index (u32 
 pub const DIFFS: &str = "diffs"; // index (u32 BE) → records::Diff
 pub const STATE: &str = "state"; // name → value (see `state_key`)
 pub const SOLID_ENTRY_POINTS: &str = "solid_entry_points"; // block id → milestone index (u32 LE)
-                                                           // The UTXO indexer (indexer.md §6); typed columns in `index/`, keys end in the sort key.
+pub const MILESTONE_BLOCKS: &str = "milestone_blocks"; // index (u32 BE) ‖ block id → milestone_blocks::Settled
+                                                       // The UTXO indexer (indexer.md §6); typed columns in `index/`, keys end in the sort key.
 pub const INDEXER_OUTPUTS: &str = "indexer_outputs"; // kind ‖ sort key → index::IndexedOutput
 pub const INDEXER_FIELDS: &str = "indexer_fields"; // kind ‖ field code ‖ field value ‖ sort key → ()
 pub const INDEXER_CHAINS: &str = "indexer_chains"; // kind ‖ alias/NFT id or foundry id → output id
 
-pub const ALL: [&str; 16] = [
+pub const ALL: [&str; 17] = [
     BLOCKS,
     BLOCK_META,
     CHILDREN,
@@ -33,6 +34,7 @@ pub const ALL: [&str; 16] = [
     DIFFS,
     STATE,
     SOLID_ENTRY_POINTS,
+    MILESTONE_BLOCKS,
     INDEXER_OUTPUTS,
     INDEXER_FIELDS,
     INDEXER_CHAINS,

@@ -14,6 +14,8 @@
 //!   genesis in a style, or a Hornet snapshot) and its first state; `entry_points` — the
 //!   solid entry points; `history` — how far back the stored history reaches (snapshot,
 //!   entry point and pruning index); `metadata` — the API's metadata objects;
+//! * `milestone_blocks` — the blocks each milestone settled (referenced, or left below max
+//!   depth), for pruning; `entry_point_rule` — Hornet's solid entry points for a target;
 //! * `index` — the UTXO indexer's column families, written with each milestone, and its queries;
 //! * `store` — the `Store` that ties them together under one lock discipline;
 //! * `events` — the feed of what each commit changed, for the event API.
@@ -23,6 +25,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 mod columns;
 mod db;
+mod entry_point_rule;
 mod entry_points;
 pub mod events;
 mod genesis;
@@ -33,6 +36,7 @@ mod initial_state;
 mod ledger;
 mod metadata;
 mod milestone;
+mod milestone_blocks;
 mod origin;
 mod records;
 mod schema;

@@ -13,6 +13,11 @@
 //!   (genesis styles and snapshots, D41/D44). A directory of an older version began with
 //!   the built-in `ledger` genesis: the store records that origin and its two entry points
 //!   on the first open (`store::persisted_origin`).
+//! * 4 — the `milestone_blocks` family (every settled block under the milestone that
+//!   referenced it or found it below max depth) and the `history_indexes` state key (Hornet's
+//!   `SnapshotInfo`). A directory of an older version gets the family from its block
+//!   metadata on the first open (`milestone_blocks::rebuild`) and the key from its origin
+//!   (`history::HistoryIndexes::load`).
 //!
 //! Older versions are upgraded on the first open (the key is written); newer are refused.
 
@@ -23,7 +28,7 @@ use crate::storage_error;
 use ledger_core::{Error, Result};
 
 /// The version this build writes and reads.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// Add the version to the batch that creates a data directory.
 pub fn write(batch: &mut Batch<'_>) {
@@ -45,7 +50,8 @@ pub fn check(db: &Db) -> Result<()> {
     };
     match found {
         VERSION => Ok(()),
-        0..=2 => {
+        0..=3 => {
+            crate::milestone_blocks::rebuild(db)?;
             let mut batch = db.batch();
             write(&mut batch);
             batch.commit()

@@ -7,7 +7,9 @@
 //! the periodic ones one after the other). `begin_history_task` hands out the only token.
 
 use super::{lock, Store};
+use crate::entry_point_rule;
 use crate::history::HistoryIndexes;
+use ledger_core::model::Id32;
 use ledger_core::{Error, Result};
 
 /// What reads or rewrites the node's history.
@@ -49,6 +51,35 @@ impl Store {
     /// The history task running now, if any.
     pub fn history_task(&self) -> Option<HistoryTask> {
         *lock(&self.history_task)
+    }
+
+    /// The solid entry points of `target` by Hornet's rule (`entry_point_rule.rs`): blocks
+    /// confirmed by milestones `target − look_back ..= target` with a direct child
+    /// referenced after `target`, each with its confirming index, ascending by id. Pruning
+    /// looks back 15 milestones (as Hornet), a snapshot `belowMaxDepth` + 5. The target must
+    /// be confirmed, and the milestones looked at must not be pruned.
+    pub fn solid_entry_points_for(&self, target: u32, look_back: u32) -> Result<Vec<(Id32, u32)>> {
+        let (confirmed, pruning) = {
+            let state = lock(&self.state);
+            (state.latest.map_or(0, |l| l.index), state.history.pruning_index)
+        };
+        if target > confirmed {
+            return Err(Error::new(
+                "target-not-confirmed",
+                "index",
+                format!("the entry points of milestone {target} need it confirmed; the confirmed milestone is {confirmed}"),
+            ));
+        }
+        let first_index = self.origin.first_milestone_index();
+        let first = target.saturating_sub(look_back).max(first_index);
+        if first <= pruning {
+            return Err(Error::new(
+                "history-missing",
+                "index",
+                format!("the entry points of milestone {target} need milestones {first} to {target}; the history is pruned up to {pruning}"),
+            ));
+        }
+        entry_point_rule::entry_points_for(&self.db, target, look_back, first_index)
     }
 
     /// Record a snapshot written at `index` (Hornet's `SetSnapshotIndex`): persisted before

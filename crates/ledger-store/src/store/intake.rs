@@ -13,6 +13,7 @@ use crate::db::{Batch, Db};
 use crate::entry_points::SolidEntryPoints;
 use crate::events;
 use crate::graph::{cone_roots, ConeRoots};
+use crate::milestone_blocks::{MilestoneBlock, MilestoneBlocks, Settled};
 use crate::records::BlockMeta;
 use crate::tips::{self, TipScore};
 use ledger_core::codec::decode_block;
@@ -240,8 +241,9 @@ impl Store {
     /// write the batch, and only then add the blocks to memory. Blocks come parents first;
     /// a block may name a parent earlier in the list. A block that is below max depth at
     /// confirmed index `cmi` the moment it arrives (it approves a block too old, or one
-    /// that is below max depth itself) is stored with metadata saying so and never enters
-    /// the pending graph: no milestone can reference it.
+    /// that is below max depth itself) is stored with metadata saying so, filed under `cmi`
+    /// in `milestone_blocks`, and never enters the pending graph: no milestone can
+    /// reference it.
     pub(super) fn write_blocks(
         &self,
         state: &mut State,
@@ -287,6 +289,10 @@ impl Store {
             }
             if below {
                 below_max_depth += 1;
+                batch.put_typed::<MilestoneBlocks>(
+                    &MilestoneBlock { index: cmi, block_id: b.id },
+                    &Settled::BelowMaxDepth,
+                );
             } else {
                 batch.put(UNREFERENCED, &columns::unreferenced_key(seq, &b.id), &[]);
                 entries.push((b, seq, roots, score == TipScore::Healthy));

@@ -14,6 +14,7 @@ use crate::events::ReferencedBlock;
 use crate::graph::cone_roots;
 use crate::metadata;
 use crate::milestone::{self, Essence, Previous};
+use crate::milestone_blocks::{MilestoneBlock, MilestoneBlocks, Settled};
 use crate::origin::GenesisStyle;
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
 use crate::tips::{self, TipScore};
@@ -233,7 +234,8 @@ impl Store {
     /// Write a milestone with everything it changes in one batch (ledger.md §6 step 7, D25):
     /// its block, its record, the metadata of every block it references, the ledger
     /// changes, the new ledger index, and the blocks it leaves below max depth (they leave
-    /// the pending graph). Memory follows only after the write succeeded.
+    /// the pending graph; both kinds are filed under it in `milestone_blocks`). Memory
+    /// follows only after the write succeeded.
     fn commit_milestone(
         &self,
         block_id: Id32,
@@ -299,6 +301,10 @@ impl Store {
             };
             batch.put(BLOCK_META, id, &meta.to_bytes());
             batch.delete(UNREFERENCED, &columns::unreferenced_key(pending.seq, id));
+            batch.put_typed::<MilestoneBlocks>(
+                &MilestoneBlock { index, block_id: *id },
+                &Settled::Referenced,
+            );
             if let Some(list) = referenced_events.as_mut() {
                 list.push(ReferencedBlock {
                     block_id: *id,
@@ -319,6 +325,10 @@ impl Store {
             };
             batch.put(BLOCK_META, id, &meta.to_bytes());
             batch.delete(UNREFERENCED, &columns::unreferenced_key(pending.seq, id));
+            batch.put_typed::<MilestoneBlocks>(
+                &MilestoneBlock { index, block_id: *id },
+                &Settled::BelowMaxDepth,
+            );
         }
         let mut diff = Diff::default();
         for (id, record) in &c.created {

@@ -523,4 +523,36 @@ mod tests {
         assert_eq!(store.entry_points.sorted(), GenesisStyle::Ledger.entry_points().as_slice());
         assert_eq!(store.issue_milestone(None).unwrap().index, 2);
     }
+
+    /// A data directory of schema version 3 has no `milestone_blocks` family: the first
+    /// open fills it from the block metadata, and the entry point rule reads the same.
+    #[test]
+    fn an_older_ledger_gets_its_milestone_blocks() {
+        use crate::columns::MILESTONE_BLOCKS;
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), options(GenesisStyle::Ledger)).unwrap();
+        for _ in 0..25 {
+            store.issue_milestone(None).unwrap();
+        }
+        let expected = store.solid_entry_points_for(20, 15).unwrap();
+        assert!(!expected.is_empty());
+        drop(store);
+        {
+            let db = Db::open(
+                dir.path(),
+                &DbOptions {
+                    sync_writes: false,
+                    block_cache_bytes: 8 << 20,
+                    write_buffer_bytes: 8 << 20,
+                },
+            )
+            .unwrap();
+            let mut batch = db.batch();
+            batch.clear(MILESTONE_BLOCKS);
+            batch.put(STATE, state_key::SCHEMA_VERSION, &3u32.to_le_bytes());
+            batch.commit().unwrap();
+        }
+        let store = Store::open(dir.path(), options(GenesisStyle::Ledger)).unwrap();
+        assert_eq!(store.solid_entry_points_for(20, 15).unwrap(), expected);
+    }
 }
