@@ -45,7 +45,7 @@ fn a_batch_gets_one_result_per_block_in_order() {
         }
         n += 1;
     }
-    let orphan = mined(vec![tips[0], [0xee; 32]], b"orphan");
+    let orphan = mined(vec![tips[0], [0xff; 32]], b"orphan");
     let batch: Vec<&[u8]> = vec![&first, &first, &child, &weak, &orphan, b"\x02"];
     let results = store.submit_blocks(&batch);
     assert_eq!(results.len(), 6);
@@ -98,7 +98,7 @@ fn precheck_applies_every_rule_but_the_proof_of_work() {
     let code = |bytes: &[u8]| store.precheck_block(bytes).unwrap_err();
     let oversize = code(&unmined(tips.clone(), vec![0x61; 40_000]));
     assert_eq!(oversize.code, "block-too-large");
-    let unknown = code(&unmined(vec![tips[0], [0xee; 32]], b"orphan".to_vec()));
+    let unknown = code(&unmined(vec![tips[0], [0xff; 32]], b"orphan".to_vec()));
     assert_eq!((unknown.code, unknown.path.as_str()), ("unknown-parent", "parents[1]"));
     let mut version = unmined(tips.clone(), b"v3".to_vec());
     version[0] = 3;
@@ -189,7 +189,7 @@ fn blocks_of_a_batch_sharing_old_parents_get_their_own_roots() {
     let lazy_a = mined(on_old.clone(), b"lazy a");
     let fresh = mined(tips.clone(), b"fresh");
     let lazy_b = mined(on_old.clone(), b"lazy b");
-    let orphan = mined(vec![old, [0xee; 32]], b"orphan");
+    let orphan = mined(vec![old, [0xff; 32]], b"orphan");
     let results = store.submit_blocks(&[&lazy_a, &fresh, &lazy_b, &orphan]);
     let refused = results[3].as_ref().err().expect("the orphan is refused");
     assert_eq!((refused.code, refused.path.as_ref()), ("unknown-parent", "parents[1]"));

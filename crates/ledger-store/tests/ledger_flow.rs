@@ -156,7 +156,7 @@ fn unknown_parents_are_refused_with_their_position() {
     let store = started(dir.path());
     let tips = store.select_tips().unwrap();
     let block =
-        Block { protocol_version: 2, parents: vec![tips[0], [0xee; 32]], payload: None, nonce: 0 };
+        Block { protocol_version: 2, parents: vec![tips[0], [0xff; 32]], payload: None, nonce: 0 };
     let err = store.submit_block(&ledger_core::codec::encode_block(&block)).err().unwrap();
     assert_eq!(err.code, "unknown-parent");
     assert_eq!(err.path, "parents[1]");
