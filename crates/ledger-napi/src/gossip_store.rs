@@ -250,10 +250,10 @@ impl NodeStore {
             }
             // A milestone this node cannot accept (another coordinator's keys, a coordinator
             // node, a broken chain) stays unstored; it may be valid elsewhere: no punishment.
-            (code, Some(_)) if code.starts_with("milestone-") || code == "storage-error" => {
+            (code, Some(_)) if code.starts_with("milestone-") || code == "storage-failure" => {
                 Intake::Ignored
             }
-            ("storage-error", None) => Intake::Failed(describe(&e)),
+            ("storage-failure", None) => Intake::Failed(describe(&e)),
             _ => Intake::Invalid(describe(&e)),
         }
     }
