@@ -22,7 +22,7 @@ pub mod protocol;
 pub mod snapshot;
 pub mod validate;
 
-pub use error::{Error, Result};
+pub use error::{Code, Error, Result};
 
 /// The spec's worked examples for the unit tests, read from `vectors/` as the integration
 /// tests read them.

@@ -1,9 +1,15 @@
-//! One error type for everything a block can get wrong, before or after decoding.
+//! One error type for the node, from a block's bytes to the store and the binding.
 //!
-//! `code` is a stable kebab-case reason (the names of `vectors/invalid.jsonl` where one
-//! exists there), `path` names the offending field in JSON notation
-//! (`payload.essence.outputs[2].amount`, empty for the block as a whole) and `detail` says
-//! what was wrong in words. The HTTP layer turns it into a 400 error body.
+//! `code` is a [`Code`], the stable kebab-case reason (the names of `vectors/invalid.jsonl`
+//! where one exists there; every code is listed once, in `code.rs`), `path` names the
+//! offending field in JSON notation (`payload.essence.outputs[2].amount`, empty for the
+//! block as a whole) and `detail` says what was wrong in words. The HTTP layer turns a
+//! block's error into a 400 error body; `ledger-napi/src/errors.rs` says how an error
+//! crosses into JavaScript.
+
+mod code;
+
+pub use code::{Code, UnknownCode};
 
 use std::fmt;
 
