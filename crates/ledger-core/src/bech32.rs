@@ -1,7 +1,7 @@
 //! Bech32 addresses (BIP-173, not bech32m) as wallets and the configuration write them:
 //! HRP ‖ "1" ‖ the 33 address bytes (kind ‖ 32-byte id) in 5-bit groups ‖ 6-char checksum.
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::Address;
 
 const CHARSET: &[u8; 32] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
@@ -67,7 +67,7 @@ pub fn encode_address(hrp: &str, address: &Address) -> String {
 
 /// Parse a bech32 address; returns its HRP and the address.
 pub fn decode_address(text: &str) -> Result<(String, Address)> {
-    let bad = |detail: &str| Error::new("invalid-bech32", "", detail.to_string());
+    let bad = |detail: &str| Error::new(Code::InvalidBech32, "", detail.to_string());
     if text.len() > 90 || (text.to_lowercase() != text && text.to_uppercase() != text) {
         return Err(bad("not a bech32 string (too long or mixed case)"));
     }
@@ -96,7 +96,11 @@ pub fn decode_address(text: &str) -> Result<(String, Address)> {
         8 => Address::Alias(id),
         16 => Address::Nft(id),
         k => {
-            return Err(Error::new("unknown-address-type", "", format!("unknown address type {k}")))
+            return Err(Error::new(
+                Code::UnknownAddressType,
+                "",
+                format!("unknown address type {k}"),
+            ))
         }
     };
     Ok((hrp.to_string(), address))

@@ -13,6 +13,7 @@ mod common;
 mod generator;
 
 use common::*;
+use ledger_core::Code;
 use ledger_core::{codec, model::MAX_BLOCK_LENGTH};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -150,8 +151,8 @@ fn check(bytes: &[u8], work: &mut Work) {
             hex::encode(bytes)
         ),
         Err(e) => assert!(
-            !e.code.is_empty()
-                && e.code.bytes().all(|c| c.is_ascii_lowercase()
+            !e.code.as_str().is_empty()
+                && e.code.as_str().bytes().all(|c| c.is_ascii_lowercase()
                     || c.is_ascii_digit()
                     || c == b'-'
                     || c == b'X')
@@ -195,11 +196,11 @@ fn random_and_mutated_bytes_never_panic_and_work_in_proportion() {
 #[test]
 fn oversized_counts_are_rejected_before_allocating() {
     // 255 parents declared, none present.
-    assert_eq!(codec::decode_block(&[2, 255]).unwrap_err().code, "length-prefix-too-large");
+    assert_eq!(codec::decode_block(&[2, 255]).unwrap_err().code, Code::LengthPrefixTooLarge);
     // A payload slot of u32::MAX bytes.
     let mut b = vec![2, 0];
     b.extend(u32::MAX.to_le_bytes());
-    assert_eq!(codec::decode_block(&b).unwrap_err().code, "length-prefix-too-large");
+    assert_eq!(codec::decode_block(&b).unwrap_err().code, Code::LengthPrefixTooLarge);
     // 65535 outputs in an essence inside a transaction payload.
     let mut p = 6u32.to_le_bytes().to_vec();
     p.push(1);
@@ -208,10 +209,10 @@ fn oversized_counts_are_rejected_before_allocating() {
     p.extend([0u8; 32]);
     p.extend([0xff, 0xff]);
     let e = codec::decode_payload(&p).unwrap_err();
-    assert_eq!((e.code, e.path.as_str()), ("length-prefix-too-large", "essence.outputs"));
+    assert_eq!((e.code, e.path.as_str()), (Code::LengthPrefixTooLarge, "essence.outputs"));
     // Too large before anything is read, even if it were otherwise fine.
     assert_eq!(
         codec::decode_block(&vec![0u8; MAX_BLOCK_LENGTH + 1]).unwrap_err().code,
-        "block-too-large"
+        Code::BlockTooLarge
     );
 }

@@ -4,51 +4,53 @@
 
 mod common;
 use common::*;
+use ledger_core::Code;
 
 use ledger_core::{codec, json};
 
 /// Reasons a binary decoder reports itself.
-const BINARY_REASONS: &[&str] = &[
-    "block-too-large",
-    "length-prefix-too-large",
-    "payload-length-mismatch",
-    "trailing-bytes",
-    "truncated-bytes",
-    "invalid-bool",
-    "unknown-payload-type",
-    "unknown-output-type",
-    "unknown-input-type",
-    "unknown-address-type",
-    "unknown-unlock-condition-type",
-    "unknown-feature-type",
-    "unknown-unlock-type",
-    "unknown-signature-type",
-    "unknown-essence-type",
-    "unknown-milestone-option-type",
-    "unknown-token-scheme-type",
+const BINARY_REASONS: &[Code] = &[
+    Code::BlockTooLarge,
+    Code::LengthPrefixTooLarge,
+    Code::PayloadLengthMismatch,
+    Code::TrailingBytes,
+    Code::TruncatedBytes,
+    Code::InvalidBool,
+    Code::UnknownPayloadType,
+    Code::UnknownOutputType,
+    Code::UnknownInputType,
+    Code::UnknownAddressType,
+    Code::UnknownUnlockConditionType,
+    Code::UnknownFeatureType,
+    Code::UnknownUnlockType,
+    Code::UnknownSignatureType,
+    Code::UnknownEssenceType,
+    Code::UnknownMilestoneOptionType,
+    Code::UnknownTokenSchemeType,
 ];
 
 /// Reasons the JSON reader reports itself (plus the unknown type codes above).
-const JSON_REASONS: &[&str] = &[
-    "bad-hex",
-    "missing-0x",
-    "odd-hex-length",
-    "uppercase-0X-prefix",
-    "wrong-id-length",
-    "amount-not-decimal",
-    "amount-overflow-u64",
-    "nonce-not-decimal",
-    "nonce-overflow-u64",
-    "network-id-not-decimal",
-    "native-token-amount-not-hex",
-    "native-token-amount-over-uint256",
-    "missing-field",
-    "invalid-type",
-    "number-out-of-range",
+const JSON_REASONS: &[Code] = &[
+    Code::BadHex,
+    Code::Missing0x,
+    Code::OddHexLength,
+    Code::Uppercase0XPrefix,
+    Code::WrongIdLength,
+    Code::AmountNotDecimal,
+    Code::AmountOverflowU64,
+    Code::NonceNotDecimal,
+    Code::NonceOverflowU64,
+    Code::NetworkIdNotDecimal,
+    Code::NativeTokenAmountNotHex,
+    Code::NativeTokenAmountOverUint256,
+    Code::MissingField,
+    Code::InvalidType,
+    Code::NumberOutOfRange,
 ];
 
-fn is_codec_reason(reason: &str, form: &str) -> bool {
-    BINARY_REASONS.contains(&reason) && (form == "binary" || reason.starts_with("unknown-"))
+fn is_codec_reason(reason: Code, form: &str) -> bool {
+    BINARY_REASONS.contains(&reason)
+        && (form == "binary" || reason.as_str().starts_with("unknown-"))
         || form == "json" && JSON_REASONS.contains(&reason)
 }
 
@@ -56,7 +58,8 @@ fn is_codec_reason(reason: &str, form: &str) -> bool {
 fn binary_records_fail_or_decode_as_the_codec_should() {
     let mut wrong = Vec::new();
     for r in records("invalid.jsonl").iter().filter(|r| r["form"] == "binary") {
-        let (name, reason) = (r["name"].as_str().unwrap(), r["reason"].as_str().unwrap());
+        let name = r["name"].as_str().unwrap();
+        let reason: Code = r["reason"].as_str().unwrap().parse().unwrap();
         let bytes = hex_of(&r["bytes"]);
         match (codec::decode_block(&bytes), is_codec_reason(reason, "binary")) {
             (Err(e), true) if e.code == reason => {}
@@ -80,7 +83,8 @@ fn binary_records_fail_or_decode_as_the_codec_should() {
 fn json_records_fail_or_read_as_the_codec_should() {
     let mut wrong = Vec::new();
     for r in records("invalid.jsonl").iter().filter(|r| r["form"] == "json") {
-        let (name, reason) = (r["name"].as_str().unwrap(), r["reason"].as_str().unwrap());
+        let name = r["name"].as_str().unwrap();
+        let reason: Code = r["reason"].as_str().unwrap().parse().unwrap();
         match (json::block_from_json(&r["json"]), is_codec_reason(reason, "json")) {
             (Err(e), true) if e.code == reason => {
                 if e.path.is_empty() {
@@ -97,7 +101,7 @@ fn json_records_fail_or_read_as_the_codec_should() {
                 let bytes = codec::encode_block(&block);
                 match codec::decode_block(&bytes) {
                     Ok(back) if back == block => {}
-                    Err(e) if reason == "block-too-large" && e.code == reason => {}
+                    Err(e) if reason == Code::BlockTooLarge && e.code == reason => {}
                     Ok(_) => wrong.push(format!("{name}: bytes decode to a different block")),
                     Err(e) => wrong.push(format!("{name}: own bytes rejected: {e}")),
                 }

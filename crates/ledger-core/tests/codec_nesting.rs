@@ -3,6 +3,7 @@
 //! decoder. Nesting is bounded (8 levels, far beyond the 2 a valid block uses), in bytes
 //! and in JSON alike, and decoding stays within a small stack.
 
+use ledger_core::Code;
 use ledger_core::{codec, json, model::MAX_BLOCK_LENGTH};
 
 /// A transaction payload whose essence payload is the next transaction, `depth` deep.
@@ -52,13 +53,13 @@ fn eight_levels_decode_nine_are_rejected() {
     assert_eq!(json::block_from_json(&value).unwrap(), block);
 
     let e = codec::decode_block(&block_around(&nested_transactions(9))).unwrap_err();
-    assert_eq!(e.code, "payload-nesting-too-deep");
+    assert_eq!(e.code, Code::PayloadNestingTooDeep);
     assert_eq!(e.path, format!("payload{}", ".essence.payload".repeat(8)));
     // A bare payload counts as the block's payload would.
     assert!(codec::decode_payload(&nested_transactions(8)).is_ok());
     assert_eq!(
         codec::decode_payload(&nested_transactions(9)).unwrap_err().code,
-        "payload-nesting-too-deep"
+        Code::PayloadNestingTooDeep
     );
 
     let mut deeper = value.clone();
@@ -69,7 +70,7 @@ fn eight_levels_decode_nine_are_rejected() {
     // The innermost transaction gets one more transaction in its essence: nine levels.
     *slot = value["payload"].clone();
     let e = json::block_from_json(&deeper).unwrap_err();
-    assert_eq!(e.code, "payload-nesting-too-deep");
+    assert_eq!(e.code, Code::PayloadNestingTooDeep);
 }
 
 #[test]
@@ -78,5 +79,5 @@ fn deepest_nesting_that_fits_a_block_is_rejected_on_a_small_stack() {
     let bytes = block_around(&nested_transactions(depth));
     assert!(bytes.len() <= MAX_BLOCK_LENGTH);
     let code = on_small_stack(move || codec::decode_block(&bytes).unwrap_err().code);
-    assert_eq!(code, "payload-nesting-too-deep");
+    assert_eq!(code, Code::PayloadNestingTooDeep);
 }

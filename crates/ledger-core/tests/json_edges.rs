@@ -1,6 +1,7 @@
 //! JSON input edges: the lenient forms of wire-format §2 / D14 / D15 that must be read, and
 //! the values that cannot be encoded, each with its reason and path.
 
+use ledger_core::Code;
 use ledger_core::{codec, json};
 use serde_json::{json, Value};
 
@@ -21,7 +22,7 @@ fn basic(extra: Value) -> Value {
     o
 }
 
-fn err(v: &Value) -> (&'static str, String) {
+fn err(v: &Value) -> (Code, String) {
     let e = json::block_from_json(v).unwrap_err();
     (e.code, e.path)
 }
@@ -91,82 +92,90 @@ fn malformed_values_have_reason_and_path() {
             "inputsCommitment": id("00"), "outputs": [output]}, "unlocks": []}))
     };
     let out = "payload.essence.outputs[0]";
-    let cases: Vec<(Value, &str, String)> = vec![
+    let cases: Vec<(Value, Code, String)> = vec![
         (
             tx_block(basic(json!({"amount": "18446744073709551616"}))),
-            "amount-overflow-u64",
+            Code::AmountOverflowU64,
             format!("{out}.amount"),
         ),
-        (tx_block(basic(json!({"amount": "-1"}))), "amount-not-decimal", format!("{out}.amount")),
-        (tx_block(basic(json!({"amount": "1e6"}))), "amount-not-decimal", format!("{out}.amount")),
+        (tx_block(basic(json!({"amount": "-1"}))), Code::AmountNotDecimal, format!("{out}.amount")),
+        (
+            tx_block(basic(json!({"amount": "1e6"}))),
+            Code::AmountNotDecimal,
+            format!("{out}.amount"),
+        ),
         (
             tx_block(basic(json!({"amount": 9007199254740992u64}))),
-            "amount-not-decimal",
+            Code::AmountNotDecimal,
             format!("{out}.amount"),
         ),
-        (tx_block(basic(json!({"amount": Value::Null}))), "missing-field", format!("{out}.amount")),
+        (
+            tx_block(basic(json!({"amount": Value::Null}))),
+            Code::MissingField,
+            format!("{out}.amount"),
+        ),
         (
             tx_block(basic(
                 json!({"nativeTokens": [{"id": format!("0x{}", "00".repeat(38)), "amount": format!("0x1{}", "0".repeat(64))}]}),
             )),
-            "native-token-amount-over-uint256",
+            Code::NativeTokenAmountOverUint256,
             format!("{out}.nativeTokens[0].amount"),
         ),
         (
             tx_block(basic(
                 json!({"nativeTokens": [{"id": format!("0x{}", "00".repeat(38)), "amount": "100"}]}),
             )),
-            "native-token-amount-not-hex",
+            Code::NativeTokenAmountNotHex,
             format!("{out}.nativeTokens[0].amount"),
         ),
         (
             tx_block(basic(json!({"features": [{"type": 7}]}))),
-            "unknown-feature-type",
+            Code::UnknownFeatureType,
             format!("{out}.features[0].type"),
         ),
         (
             tx_block(basic(
                 json!({"unlockConditions": [{"type": 0, "address": {"type": 1, "pubKeyHash": id("00")}}]}),
             )),
-            "unknown-address-type",
+            Code::UnknownAddressType,
             format!("{out}.unlockConditions[0].address.type"),
         ),
         (
             tx_block(basic(
                 json!({"features": [{"type": 3, "tag": format!("0x{}", "00".repeat(256))}]}),
             )),
-            "tag-feature-too-long",
+            Code::TagFeatureTooLong,
             format!("{out}.features[0].tag"),
         ),
-        (tx_block(basic(json!({"type": 9}))), "unknown-output-type", format!("{out}.type")),
-        (tx_block(basic(json!({"amount": true}))), "amount-not-decimal", format!("{out}.amount")),
-        (tx_block(json!([])), "invalid-type", out.to_string()),
+        (tx_block(basic(json!({"type": 9}))), Code::UnknownOutputType, format!("{out}.type")),
+        (tx_block(basic(json!({"amount": true}))), Code::AmountNotDecimal, format!("{out}.amount")),
+        (tx_block(json!([])), Code::InvalidType, out.to_string()),
         (
             block_with(json!({"type": 5, "tag": format!("0x{}", "00".repeat(256))})),
-            "tag-too-long",
+            Code::TagTooLong,
             "payload.tag".into(),
         ),
-        (block_with(json!({"type": 5, "tag": "0x0g"})), "bad-hex", "payload.tag".into()),
-        (block_with(json!({"type": -5})), "number-out-of-range", "payload.type".into()),
-        (block_with(json!({"type": 5.5})), "invalid-type", "payload.type".into()),
-        (block_with(json!({"type": "5"})), "invalid-type", "payload.type".into()),
+        (block_with(json!({"type": 5, "tag": "0x0g"})), Code::BadHex, "payload.tag".into()),
+        (block_with(json!({"type": -5})), Code::NumberOutOfRange, "payload.type".into()),
+        (block_with(json!({"type": 5.5})), Code::InvalidType, "payload.type".into()),
+        (block_with(json!({"type": "5"})), Code::InvalidType, "payload.type".into()),
         (
             json!({"protocolVersion": 2, "parents": [id("00")], "nonce": "0x"}),
-            "nonce-not-decimal",
+            Code::NonceNotDecimal,
             "nonce".into(),
         ),
         (
             json!({"protocolVersion": 2, "parents": [id("00")], "nonce": "0x1ffffffffffffffff"}),
-            "nonce-overflow-u64",
+            Code::NonceOverflowU64,
             "nonce".into(),
         ),
         (
             json!({"protocolVersion": 2, "parents": [id("00")], "nonce": "+5"}),
-            "nonce-not-decimal",
+            Code::NonceNotDecimal,
             "nonce".into(),
         ),
-        (json!({"protocolVersion": 2, "parents": "0x00"}), "invalid-type", "parents".into()),
-        (json!([]), "invalid-type", String::new()),
+        (json!({"protocolVersion": 2, "parents": "0x00"}), Code::InvalidType, "parents".into()),
+        (json!([]), Code::InvalidType, String::new()),
     ];
     for (v, code, path) in cases {
         assert_eq!(err(&v), (code, path.clone()), "{v}");

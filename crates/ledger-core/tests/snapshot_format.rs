@@ -13,6 +13,7 @@ use ledger_core::ids;
 use ledger_core::model::*;
 use ledger_core::protocol::ProtocolParameters;
 use ledger_core::snapshot::*;
+use ledger_core::Code;
 
 const SUPPLY: u64 = 4_600_000_000_000_000;
 
@@ -184,7 +185,7 @@ fn every_truncation_is_an_error_naming_where() {
         for len in 0..bytes.len() {
             let err = read_full_snapshot(&bytes[..len]).expect_err(&format!("{len} bytes"));
             assert!(
-                ["truncated-bytes", "length-prefix-too-large"].contains(&err.code),
+                [Code::TruncatedBytes, Code::LengthPrefixTooLarge].contains(&err.code),
                 "{len}: {err}"
             );
             assert!(!err.path.is_empty() && err.detail.contains("offset"), "{len}: {err}");
@@ -197,7 +198,7 @@ fn bytes_after_the_last_entry_point_are_refused() {
     let mut bytes = spec_example();
     bytes.push(0);
     let err = read_full_snapshot(&bytes).unwrap_err();
-    assert_eq!(err.code, "trailing-bytes");
+    assert_eq!(err.code, Code::TrailingBytes);
     assert!(err.detail.contains("after offset 311"), "{err}");
 }
 
@@ -214,13 +215,13 @@ fn counts_larger_than_the_file_are_refused_before_allocating() {
         bytes[offset..offset + value.len()].copy_from_slice(value);
         let err = read_full_snapshot(&bytes).unwrap_err();
         assert_eq!(err.path, path, "{err}");
-        assert!(["length-prefix-too-large", "truncated-bytes"].contains(&err.code), "{err}");
+        assert!([Code::LengthPrefixTooLarge, Code::TruncatedBytes].contains(&err.code), "{err}");
     }
     // An output length (at 229) beyond the file.
     let mut bytes = spec_example();
     bytes[229..233].copy_from_slice(&u32::MAX.to_le_bytes());
     let err = read_full_snapshot(&bytes).unwrap_err();
-    assert_eq!((err.code, err.path.as_str()), ("truncated-bytes", "outputs[0].output"));
+    assert_eq!((err.code, err.path.as_str()), (Code::TruncatedBytes, "outputs[0].output"));
     assert!(err.detail.contains("output record at file offset 155"), "{err}");
 }
 
@@ -231,21 +232,21 @@ fn header_checks() {
         bytes[offset..offset + value.len()].copy_from_slice(value);
         read_full_snapshot(&bytes).unwrap_err()
     };
-    assert_eq!(with(0, &[1]).code, "snapshot-version-unsupported");
+    assert_eq!(with(0, &[1]).code, Code::SnapshotVersionUnsupported);
     let delta = with(1, &[1]);
-    assert_eq!(delta.code, "snapshot-type-unsupported");
+    assert_eq!(delta.code, Code::SnapshotTypeUnsupported);
     assert!(delta.detail.contains("delta"));
     // genesis 5 > target 0; target 5 > ledger 0.
     assert_eq!(
         (with(2, &[5]).code, with(2, &[5]).path.as_str()),
-        ("snapshot-index-order", "targetMilestoneIndex")
+        (Code::SnapshotIndexOrder, "targetMilestoneIndex")
     );
     assert_eq!(with(6, &[5]).path, "ledgerMilestoneIndex");
     // The option: wrong type, a length that leaves bytes over, a blob that does not decode.
     let kind = with(92, &[0]);
     assert_eq!(
         (kind.code, kind.path.as_str()),
-        ("snapshot-option-invalid", "protocolParameters.type")
+        (Code::SnapshotOptionInvalid, "protocolParameters.type")
     );
     assert!(kind.detail.contains("file offset 92"), "{kind}");
     assert_eq!(with(98, &[0x28]).path, "protocolParameters");
@@ -263,24 +264,24 @@ fn outputs_and_entry_points_are_checked() {
     let mut s = dev_genesis();
     s.outputs[0].output = Output::Treasury { amount: SUPPLY };
     let err = read_full_snapshot(&write_full_snapshot(&s).unwrap()).unwrap_err();
-    assert_eq!(err.code, "snapshot-treasury-as-output");
+    assert_eq!(err.code, Code::SnapshotTreasuryAsOutput);
     // An output that breaks a rule, and one listed twice.
     let mut s = dev_genesis();
     s.outputs[0].output = basic(0, d23_address());
     let err = roll_back_to_target(read_full_snapshot(&write_full_snapshot(&s).unwrap()).unwrap())
         .unwrap_err();
-    assert_eq!((err.code, err.path.as_str()), ("output-amount-zero", "outputs[0].output.amount"));
+    assert_eq!((err.code, err.path.as_str()), (Code::OutputAmountZero, "outputs[0].output.amount"));
     let mut s = dev_genesis();
     s.outputs =
         vec![SnapshotOutput { output: basic(SUPPLY / 2, d23_address()), ..genesis_output() }; 2];
-    assert_eq!(roll_back_to_target(s).unwrap_err().code, "snapshot-duplicate-output");
+    assert_eq!(roll_back_to_target(s).unwrap_err().code, Code::SnapshotDuplicateOutput);
     // The same entry point twice.
     let mut s = dev_genesis();
     s.solid_entry_points = vec![[0; 32], [0; 32]];
     let err = read_full_snapshot(&write_full_snapshot(&s).unwrap()).unwrap_err();
     assert_eq!(
         (err.code, err.path.as_str()),
-        ("snapshot-duplicate-entry-point", "solidEntryPoints[1]")
+        (Code::SnapshotDuplicateEntryPoint, "solidEntryPoints[1]")
     );
 }
 
@@ -288,12 +289,12 @@ fn outputs_and_entry_points_are_checked() {
 fn the_supply_and_the_protocol_version_are_checked() {
     let mut s = dev_genesis();
     s.outputs[0].output = basic(SUPPLY - 1, d23_address());
-    assert_eq!(roll_back_to_target(s.clone()).unwrap_err().code, "snapshot-supply-mismatch");
+    assert_eq!(roll_back_to_target(s.clone()).unwrap_err().code, Code::SnapshotSupplyMismatch);
     s.treasury.amount = 1;
     roll_back_to_target(s).unwrap();
     let mut s = dev_genesis();
     s.protocol_parameters.protocol_version = 3;
-    assert_eq!(roll_back_to_target(s).unwrap_err().code, "snapshot-protocol-version");
+    assert_eq!(roll_back_to_target(s).unwrap_err().code, Code::SnapshotProtocolVersion);
 }
 
 #[test]
@@ -302,14 +303,14 @@ fn diffs_must_match_the_ledger_and_come_in_order() {
     // The diff of milestone 3 missing: the ledger cannot reach the target.
     let mut s = rolled_forward();
     s.milestone_diffs.truncate(1);
-    assert_eq!(read_full_snapshot(&bytes(&s)).unwrap_err().code, "snapshot-diffs-missing");
+    assert_eq!(read_full_snapshot(&bytes(&s)).unwrap_err().code, Code::SnapshotDiffsMissing);
     // Diffs swapped.
     let mut s = rolled_forward();
     s.milestone_diffs.swap(0, 1);
     let err = read_full_snapshot(&bytes(&s)).unwrap_err();
     assert_eq!(
         (err.code, err.path.as_str()),
-        ("snapshot-diff-order", "milestoneDiffs[0].milestone.index")
+        (Code::SnapshotDiffOrder, "milestoneDiffs[0].milestone.index")
     );
     // A diff that creates an output the ledger does not hold.
     let mut s = rolled_forward();
@@ -317,7 +318,7 @@ fn diffs_must_match_the_ledger_and_come_in_order() {
     let err = roll_back_to_target(s).unwrap_err();
     assert_eq!(
         (err.code, err.path.as_str()),
-        ("snapshot-diff-inconsistent", "milestoneDiffs[0].created[0].outputId")
+        (Code::SnapshotDiffInconsistent, "milestoneDiffs[0].created[0].outputId")
     );
     // A diff that consumes an output the ledger still holds.
     let mut s = rolled_forward();
@@ -331,7 +332,7 @@ fn diffs_must_match_the_ledger_and_come_in_order() {
     let err = read_full_snapshot(&b).unwrap_err();
     assert_eq!(
         (err.code, err.path.as_str()),
-        ("snapshot-diff-length-mismatch", "milestoneDiffs[0].diffLength")
+        (Code::SnapshotDiffLengthMismatch, "milestoneDiffs[0].diffLength")
     );
     assert!(err.detail.contains(&format!("milestone diff at file offset {first_diff}")), "{err}");
 }
@@ -350,7 +351,7 @@ fn protocol_upgrades_in_the_file_are_refused() {
         .unwrap_err();
     assert_eq!(
         (err.code, err.path.as_str()),
-        ("snapshot-protocol-upgrade-unsupported", "milestoneDiffs[2].milestone.options[0]")
+        (Code::SnapshotProtocolUpgradeUnsupported, "milestoneDiffs[2].milestone.options[0]")
     );
 }
 

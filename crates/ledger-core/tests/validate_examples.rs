@@ -7,6 +7,7 @@ mod common;
 use common::worked_examples;
 use ledger_core::model::{Block, Output, Payload};
 use ledger_core::protocol::ProtocolParameters;
+use ledger_core::Code;
 use ledger_core::{codec, json, validate};
 
 /// Example `name` of the spec, decoded, and its bytes.
@@ -30,7 +31,7 @@ fn examples_b_and_c_meet_the_dev_pow_minimum_and_lose_it_with_another_nonce() {
         let changed = with_nonce(bytes, b.nonce + 1);
         let b2 = codec::decode_block(&changed).unwrap();
         let e = validate::validate_block(&b2, &changed, &dev).unwrap_err();
-        assert_eq!((e.code, e.path.as_str()), ("pow-score-too-low", "nonce"));
+        assert_eq!((e.code, e.path.as_str()), (Code::PowScoreTooLow, "nonce"));
     }
 }
 
@@ -41,7 +42,7 @@ fn a_broken_rule_is_reported_before_the_pow_score() {
     tx.essence.network_id += 1;
     let bytes = codec::encode_block(&b);
     let e = validate::validate_block(&b, &bytes, &ProtocolParameters::dev_default()).unwrap_err();
-    assert_eq!((e.code, e.path.as_str()), ("network-id-mismatch", "payload.essence.networkId"));
+    assert_eq!((e.code, e.path.as_str()), (Code::NetworkIdMismatch, "payload.essence.networkId"));
 }
 
 #[test]
@@ -55,16 +56,16 @@ fn milestone_blocks_are_exempt_from_pow_but_need_nonce_zero() {
     nonced.nonce = 7;
     assert_eq!(
         validate::validate_milestone_block(&nonced).unwrap_err().code,
-        "milestone-nonce-not-zero"
+        Code::MilestoneNonceNotZero
     );
 
     let mut moved = a.clone();
     moved.parents[1][31] = 2;
     let e = validate::validate_milestone_block(&moved).unwrap_err();
-    assert_eq!((e.code, e.path.as_str()), ("milestone-parents-mismatch", "payload.parents"));
+    assert_eq!((e.code, e.path.as_str()), (Code::MilestoneParentsMismatch, "payload.parents"));
 
     let (b, _) = block("B");
-    assert_eq!(validate::validate_milestone_block(&b).unwrap_err().code, "not-a-milestone-block");
+    assert_eq!(validate::validate_milestone_block(&b).unwrap_err().code, Code::NotAMilestoneBlock);
 }
 
 #[test]
@@ -78,7 +79,10 @@ fn stand_alone_entry_points_report_paths_from_their_own_root() {
         o.amount = 42_599;
     }
     let e = validate::validate_transaction(&poor, &dev).unwrap_err();
-    assert_eq!((e.code, e.path.as_str()), ("storage-deposit-too-low", "essence.outputs[0].amount"));
+    assert_eq!(
+        (e.code, e.path.as_str()),
+        (Code::StorageDepositTooLow, "essence.outputs[0].amount")
+    );
 
     let recipient = worked_examples::text("/keys/recipient/address");
     let output =
@@ -87,12 +91,12 @@ fn stand_alone_entry_points_report_paths_from_their_own_root() {
         {"type":2,"unixTime":0}]}))
         .unwrap();
     let e = validate::validate_output(&output, &dev).unwrap_err();
-    assert_eq!((e.code, e.path.as_str()), ("timelock-zero", "unlockConditions[1].unixTime"));
+    assert_eq!((e.code, e.path.as_str()), (Code::TimelockZero, "unlockConditions[1].unixTime"));
 
     let (a, _) = block("A");
     let Some(Payload::Milestone(mut m)) = a.payload else { unreachable!() };
     validate::validate_milestone(&m).unwrap();
     m.signatures.clear();
     let e = validate::validate_milestone(&m).unwrap_err();
-    assert_eq!((e.code, e.path.as_str()), ("milestone-no-signatures", "signatures"));
+    assert_eq!((e.code, e.path.as_str()), (Code::MilestoneNoSignatures, "signatures"));
 }

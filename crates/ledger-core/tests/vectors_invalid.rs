@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use ledger_core::Code;
 
 use ledger_core::protocol::{ProtocolParameters, RentStructure};
 use ledger_core::{codec, json, model::Payload, validate};
@@ -47,7 +48,7 @@ fn every_invalid_record_is_rejected_with_its_reason() {
         let reason = r["reason"].as_str().unwrap();
         match check(r) {
             Ok(()) => wrong.push(format!("{name}: accepted, expected {reason}")),
-            Err(e) if e.code != reason => wrong.push(format!(
+            Err(e) if e.code.as_str() != reason => wrong.push(format!(
                 "{name}: got {} at {} ({}), expected {reason}",
                 e.code, e.path, e.detail
             )),
@@ -78,8 +79,10 @@ fn every_valid_block_passes_its_networks_rules() {
 /// are well-formed blocks when a peer sends them; no parents at all is refused from either.
 #[test]
 fn one_parent_is_enough_from_a_peer_only() {
-    let few: Vec<Value> =
-        records("invalid.jsonl").into_iter().filter(|r| r["reason"] == "parents-too-few").collect();
+    let few: Vec<Value> = records("invalid.jsonl")
+        .into_iter()
+        .filter(|r| r["reason"] == Code::ParentsTooFew.as_str())
+        .collect();
     assert!(!few.is_empty());
     for r in &few {
         let name = r["name"].as_str().unwrap();
@@ -95,7 +98,7 @@ fn one_parent_is_enough_from_a_peer_only() {
             validate::validate_block_from(&block, &bytes, &p, validate::BlockOrigin::Api)
                 .unwrap_err()
                 .code,
-            "parents-too-few",
+            Code::ParentsTooFew,
             "{name}"
         );
         validate::validate_block_from(&block, &bytes, &p, validate::BlockOrigin::Peer)
@@ -105,7 +108,7 @@ fn one_parent_is_enough_from_a_peer_only() {
         for origin in [validate::BlockOrigin::Api, validate::BlockOrigin::Peer] {
             assert_eq!(
                 validate::validate_block_from(&block, &none, &p, origin).unwrap_err().code,
-                "parents-too-few",
+                Code::ParentsTooFew,
                 "{name} {origin:?}"
             );
         }

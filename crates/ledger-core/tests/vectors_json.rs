@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use ledger_core::Code;
 
 use ledger_core::{codec, json};
 use serde_json::Value;
@@ -65,16 +66,20 @@ fn lenient_input_forms_of_d14_d15() {
 #[test]
 fn malformed_json_values_name_reason_and_path() {
     let cases = [
-        (r#"{"protocolVersion":2,"parents":["0X00"]}"#, "uppercase-0X-prefix", "parents[0]"),
-        (r#"{"protocolVersion":2,"parents":["00"]}"#, "missing-0x", "parents[0]"),
-        (r#"{"protocolVersion":2,"parents":["0x0"]}"#, "odd-hex-length", "parents[0]"),
-        (r#"{"protocolVersion":2,"parents":["0xzz"]}"#, "bad-hex", "parents[0]"),
-        (r#"{"protocolVersion":2,"parents":["0x00"]}"#, "wrong-id-length", "parents[0]"),
-        (r#"{"protocolVersion":2,"nonce":151}"#, "nonce-not-decimal", "nonce"),
-        (r#"{"protocolVersion":2,"nonce":"99999999999999999999"}"#, "nonce-overflow-u64", "nonce"),
-        (r#"{"protocolVersion":300}"#, "number-out-of-range", "protocolVersion"),
-        (r#"{"parents":[]}"#, "missing-field", "protocolVersion"),
-        (r#"{"protocolVersion":2,"payload":{"type":9}}"#, "unknown-payload-type", "payload.type"),
+        (r#"{"protocolVersion":2,"parents":["0X00"]}"#, Code::Uppercase0XPrefix, "parents[0]"),
+        (r#"{"protocolVersion":2,"parents":["00"]}"#, Code::Missing0x, "parents[0]"),
+        (r#"{"protocolVersion":2,"parents":["0x0"]}"#, Code::OddHexLength, "parents[0]"),
+        (r#"{"protocolVersion":2,"parents":["0xzz"]}"#, Code::BadHex, "parents[0]"),
+        (r#"{"protocolVersion":2,"parents":["0x00"]}"#, Code::WrongIdLength, "parents[0]"),
+        (r#"{"protocolVersion":2,"nonce":151}"#, Code::NonceNotDecimal, "nonce"),
+        (
+            r#"{"protocolVersion":2,"nonce":"99999999999999999999"}"#,
+            Code::NonceOverflowU64,
+            "nonce",
+        ),
+        (r#"{"protocolVersion":300}"#, Code::NumberOutOfRange, "protocolVersion"),
+        (r#"{"parents":[]}"#, Code::MissingField, "protocolVersion"),
+        (r#"{"protocolVersion":2,"payload":{"type":9}}"#, Code::UnknownPayloadType, "payload.type"),
     ];
     for (text, code, path) in cases {
         let e = json::block_from_json(&serde_json::from_str(text).unwrap()).unwrap_err();

@@ -8,6 +8,7 @@
 use crate::errors::{invalid_argument, to_napi, Result};
 use crate::js_text::with_js_text;
 use ledger_core::model::{Address, Block, Payload};
+use ledger_core::Code;
 use ledger_core::{codec, ids, json};
 use napi::bindgen_prelude::{Buffer, BufferSlice, Either, Object};
 use napi::Env;
@@ -27,7 +28,7 @@ pub fn block_from_json_text(text: &str) -> Result<Block> {
 }
 
 fn binding_failure(e: napi::Error) -> napi::Error<String> {
-    to_napi(ledger_core::Error::new("binding-failure", "", e.to_string()))
+    to_napi(ledger_core::Error::new(Code::BindingFailure, "", e.to_string()))
 }
 
 fn js_buffer<'env>(env: &'env Env, bytes: &[u8]) -> Result<BufferSlice<'env>> {
@@ -257,13 +258,13 @@ fn address_of(input: &str) -> Result<Address> {
             8 => Ok(Address::Alias(id(&bytes[1..]))),
             16 => Ok(Address::Nft(id(&bytes[1..]))),
             k => Err(to_napi(ledger_core::Error::new(
-                "unknown-address-type",
+                Code::UnknownAddressType,
                 "type",
                 format!("unknown address type {k}"),
             ))),
         },
         n => Err(to_napi(ledger_core::Error::new(
-            "wrong-id-length",
+            Code::WrongIdLength,
             "",
             format!("an address is 32 or 33 bytes, got {n}"),
         ))),

@@ -8,6 +8,7 @@
 //! `code␟path␟detail`; the event feed (`onEvents`, `setEventsActive`) throws like a sync
 //! call when it is set up, and its events carry no failures (a failed commit emits none).
 
+use ledger_core::Code;
 use ledger_core::Error;
 
 pub const SEPARATOR: char = '\u{1f}';
@@ -17,7 +18,7 @@ pub fn to_napi(e: Error) -> napi::Error<String> {
 }
 
 pub fn invalid_argument(path: &str, detail: impl Into<String>) -> napi::Error<String> {
-    to_napi(Error::new("invalid-argument", path, detail))
+    to_napi(Error::new(Code::InvalidArgument, path, detail))
 }
 
 pub type Result<T> = std::result::Result<T, napi::Error<String>>;

@@ -7,6 +7,7 @@
 use crate::errors::{to_napi, Result};
 use crate::store::LedgerStore;
 use ledger_core::json::hex;
+use ledger_core::Code;
 use ledger_store::events::{
     AppliedTransaction, CommittedMilestone, OutputChange, StoreEvent, StoredBlock,
 };
@@ -167,7 +168,9 @@ impl LedgerStore {
             .callee_handled::<false>()
             .weak::<true>()
             .build_callback(|ctx| Ok(event_js(ctx.value)))
-            .map_err(|e| to_napi(ledger_core::Error::new("binding-failure", "", e.to_string())))?;
+            .map_err(|e| {
+                to_napi(ledger_core::Error::new(Code::BindingFailure, "", e.to_string()))
+            })?;
         self.get()?.set_event_listener(Some(Box::new(move |event| {
             // Non-blocking: the queue is unbounded, and the store's lock is held here.
             tsfn.call(event, ThreadsafeFunctionCallMode::NonBlocking);

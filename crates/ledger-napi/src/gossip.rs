@@ -11,6 +11,7 @@ use crate::errors::{invalid_argument, to_napi, Result, SEPARATOR};
 use crate::gossip_store::NodeStore;
 use crate::shared::Shared;
 use crate::store::{store_key, LedgerStore};
+use ledger_core::Code;
 use ledger_gossip::config::PeerEntry;
 use ledger_gossip::identity;
 use ledger_gossip::{
@@ -28,7 +29,7 @@ use std::time::Duration;
 /// How often the parents of held blocks are asked for again.
 const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(1);
 
-fn failure(code: &'static str, detail: impl Into<String>) -> napi::Error<String> {
+fn failure(code: Code, detail: impl Into<String>) -> napi::Error<String> {
     to_napi(ledger_core::Error::new(code, "", detail))
 }
 
@@ -206,7 +207,7 @@ fn parse_peer_id(text: &str) -> Result<PeerId> {
 }
 
 fn stopped() -> napi::Error<String> {
-    failure("gossip-stopped", "the gossip service is not running")
+    failure(Code::GossipStopped, "the gossip service is not running")
 }
 
 /// Async methods reject with a plain napi error: the reason code travels in the message as
@@ -255,7 +256,7 @@ impl GossipNode {
             Path::new(&options.identity_file),
             options.identity_private_key.as_deref(),
         )
-        .map_err(|e| failure("gossip-identity", e.to_string()))?;
+        .map_err(|e| failure(Code::GossipIdentity, e.to_string()))?;
         let mut config = Config::new(options.network_name.clone());
         config.bind_addresses = options
             .bind_multi_addresses
@@ -290,7 +291,7 @@ impl GossipNode {
         let adapter = Arc::new(NodeStore::new(inner));
         let gossip = Arc::new(
             Gossip::start(config, &loaded.keypair, adapter.clone())
-                .map_err(|e| failure("gossip-start", e.to_string()))?,
+                .map_err(|e| failure(Code::GossipStart, e.to_string()))?,
         );
         *store.gossip.write().unwrap_or_else(|p| p.into_inner()) = Some(adapter.clone());
         let stop = Arc::new(AtomicBool::new(false));
@@ -299,7 +300,7 @@ impl GossipNode {
             std::thread::Builder::new()
                 .name("ledger-gossip-parents".into())
                 .spawn(move || maintain(&gossip, &adapter, &stop))
-                .map_err(|e| failure("gossip-start", e.to_string()))?
+                .map_err(|e| failure(Code::GossipStart, e.to_string()))?
         };
         let running = Arc::new(Mutex::new(Some(Running {
             gossip,
@@ -380,7 +381,7 @@ impl GossipNode {
         match gossip.add_peer(entry).await.map_err(|_| rejected(stopped()))? {
             Ok(peer) => Ok(peer_js(peer)),
             Err(AddPeerError::OwnPeerId) => {
-                Err(rejected(failure("own-peer-id", "the address is this node's own peer id")))
+                Err(rejected(failure(Code::OwnPeerId, "the address is this node's own peer id")))
             }
         }
     }
@@ -441,7 +442,7 @@ impl GossipNode {
             .callee_handled::<false>()
             .weak::<true>()
             .build_callback(|ctx| Ok(event_js(ctx.value)))
-            .map_err(|e| failure("binding-failure", e.to_string()))?;
+            .map_err(|e| failure(Code::BindingFailure, e.to_string()))?;
         let mut events = gossip.subscribe();
         drop(gossip);
         std::thread::Builder::new()
@@ -455,7 +456,7 @@ impl GossipNode {
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
                 }
             })
-            .map_err(|e| failure("binding-failure", e.to_string()))?;
+            .map_err(|e| failure(Code::BindingFailure, e.to_string()))?;
         Ok(())
     }
 
@@ -506,6 +507,6 @@ pub fn identity_peer_id(
 ) -> Result<String> {
     let loaded =
         identity::load_or_create(Path::new(&identity_file), identity_private_key.as_deref())
-            .map_err(|e| failure("gossip-identity", e.to_string()))?;
+            .map_err(|e| failure(Code::GossipIdentity, e.to_string()))?;
     Ok(loaded.peer_id().to_string())
 }

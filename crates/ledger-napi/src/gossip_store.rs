@@ -19,6 +19,7 @@ use futures::stream::{BoxStream, StreamExt};
 use ledger_core::codec::decode_block;
 use ledger_core::model::Payload;
 use ledger_core::validate::{check_pow_zeros, BlockOrigin};
+use ledger_core::Code;
 use ledger_gossip::held::{parents_of, HeldBlocks};
 use ledger_gossip::{BlockId, GossipStore, Intake, ReceivedBlock, StoreEvent, SyncState};
 use ledger_store::Store;
@@ -192,7 +193,7 @@ impl NodeStore {
     fn check_without_parents(&self, bytes: &[u8], milestone: bool) -> Result<(), String> {
         match self.store.precheck_block_from(bytes, BlockOrigin::Peer) {
             Ok(()) => {}
-            Err(e) if e.code == "unknown-parent" || e.code == "not-ready" => {}
+            Err(e) if e.code == Code::UnknownParent || e.code == Code::NotReady => {}
             Err(e) => return Err(describe(&e)),
         }
         if !milestone {
@@ -229,9 +230,9 @@ impl NodeStore {
         pending: &mut Pending,
     ) -> Intake {
         match (e.code, milestone) {
-            ("not-ready", _) => Intake::Failed(describe(&e)),
-            ("unknown-parent", _) => Intake::Failed(describe(&e)),
-            ("milestone-index-mismatch", Some(index)) => {
+            (Code::NotReady, _) => Intake::Failed(describe(&e)),
+            (Code::UnknownParent, _) => Intake::Failed(describe(&e)),
+            (Code::MilestoneIndexMismatch, Some(index)) => {
                 if index > self.confirmed_index() + 1 && pending.milestones.len() < MILESTONES_AHEAD
                 {
                     let signed = self.signed_milestone_index(&bytes);
@@ -244,16 +245,18 @@ impl NodeStore {
                     Intake::Ignored
                 }
             }
-            ("milestone-merkle-root-mismatch", Some(index)) => {
+            (Code::MilestoneMerkleRootMismatch, Some(index)) => {
                 self.halt(format!("milestone {index} ({id}): {}", describe(&e)));
                 Intake::Ignored
             }
             // A milestone this node cannot accept (another coordinator's keys, a coordinator
             // node, a broken chain) stays unstored; it may be valid elsewhere: no punishment.
-            (code, Some(_)) if code.starts_with("milestone-") || code == "storage-failure" => {
+            (code, Some(_))
+                if code.as_str().starts_with("milestone-") || code == Code::StorageFailure =>
+            {
                 Intake::Ignored
             }
-            ("storage-failure", None) => Intake::Failed(describe(&e)),
+            (Code::StorageFailure, None) => Intake::Failed(describe(&e)),
             _ => Intake::Invalid(describe(&e)),
         }
     }

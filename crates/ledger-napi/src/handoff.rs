@@ -5,6 +5,7 @@
 //! not end the connection.
 
 use crate::errors::{to_napi, Result};
+use ledger_core::Code;
 use napi_derive::napi;
 
 /// A new descriptor (close-on-exec) for the connection of `fd`; the caller owns it.
@@ -16,7 +17,7 @@ pub fn duplicate_socket(fd: i32) -> Result<i32> {
         let copy = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
         if copy < 0 {
             return Err(to_napi(ledger_core::Error::new(
-                "handoff-failed",
+                Code::HandoffFailed,
                 "",
                 format!("descriptor {fd}: {}", std::io::Error::last_os_error()),
             )));
@@ -27,7 +28,7 @@ pub fn duplicate_socket(fd: i32) -> Result<i32> {
     {
         let _ = fd;
         Err(to_napi(ledger_core::Error::new(
-            "handoff-failed",
+            Code::HandoffFailed,
             "",
             "handing a connection to another thread needs Unix descriptors".into(),
         )))

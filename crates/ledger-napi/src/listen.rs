@@ -4,6 +4,7 @@
 //! have), and its cluster module needs processes, which could not share the store.
 
 use crate::errors::{to_napi, Result};
+use ledger_core::Code;
 use napi_derive::napi;
 
 #[napi(object)]
@@ -16,7 +17,7 @@ pub struct ListeningSocket {
 
 fn failure(what: &str) -> napi::Error<String> {
     to_napi(ledger_core::Error::new(
-        "listen-failed",
+        Code::ListenFailed,
         "",
         format!("{what}: {}", std::io::Error::last_os_error()),
     ))
@@ -45,7 +46,7 @@ pub fn listen_reuse_port(host: String, port: u32, backlog: u32) -> Result<Listen
     {
         let _ = (host, port, backlog);
         Err(to_napi(ledger_core::Error::new(
-            "listen-failed",
+            Code::ListenFailed,
             "",
             "SO_REUSEPORT is not available on this platform".into(),
         )))
@@ -60,14 +61,14 @@ mod unix {
     pub fn listen(host: &str, port: u32, backlog: u32) -> Result<ListeningSocket> {
         let ip: IpAddr = host.trim_matches(|c| c == '[' || c == ']').parse().map_err(|_| {
             to_napi(ledger_core::Error::new(
-                "listen-failed",
+                Code::ListenFailed,
                 "",
                 format!("{host}: not an IP address"),
             ))
         })?;
         let port = u16::try_from(port).map_err(|_| {
             to_napi(ledger_core::Error::new(
-                "listen-failed",
+                Code::ListenFailed,
                 "",
                 format!("port {port} out of range"),
             ))

@@ -7,6 +7,7 @@ use crate::errors::{invalid_argument, to_napi, Result};
 use crate::shared::Shared;
 use crate::store::NativeFailure;
 use ledger_core::pow;
+use ledger_core::Code;
 use napi::bindgen_prelude::{AsyncTask, Buffer, Object};
 use napi::{Env, Task};
 use napi_derive::napi;
@@ -187,9 +188,9 @@ impl MiningPool {
         job: &MiningJob,
     ) -> Result<Object<'env>> {
         let threads = if threads == 0 { pow::default_threads() } else { threads as usize };
-        let (deferred, promise) = env
-            .create_deferred()
-            .map_err(|e| to_napi(ledger_core::Error::new("binding-failure", "", e.to_string())))?;
+        let (deferred, promise) = env.create_deferred().map_err(|e| {
+            to_napi(ledger_core::Error::new(Code::BindingFailure, "", e.to_string()))
+        })?;
         let request = pow::MiningRequest { block: block.to_vec(), min_pow_score, threads };
         let handle = self.pool.submit(
             request,

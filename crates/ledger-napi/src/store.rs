@@ -10,9 +10,10 @@
 use crate::codec::hex_array;
 use crate::errors::{to_napi, Result, SEPARATOR};
 use crate::gossip_store::NodeStore;
+use ledger_core::Code;
 
 fn invalid_state(detail: String) -> napi::Error<String> {
-    to_napi(ledger_core::Error::new("binding-failure", "", detail))
+    to_napi(ledger_core::Error::new(Code::BindingFailure, "", detail))
 }
 use crate::shared::Shared;
 use ledger_core::codec::decode_output;
@@ -226,7 +227,7 @@ fn output_query(q: IndexerQuery) -> ledger_core::Result<OutputQuery> {
         "nft" => OutputsOf::Kind(OutputKind::Nft),
         other => {
             return Err(ledger_core::Error::new(
-                "invalid-argument",
+                Code::InvalidArgument,
                 "route",
                 format!("no indexer route {other}"),
             ))
@@ -235,7 +236,7 @@ fn output_query(q: IndexerQuery) -> ledger_core::Result<OutputQuery> {
     let tag = match &q.tag {
         Some(text) => Some(
             hex::decode(text.trim_start_matches("0x"))
-                .map_err(|_| ledger_core::Error::new("invalid-argument", "tag", "not hex"))?,
+                .map_err(|_| ledger_core::Error::new(Code::InvalidArgument, "tag", "not hex"))?,
         ),
         None => None,
     };
@@ -405,7 +406,7 @@ impl LedgerStore {
         let key = store_key(&data_dir);
         let store = OPEN_STORES.find(&key).ok_or_else(|| {
             to_napi(ledger_core::Error::new(
-                "store-closed",
+                Code::StoreClosed,
                 "",
                 format!("no store is open in {data_dir} in this process"),
             ))
@@ -418,7 +419,7 @@ impl LedgerStore {
     pub(crate) fn get(&self) -> Result<Arc<Store>> {
         let guard = self.store.read().unwrap_or_else(|p| p.into_inner());
         guard.clone().ok_or_else(|| {
-            to_napi(ledger_core::Error::new("store-closed", "", "the store is closed"))
+            to_napi(ledger_core::Error::new(Code::StoreClosed, "", "the store is closed"))
         })
     }
 

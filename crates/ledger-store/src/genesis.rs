@@ -12,7 +12,7 @@ use ledger_core::ids;
 use ledger_core::model::*;
 use ledger_core::protocol::{ProtocolParameters, RentStructure};
 use ledger_core::validate::validate_output;
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 
 /// The genesis state of a new store: every output checked, the supply matched.
 pub fn built_in(
@@ -22,7 +22,7 @@ pub fn built_in(
 ) -> Result<InitialState> {
     if outputs.is_empty() || outputs.len() > u16::MAX as usize {
         return Err(Error::new(
-            "genesis-invalid",
+            Code::GenesisInvalid,
             "genesis.outputs",
             format!("{} genesis outputs; 1 to {} are possible", outputs.len(), u16::MAX),
         ));
@@ -35,7 +35,7 @@ pub fn built_in(
     }
     if total != protocol.token_supply as u128 {
         return Err(Error::new(
-            "genesis-invalid",
+            Code::GenesisInvalid,
             "genesis.outputs",
             format!(
                 "the genesis outputs hold {total}, the token supply is {}",
@@ -87,7 +87,7 @@ pub fn protocol_json(p: &ProtocolParameters) -> String {
 /// Parse the JSON of `protocol_json` (also what the node's configuration hands over).
 pub fn protocol_from_json(text: &str) -> Result<ProtocolParameters> {
     let bad = |field: &str, why: &str| {
-        Error::new("invalid-protocol", format!("protocol.{field}"), why.to_string())
+        Error::new(Code::InvalidProtocol, format!("protocol.{field}"), why.to_string())
     };
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad("", &e.to_string()))?;
     let uint = |field: &str, max: u64| -> Result<u64> {

@@ -49,7 +49,7 @@ mod white_flag;
 pub use genesis::{protocol_from_json, protocol_json};
 pub use history::HistoryIndexes;
 pub use index::{ChainId, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey};
-pub use ledger_core::{Error, Result};
+pub use ledger_core::{Code, Error, Result};
 pub use milestone::{KeyRange, MilestoneKeys};
 pub use origin::{GenesisStyle, Origin};
 pub use records::{InclusionState, MilestoneRecord};
@@ -63,5 +63,5 @@ pub use store::{
 
 /// An error of the storage engine itself: never the client's fault (HTTP 500).
 pub(crate) fn storage_error(err: impl std::fmt::Display) -> Error {
-    Error::new("storage-failure", "", err.to_string())
+    Error::new(Code::StorageFailure, "", err.to_string())
 }

@@ -4,7 +4,7 @@
 use ledger_core::crypto;
 use ledger_core::ids;
 use ledger_core::model::*;
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 
 /// The coordinator's Ed25519 keys: 32-byte seeds and their public keys.
 #[derive(Clone)]
@@ -141,14 +141,14 @@ impl MilestoneKeys {
         let required = if self.threshold == 0 { applicable.len() } else { self.threshold };
         if applicable.is_empty() || applicable.len() < required {
             return Err(Error::new(
-                "milestone-keys-missing",
+                Code::MilestoneKeysMissing,
                 "payload.signatures",
                 format!("{} coordinator key(s) apply to milestone {}, {} signature(s) are required (protocol.publicKeyRanges)", applicable.len(), m.index, required.max(1)),
             ));
         }
         if m.signatures.len() < required {
             return Err(Error::new(
-                "milestone-signatures-too-few",
+                Code::MilestoneSignaturesTooFew,
                 "payload.signatures",
                 format!("{} signature(s), {required} required", m.signatures.len()),
             ));
@@ -157,7 +157,7 @@ impl MilestoneKeys {
         for (i, s) in m.signatures.iter().enumerate() {
             if applicable.binary_search(&s.public_key).is_err() {
                 return Err(Error::new(
-                    "milestone-signer-not-applicable",
+                    Code::MilestoneSignerNotApplicable,
                     format!("payload.signatures[{i}].publicKey"),
                     format!(
                         "key 0x{} may not sign milestone {}",
@@ -168,7 +168,7 @@ impl MilestoneKeys {
             }
             if seen.contains(&s.public_key) {
                 return Err(Error::new(
-                    "milestone-signature-duplicate",
+                    Code::MilestoneSignatureDuplicate,
                     format!("payload.signatures[{i}].publicKey"),
                     "the key signed twice",
                 ));
@@ -179,7 +179,7 @@ impl MilestoneKeys {
         for (i, s) in m.signatures.iter().enumerate() {
             if !crypto::verify(&s.public_key, &id, &s.signature) {
                 return Err(Error::new(
-                    "milestone-signature-invalid",
+                    Code::MilestoneSignatureInvalid,
                     format!("payload.signatures[{i}].signature"),
                     "the signature does not verify against the milestone id",
                 ));
@@ -200,14 +200,14 @@ pub fn check_foreign(
     let expected = previous.index + 1;
     if m.index != expected {
         return Err(Error::new(
-            "milestone-index-mismatch",
+            Code::MilestoneIndexMismatch,
             "payload.index",
             format!("milestone {} arrived, the next is {expected}", m.index),
         ));
     }
     if m.previous_milestone_id != previous.milestone_id {
         return Err(Error::new(
-            "milestone-previous-id-mismatch",
+            Code::MilestonePreviousIdMismatch,
             "payload.previousMilestoneId",
             format!(
                 "milestone {} does not follow milestone 0x{}",
@@ -218,7 +218,7 @@ pub fn check_foreign(
     }
     if previous.index > 0 && m.timestamp <= previous.timestamp {
         return Err(Error::new(
-            "milestone-timestamp-not-increasing",
+            Code::MilestoneTimestampNotIncreasing,
             "payload.timestamp",
             format!("{} is not after the previous milestone's {}", m.timestamp, previous.timestamp),
         ));
@@ -256,16 +256,16 @@ mod tests {
         bad.timestamp += 1;
         assert_eq!(
             check_foreign(&bad, &previous, &trusted).unwrap_err().code,
-            "milestone-signature-invalid"
+            Code::MilestoneSignatureInvalid
         );
         assert_eq!(
             check_foreign(&m, &previous, &MilestoneKeys::all_of(&[[1; 32]])).unwrap_err().code,
-            "milestone-signer-not-applicable"
+            Code::MilestoneSignerNotApplicable
         );
         let later = Previous { index: 1, milestone_id: [0; 32], timestamp: 0 };
         assert_eq!(
             check_foreign(&m, &later, &trusted).unwrap_err().code,
-            "milestone-index-mismatch"
+            Code::MilestoneIndexMismatch
         );
     }
 
@@ -317,22 +317,22 @@ mod tests {
         keys.check(&signed_by(&[[1; 32], [3; 32]], 100)).unwrap();
         keys.check(&signed_by(&[[2; 32], [3; 32]], 101)).unwrap();
         let out_of_range = keys.check(&signed_by(&[[1; 32], [3; 32]], 101)).unwrap_err();
-        assert_eq!(out_of_range.code, "milestone-signer-not-applicable");
+        assert_eq!(out_of_range.code, Code::MilestoneSignerNotApplicable);
         assert_eq!(
             keys.check(&signed_by(&[[2; 32], [3; 32]], 100)).unwrap_err().code,
-            "milestone-signer-not-applicable"
+            Code::MilestoneSignerNotApplicable
         );
         let extra = keys.check(&signed_by(&[[1; 32], [2; 32], [3; 32]], 100)).unwrap_err();
-        assert_eq!(extra.code, "milestone-signer-not-applicable");
+        assert_eq!(extra.code, Code::MilestoneSignerNotApplicable);
         // Fewer than the threshold, even from a valid key.
         assert_eq!(
             keys.check(&signed_by(&[[3; 32]], 100)).unwrap_err().code,
-            "milestone-signatures-too-few"
+            Code::MilestoneSignaturesTooFew
         );
         // A key unknown altogether.
         assert_eq!(
             keys.check(&signed_by(&[[3; 32], [4; 32]], 100)).unwrap_err().code,
-            "milestone-signer-not-applicable"
+            Code::MilestoneSignerNotApplicable
         );
     }
 
@@ -351,13 +351,13 @@ mod tests {
         keys.check(&signed_by(&[[1; 32], [2; 32], [3; 32]], 5)).unwrap();
         assert_eq!(
             keys.check(&signed_by(&[[2; 32]], 5)).unwrap_err().code,
-            "milestone-signatures-too-few"
+            Code::MilestoneSignaturesTooFew
         );
         // Threshold 0: every applicable key (the default for the node's own keys).
         let all = MilestoneKeys { threshold: 0, ..keys.clone() };
         assert_eq!(
             all.check(&signed_by(&[[1; 32], [2; 32]], 5)).unwrap_err().code,
-            "milestone-signatures-too-few"
+            Code::MilestoneSignaturesTooFew
         );
         all.check(&signed_by(&[[1; 32], [2; 32], [3; 32]], 5)).unwrap();
         // More signatures required than keys apply at the index: nothing can be valid.
@@ -371,11 +371,11 @@ mod tests {
         closed.check(&signed_by(&[[1; 32], [2; 32]], 3)).unwrap();
         assert_eq!(
             closed.check(&signed_by(&[[2; 32]], 4)).unwrap_err().code,
-            "milestone-keys-missing"
+            Code::MilestoneKeysMissing
         );
         // A forged signature from an applicable key.
         let mut forged = signed_by(&[[1; 32], [2; 32]], 5);
         forged.signatures[1].signature[0] ^= 1;
-        assert_eq!(keys.check(&forged).unwrap_err().code, "milestone-signature-invalid");
+        assert_eq!(keys.check(&forged).unwrap_err().code, Code::MilestoneSignatureInvalid);
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::storage_error;
 use ledger_core::model::Id32;
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 
 /// The built-in genesis styles of snapshot.md §5.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +23,7 @@ impl GenesisStyle {
             "ledger" => Ok(GenesisStyle::Ledger),
             "hornet" => Ok(GenesisStyle::Hornet),
             other => Err(Error::new(
-                "invalid-genesis-style",
+                Code::InvalidGenesisStyle,
                 "genesis.style",
                 format!("'{other}' is neither 'ledger' nor 'hornet'"),
             )),
@@ -141,7 +141,7 @@ mod tests {
         bad[0] = 2;
         assert!(Origin::from_bytes(&bad).is_err());
         assert_eq!(GenesisStyle::parse("hornet").unwrap(), GenesisStyle::Hornet);
-        assert_eq!(GenesisStyle::parse("Hornet").unwrap_err().code, "invalid-genesis-style");
+        assert_eq!(GenesisStyle::parse("Hornet").unwrap_err().code, Code::InvalidGenesisStyle);
         assert_eq!(GenesisStyle::Ledger.entry_points().len(), 2);
     }
 }

@@ -25,7 +25,7 @@ use crate::columns::{state_key, STATE};
 use crate::db::{Batch, Db};
 use crate::records::u32_at;
 use crate::storage_error;
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 
 /// The version this build writes and reads.
 pub const VERSION: u32 = 4;
@@ -57,7 +57,7 @@ pub fn check(db: &Db) -> Result<()> {
             batch.commit()
         }
         other => Err(Error::new(
-            "storage-version-unsupported",
+            Code::StorageVersionUnsupported,
             "dataDir",
             format!(
                 "the data directory has storage schema version {other}, this ledger-node reads version {VERSION}{}",

@@ -9,6 +9,7 @@ mod common;
 use common::*;
 use ledger_core::ids;
 use ledger_core::model::*;
+use ledger_core::Code;
 use ledger_store::Store;
 
 fn tagged(text: &str) -> Option<Payload> {
@@ -269,7 +270,7 @@ fn a_follower_refuses_a_milestone_that_references_a_block_below_max_depth() {
         nonce: 0,
     };
     let err = b.submit_block(&ledger_core::codec::encode_block(&block)).err().unwrap();
-    assert_eq!(err.code, "milestone-parent-below-max-depth");
+    assert_eq!(err.code, Code::MilestoneParentBelowMaxDepth);
     // A's own milestone 17 is fine.
     a.issue_milestone(None).unwrap();
     forward(17);

@@ -8,6 +8,7 @@ use common::*;
 use ledger_core::codec::{decode_block, encode_block};
 use ledger_core::json::hex;
 use ledger_core::model::*;
+use ledger_core::Code;
 use ledger_store::{GenesisStyle, Store, StoreOptions};
 
 const MTH_EMPTY: &str = "0x0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8";
@@ -60,7 +61,7 @@ fn hornet_style_milestone_1_has_one_parent_and_empty_tree_roots() {
         nonce: 0,
     });
     let err = store.submit_block(&orphan).err().unwrap();
-    assert_eq!((err.code, err.path.as_str()), ("unknown-parent", "parents[1]"));
+    assert_eq!((err.code, err.path.as_str()), (Code::UnknownParent, "parents[1]"));
     // Later milestones are as in the `ledger` style.
     let block = store.submit_block(&block_bytes(&store, None)).unwrap();
     let second = store.issue_milestone(Some(1_700_000_010)).unwrap();
@@ -77,7 +78,7 @@ fn the_style_is_fixed_when_the_data_directory_is_created() {
     let dir = tempfile::tempdir().unwrap();
     drop(Store::open(dir.path(), options(GenesisStyle::Hornet)).unwrap());
     let err = Store::open(dir.path(), options(GenesisStyle::Ledger)).err().unwrap();
-    assert_eq!((err.code, err.path.as_str()), ("genesis-style-mismatch", "genesis.style"));
+    assert_eq!((err.code, err.path.as_str()), (Code::GenesisStyleMismatch, "genesis.style"));
     assert!(err.detail.contains("hornet in the data directory but ledger"), "{}", err.detail);
     let store = Store::open(dir.path(), options(GenesisStyle::Hornet)).unwrap();
     assert_eq!(store.origin().style, GenesisStyle::Hornet);
@@ -109,7 +110,7 @@ fn a_follower_accepts_both_first_milestone_forms() {
     // A `hornet`-style follower has only 0x00…00: form A approves an unknown entry point.
     let dir = tempfile::tempdir().unwrap();
     let node = Store::open(dir.path(), follower(GenesisStyle::Hornet)).unwrap();
-    assert_eq!(node.submit_block(&form_a).err().unwrap().code, "milestone-parents-invalid");
+    assert_eq!(node.submit_block(&form_a).err().unwrap().code, Code::MilestoneParentsInvalid);
     assert!(node.submit_block(&form_b).unwrap().stored);
 }
 
@@ -127,7 +128,7 @@ fn other_roots_at_the_first_index_are_refused() {
     let err = node.submit_block(&bytes).err().unwrap();
     assert_eq!(
         (err.code, err.path.as_str()),
-        ("milestone-merkle-root-mismatch", "payload.inclusionMerkleRoot")
+        (Code::MilestoneMerkleRootMismatch, "payload.inclusionMerkleRoot")
     );
     assert!(err.detail.contains(&MTH_EMPTY[2..]), "{}", err.detail);
 }

@@ -15,6 +15,7 @@ mod common;
 use common::*;
 use ledger_core::ids;
 use ledger_core::model::*;
+use ledger_core::Code;
 use ledger_store::{
     ChainId, OutputFilter, OutputKind, OutputQuery, OutputsOf, SortKey, Store, SyntheticChanges,
 };
@@ -584,7 +585,7 @@ fn run_history(seed: u64, bookings: usize, queries_per_booking: usize) {
         })
         .unwrap_err()
         .code,
-        "indexer-disabled"
+        Code::IndexerDisabled
     );
     off.issue_milestone(None).unwrap();
     for b in 0..5 {

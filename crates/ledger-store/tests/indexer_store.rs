@@ -9,6 +9,7 @@ mod common;
 use common::*;
 use ledger_core::ids;
 use ledger_core::model::*;
+use ledger_core::Code;
 use ledger_store::{ChainId, OutputFilter, OutputKind, OutputQuery, OutputsOf, Store};
 
 fn key(n: u8) -> ([u8; 32], Address) {
@@ -249,7 +250,7 @@ fn an_older_layout_is_migrated_and_indexed_and_a_newer_one_refused() {
         db.put_cf(db.cf_handle("state").unwrap(), b"schema_version", 5u32.to_le_bytes()).unwrap();
     }
     let err = Store::open(dir.path(), dev_options(0)).err().unwrap();
-    assert_eq!(err.code, "storage-version-unsupported");
+    assert_eq!(err.code, Code::StorageVersionUnsupported);
 }
 
 #[test]

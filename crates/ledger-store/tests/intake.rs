@@ -6,6 +6,7 @@ use common::*;
 use ledger_core::codec::encode_block;
 use ledger_core::ids;
 use ledger_core::model::*;
+use ledger_core::Code;
 use std::sync::atomic::AtomicBool;
 
 const MIN_POW: u32 = 10;
@@ -53,7 +54,7 @@ fn a_batch_gets_one_result_per_block_in_order() {
     assert!(!results[1].as_ref().unwrap().stored);
     assert_eq!(results[1].as_ref().unwrap().block_id, ids::block_id(&first));
     assert!(results[2].as_ref().unwrap().stored);
-    assert_eq!(results[3].as_ref().err().unwrap().code, "pow-score-too-low");
+    assert_eq!(results[3].as_ref().err().unwrap().code, Code::PowScoreTooLow);
     assert_eq!(results[4].as_ref().err().unwrap().path, "parents[1]");
     assert!(results[5].is_err());
     assert_eq!(store.status().blocks_stored, 3); // milestone 1, first, child
@@ -85,7 +86,7 @@ fn precheck_applies_every_rule_but_the_proof_of_work() {
             .precheck_block(&unmined(genesis_parents.clone(), b"early".to_vec()))
             .unwrap_err()
             .code,
-        "not-ready"
+        Code::NotReady
     );
     store.issue_milestone(None).unwrap();
     let tips = store.select_tips().unwrap();
@@ -97,12 +98,12 @@ fn precheck_applies_every_rule_but_the_proof_of_work() {
 
     let code = |bytes: &[u8]| store.precheck_block(bytes).unwrap_err();
     let oversize = code(&unmined(tips.clone(), vec![0x61; 40_000]));
-    assert_eq!(oversize.code, "block-too-large");
+    assert_eq!(oversize.code, Code::BlockTooLarge);
     let unknown = code(&unmined(vec![tips[0], [0xff; 32]], b"orphan".to_vec()));
-    assert_eq!((unknown.code, unknown.path.as_str()), ("unknown-parent", "parents[1]"));
+    assert_eq!((unknown.code, unknown.path.as_str()), (Code::UnknownParent, "parents[1]"));
     let mut version = unmined(tips.clone(), b"v3".to_vec());
     version[0] = 3;
-    assert_eq!(code(&version).code, "wrong-protocol-version");
+    assert_eq!(code(&version).code, Code::WrongProtocolVersion);
     let mut unsorted = tips.clone();
     unsorted.reverse();
     assert_eq!(code(&unmined(unsorted, b"unsorted".to_vec())).path, "parents[1]");
@@ -149,8 +150,8 @@ fn one_parent_is_stored_from_a_peer_and_refused_on_the_api() {
     let milestone_1 = store.issue_milestone(None).unwrap().block_id;
     let single = mined(vec![milestone_1], b"one parent, as Hornet's tip selection makes them");
     let refused = store.submit_block(&single).err().unwrap();
-    assert_eq!((refused.code, refused.path.as_str()), ("parents-too-few", "parents"));
-    assert_eq!(store.precheck_block(&single).unwrap_err().code, "parents-too-few");
+    assert_eq!((refused.code, refused.path.as_str()), (Code::ParentsTooFew, "parents"));
+    assert_eq!(store.precheck_block(&single).unwrap_err().code, Code::ParentsTooFew);
     store.precheck_block_from(&single, BlockOrigin::Peer).unwrap();
     let from_peer = store.submit_blocks_from(&[&single], BlockOrigin::Peer).pop().unwrap().unwrap();
     assert!(from_peer.stored);
@@ -167,7 +168,7 @@ fn one_parent_is_stored_from_a_peer_and_refused_on_the_api() {
     for origin in [BlockOrigin::Api, BlockOrigin::Peer] {
         assert_eq!(
             store.submit_blocks_from(&[&none], origin).pop().unwrap().err().unwrap().code,
-            "parents-too-few"
+            Code::ParentsTooFew
         );
     }
 }
@@ -192,7 +193,7 @@ fn blocks_of_a_batch_sharing_old_parents_get_their_own_roots() {
     let orphan = mined(vec![old, [0xff; 32]], b"orphan");
     let results = store.submit_blocks(&[&lazy_a, &fresh, &lazy_b, &orphan]);
     let refused = results[3].as_ref().err().expect("the orphan is refused");
-    assert_eq!((refused.code, refused.path.as_ref()), ("unknown-parent", "parents[1]"));
+    assert_eq!((refused.code, refused.path.as_ref()), (Code::UnknownParent, "parents[1]"));
     let promote = |bytes: &[u8]| {
         json(&store.block_metadata_json(&ids::block_id(bytes)).unwrap().unwrap())["shouldPromote"]
             .clone()

@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use ledger_core::ids;
 use ledger_core::model::*;
+use ledger_core::Code;
 use ledger_store::Store;
 
 fn recipient(n: u8) -> [u8; 32] {
@@ -158,12 +159,12 @@ fn unknown_parents_are_refused_with_their_position() {
     let block =
         Block { protocol_version: 2, parents: vec![tips[0], [0xff; 32]], payload: None, nonce: 0 };
     let err = store.submit_block(&ledger_core::codec::encode_block(&block)).err().unwrap();
-    assert_eq!(err.code, "unknown-parent");
+    assert_eq!(err.code, Code::UnknownParent);
     assert_eq!(err.path, "parents[1]");
     // Milestones are refused over the API while the coordinator runs (D16).
     let milestone_block =
         store.block(&store.milestone_by_index(1).unwrap().unwrap().block_id).unwrap().unwrap();
-    assert_eq!(store.submit_block(&milestone_block).err().unwrap().code, "milestone-not-allowed");
+    assert_eq!(store.submit_block(&milestone_block).err().unwrap().code, Code::MilestoneNotAllowed);
 }
 
 #[test]
@@ -257,19 +258,19 @@ fn a_follower_applies_the_coordinators_milestones_in_any_arrival_order() {
     let milestone_block =
         |i: u32| a.block(&a.milestone_by_index(i).unwrap().unwrap().block_id).unwrap().unwrap();
     // Before milestone 1 the follower accepts nothing else.
-    assert_eq!(b.submit_block(&blocks[1]).err().unwrap().code, "not-ready");
+    assert_eq!(b.submit_block(&blocks[1]).err().unwrap().code, Code::NotReady);
     assert!(b.submit_block(&milestone_block(1)).unwrap().stored);
     // A tampered milestone is refused: a flipped signature bit, then a wrong root.
     let mut forged = milestone_block(2);
     let len = forged.len();
     forged[len - 9] ^= 1;
-    assert_eq!(b.submit_block(&forged).err().unwrap().code, "milestone-signature-invalid");
+    assert_eq!(b.submit_block(&forged).err().unwrap().code, Code::MilestoneSignatureInvalid);
     // Blocks in another order than A saw them (parents first still).
     for i in [1, 2, 0] {
         b.submit_block(&blocks[i]).unwrap();
     }
     let mut early = milestone_block(3);
-    assert_eq!(b.submit_block(&early).err().unwrap().code, "milestone-index-mismatch");
+    assert_eq!(b.submit_block(&early).err().unwrap().code, Code::MilestoneIndexMismatch);
     assert!(b.submit_block(&milestone_block(2)).unwrap().stored);
     b.submit_block(&blocks[3]).unwrap();
     early = milestone_block(3);

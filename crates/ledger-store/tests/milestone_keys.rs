@@ -5,6 +5,7 @@
 mod common;
 
 use common::*;
+use ledger_core::Code;
 use ledger_store::{KeyRange, MilestoneKeys, Store};
 
 const SEEDS: [[u8; 32]; 3] = [[11; 32], [12; 32], [13; 32]];
@@ -50,12 +51,12 @@ fn a_key_signing_outside_its_range_makes_the_milestone_invalid() {
     let refused = b.submit_block(&blocks[2]).err().unwrap();
     assert_eq!(
         (refused.code, refused.path.as_str()),
-        ("milestone-signer-not-applicable", "payload.signatures[2].publicKey")
+        (Code::MilestoneSignerNotApplicable, "payload.signatures[2].publicKey")
     );
     assert_eq!(b.status().latest_milestone.unwrap().0, 2);
     // A key whose range starts later cannot sign milestone 1 either.
     let c = follower(dirs[2].path(), vec![range(0, 0, 0), range(1, 0, 0), range(2, 2, 0)], 2);
-    assert_eq!(c.submit_block(&blocks[0]).err().unwrap().code, "milestone-signer-not-applicable");
+    assert_eq!(c.submit_block(&blocks[0]).err().unwrap().code, Code::MilestoneSignerNotApplicable);
     assert!(c.status().latest_milestone.is_none());
 }
 
@@ -72,12 +73,12 @@ fn the_threshold_counts_signatures_of_applicable_keys() {
     assert_eq!(all_three.status().latest_milestone.unwrap().0, 3);
     // Threshold 3: two signatures are too few.
     let strict = follower(dirs[2].path(), vec![range(0, 0, 0), range(1, 0, 0), range(2, 0, 0)], 3);
-    assert_eq!(strict.submit_block(&two[0]).err().unwrap().code, "milestone-signatures-too-few");
+    assert_eq!(strict.submit_block(&two[0]).err().unwrap().code, Code::MilestoneSignaturesTooFew);
     // Threshold 0 (the default): every applicable key; with key 3 retired after milestone 1,
     // milestone 1 needs three signatures and later ones two.
     let rotating =
         follower(dirs[3].path(), vec![range(0, 0, 0), range(1, 0, 0), range(2, 0, 1)], 0);
-    assert_eq!(rotating.submit_block(&two[0]).err().unwrap().code, "milestone-signatures-too-few");
+    assert_eq!(rotating.submit_block(&two[0]).err().unwrap().code, Code::MilestoneSignaturesTooFew);
     let m = ledger_core::codec::decode_block(&two[1]).unwrap();
     let Some(ledger_core::model::Payload::Milestone(payload)) = m.payload else {
         panic!("a milestone block")
@@ -103,5 +104,5 @@ fn without_ranges_the_configured_keys_all_sign_from_milestone_zero() {
     options.coordinator_seeds = vec![];
     options.trusted_public_keys = vec![key(0), key(1), key(2)];
     let c = Store::open(dirs[2].path(), options).unwrap();
-    assert_eq!(c.submit_block(&blocks[0]).err().unwrap().code, "milestone-signatures-too-few");
+    assert_eq!(c.submit_block(&blocks[0]).err().unwrap().code, Code::MilestoneSignaturesTooFew);
 }

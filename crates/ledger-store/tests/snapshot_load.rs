@@ -13,6 +13,7 @@ use ledger_core::merkle::merkle_root;
 use ledger_core::model::*;
 use ledger_core::protocol::ProtocolParameters;
 use ledger_core::snapshot::*;
+use ledger_core::Code;
 use ledger_store::{
     write_genesis_snapshot, GenesisStyle, OutputFilter, OutputQuery, OutputsOf, Store, StoreOptions,
 };
@@ -103,7 +104,7 @@ fn a_written_genesis_is_the_spec_file_and_loads_back() {
     );
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(GENESIS_FILE).unwrap());
     // Never over an existing file.
-    assert_eq!(write_genesis_snapshot(&ledger, &out).err().unwrap().code, "file-exists");
+    assert_eq!(write_genesis_snapshot(&ledger, &out).err().unwrap().code, Code::FileExists);
     drop(store);
     // And back: a second data directory from the written file.
     let other = tempfile::tempdir().unwrap();
@@ -125,7 +126,7 @@ fn a_written_genesis_is_the_spec_file_and_loads_back() {
             .err()
             .unwrap()
             .code,
-        "no-ledger"
+        Code::NoLedger
     );
 }
 
@@ -141,7 +142,7 @@ fn a_refused_file_leaves_no_ledger_behind() {
     let err = Store::open(&ledger, other_network).err().unwrap();
     assert_eq!(
         (err.code, err.path.as_str()),
-        ("snapshot-network-mismatch", "protocolParameters.params.networkName")
+        (Code::SnapshotNetworkMismatch, "protocolParameters.params.networkName")
     );
     assert!(
         err.detail.contains("'ledger-devnet-v2' (id 5140426672903325834)")
@@ -156,14 +157,14 @@ fn a_refused_file_leaves_no_ledger_behind() {
     std::fs::write(&bad, bytes).unwrap();
     assert_eq!(
         Store::open(&ledger, from_snapshot(&bad, 1500)).err().unwrap().code,
-        "trailing-bytes"
+        Code::TrailingBytes
     );
     assert_eq!(
         Store::open(&ledger, from_snapshot(&dir.path().join("missing.bin"), 1500))
             .err()
             .unwrap()
             .code,
-        "snapshot-unreadable"
+        Code::SnapshotUnreadable
     );
     assert!(!ledger.exists());
 }
@@ -239,7 +240,7 @@ fn a_later_snapshot_makes_a_follower_at_its_target() {
     let ledger = dir.path().join("ledger");
     // The coordinator cannot run on it.
     let err = Store::open(&ledger, from_snapshot(&file, 0)).err().unwrap();
-    assert_eq!((err.code, err.path.as_str()), ("coordinator-not-allowed", "coordinator.enabled"));
+    assert_eq!((err.code, err.path.as_str()), (Code::CoordinatorNotAllowed, "coordinator.enabled"));
     assert!(!ledger.exists());
 
     let store = Store::open(&ledger, follower(from_snapshot(&file, 0))).unwrap();
@@ -289,12 +290,12 @@ fn a_later_snapshot_makes_a_follower_at_its_target() {
     let wrong_previous = signed_milestone_block(next([0; 32], 1_700_000_030));
     assert_eq!(
         store.submit_block(&wrong_previous).err().unwrap().code,
-        "milestone-previous-id-mismatch"
+        Code::MilestonePreviousIdMismatch
     );
     let too_early = signed_milestone_block(next(snapshot.target_milestone_id, 1_700_000_020));
     assert_eq!(
         store.submit_block(&too_early).err().unwrap().code,
-        "milestone-timestamp-not-increasing"
+        Code::MilestoneTimestampNotIncreasing
     );
     let good = signed_milestone_block(next(snapshot.target_milestone_id, 1_700_000_030));
     assert!(store.submit_block(&good).unwrap().stored);
@@ -310,7 +311,7 @@ fn a_later_snapshot_makes_a_follower_at_its_target() {
     assert_eq!(store.origin().target_milestone_index, 2);
     assert_eq!(
         write_genesis_snapshot(&ledger, &dir.path().join("g.bin")).err().unwrap().code,
-        "snapshot-not-genesis"
+        Code::SnapshotNotGenesis
     );
 }
 

@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use ledger_core::model::*;
+use ledger_core::Code;
 use ledger_store::MilestoneInterval;
 use std::path::Path;
 
@@ -43,7 +44,7 @@ fn a_newer_schema_version_is_refused_with_a_clear_error() {
     drop(open_dev(dir.path(), 0));
     set_state(dir.path(), b"schema_version", Some(&7u32.to_le_bytes()));
     let err = ledger_store::Store::open(dir.path(), dev_options(0)).err().unwrap();
-    assert_eq!(err.code, "storage-version-unsupported");
+    assert_eq!(err.code, Code::StorageVersionUnsupported);
     assert!(
         err.detail.contains("version 7") && err.detail.contains("reads version 4"),
         "{}",
@@ -76,7 +77,7 @@ fn state_values_of_the_wrong_size_are_corruption() {
         }
         set_state(dir.path(), key, Some(&[1, 2, 3]));
         let err = ledger_store::Store::open(dir.path(), dev_options(0)).err().unwrap();
-        assert_eq!(err.code, "storage-failure", "{}", String::from_utf8_lossy(key));
+        assert_eq!(err.code, Code::StorageFailure, "{}", String::from_utf8_lossy(key));
         assert!(err.detail.contains("3 bytes"), "{}", err.detail);
     }
 }

@@ -9,6 +9,7 @@ mod common;
 use common::worked_examples::{hex32, number, text};
 use common::*;
 use ledger_core::json::hex;
+use ledger_core::Code;
 
 /// Milestone 1's timestamp (Example A) and milestone 2's (Example D).
 fn milestone_1_time() -> u32 {
@@ -24,7 +25,7 @@ fn the_spec_history_replays_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let store = open_dev(dir.path(), 1500);
     assert!(!store.is_ready());
-    assert_eq!(store.submit_block(&example("B")).err().unwrap().code, "not-ready");
+    assert_eq!(store.submit_block(&example("B")).err().unwrap().code, Code::NotReady);
 
     let first = store.issue_milestone(Some(milestone_1_time())).unwrap();
     assert_eq!(first.index, 1);
@@ -119,6 +120,6 @@ fn a_different_protocol_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     drop(open_dev(dir.path(), 1500));
     let err = ledger_store::Store::open(dir.path(), dev_options(7)).err().unwrap();
-    assert_eq!(err.code, "protocol-mismatch");
+    assert_eq!(err.code, Code::ProtocolMismatch);
     assert!(err.detail.contains("minPowScore"), "{}", err.detail);
 }

@@ -3,7 +3,7 @@
 
 use super::reader::{field, Reader};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::Address;
 
 pub fn write_address(out: &mut Vec<u8>, address: &Address) {
@@ -19,7 +19,7 @@ pub fn read_address(r: &mut Reader, path: &str) -> Result<Address> {
         16 => Address::Nft,
         other => {
             return Err(Error::new(
-                "unknown-address-type",
+                Code::UnknownAddressType,
                 field(path, "type"),
                 format!("unknown address type {other}"),
             ))

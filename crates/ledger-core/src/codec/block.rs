@@ -3,7 +3,7 @@
 use super::payload::{read_payload_slot, write_payload_slot};
 use super::reader::{at, Reader};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 pub fn write_block(out: &mut Vec<u8>, block: &Block) {
@@ -38,7 +38,7 @@ pub fn read_block(bytes: &[u8]) -> Result<Block> {
 pub fn check_size(bytes: &[u8], what: &str) -> Result<()> {
     if bytes.len() > MAX_BLOCK_LENGTH {
         return Err(Error::new(
-            "block-too-large",
+            Code::BlockTooLarge,
             "",
             format!("{what} has at most {MAX_BLOCK_LENGTH} bytes, got {}", bytes.len()),
         ));

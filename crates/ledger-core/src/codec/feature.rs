@@ -4,7 +4,7 @@
 use super::address::{read_address, write_address};
 use super::reader::{at, field, Reader};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 pub fn write_features(out: &mut Vec<u8>, features: &[Feature]) {
@@ -39,7 +39,7 @@ pub fn read_features(r: &mut Reader, path: &str) -> Result<Vec<Feature>> {
             3 => Feature::Tag(r.u8_prefixed(&field(&p, "tag"))?),
             other => {
                 return Err(Error::new(
-                    "unknown-feature-type",
+                    Code::UnknownFeatureType,
                     field(&p, "type"),
                     format!("unknown feature type {other}"),
                 ))

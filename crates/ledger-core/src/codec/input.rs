@@ -3,7 +3,7 @@
 
 use super::reader::{field, Reader};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 pub fn write_input(out: &mut Vec<u8>, input: &Input) {
@@ -29,7 +29,7 @@ pub fn read_input(r: &mut Reader, path: &str) -> Result<Input> {
         }),
         1 => Ok(Input::Treasury { milestone_id: r.array(&field(path, "milestoneId"))? }),
         other => Err(Error::new(
-            "unknown-input-type",
+            Code::UnknownInputType,
             field(path, "type"),
             format!("unknown input type {other}"),
         )),

@@ -5,7 +5,7 @@ use super::address::{read_address, write_address};
 use super::payload::{read_sized_payload, write_payload};
 use super::reader::{at, field, Reader};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 pub fn write_option(out: &mut Vec<u8>, option: &MilestoneOption) {
@@ -70,7 +70,7 @@ pub fn read_option(r: &mut Reader, path: &str) -> Result<MilestoneOption> {
                     }))
                 }
                 other => Err(Error::new(
-                    "payload-not-allowed-in-receipt",
+                    Code::PayloadNotAllowedInReceipt,
                     field(&tx_path, "type"),
                     format!(
                         "a receipt carries a treasury transaction (type 4), not type {}",
@@ -85,7 +85,7 @@ pub fn read_option(r: &mut Reader, path: &str) -> Result<MilestoneOption> {
             params: r.u16_prefixed(&field(path, "params"))?,
         }),
         other => Err(Error::new(
-            "unknown-milestone-option-type",
+            Code::UnknownMilestoneOptionType,
             field(path, "type"),
             format!("unknown milestone option type {other}"),
         )),

@@ -30,7 +30,7 @@ mod writer;
 pub use protocol_params::{decode_protocol_parameters, encode_protocol_parameters};
 pub use reader::Reader;
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 use writer::Write;
 
@@ -111,7 +111,7 @@ pub fn decode_milestone_payload(bytes: &[u8]) -> Result<MilestonePayload> {
     match decode_payload(bytes)? {
         Payload::Milestone(m) => Ok(*m),
         other => Err(Error::new(
-            "unexpected-payload-type",
+            Code::UnexpectedPayloadType,
             "type",
             format!("expected a milestone payload (7), got type {}", other.type_code()),
         )),

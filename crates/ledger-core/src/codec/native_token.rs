@@ -3,7 +3,7 @@
 
 use super::reader::{at, field, Reader};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 pub fn write_native_tokens(out: &mut Vec<u8>, tokens: &[NativeToken]) {
@@ -40,7 +40,7 @@ pub fn read_token_scheme(r: &mut Reader, path: &str) -> Result<TokenScheme> {
     let kind = r.u8(&field(path, "type"))?;
     if kind != 0 {
         return Err(Error::new(
-            "unknown-token-scheme-type",
+            Code::UnknownTokenSchemeType,
             field(path, "type"),
             format!("unknown token scheme type {kind}"),
         ));

@@ -8,7 +8,7 @@ use super::native_token::{
 use super::reader::{field, Reader};
 use super::unlock_condition::{read_unlock_conditions, write_unlock_conditions};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 pub fn write_output(out: &mut Vec<u8>, output: &Output) {
@@ -115,7 +115,7 @@ pub fn read_output(r: &mut Reader, path: &str) -> Result<Output> {
         }
         other => {
             return Err(Error::new(
-                "unknown-output-type",
+                Code::UnknownOutputType,
                 field(path, "type"),
                 format!("unknown output type {other}"),
             ))

@@ -7,7 +7,7 @@ use super::reader::{field, Reader};
 use super::transaction::{read_transaction_body, write_transaction_body};
 use super::treasury::{read_treasury_transaction_body, write_treasury_transaction_body};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 /// A payload with its u32 type code, without the length of an enclosing slot.
@@ -56,9 +56,9 @@ pub fn read_sized_payload(r: &mut Reader, len: usize, path: &str) -> Result<Payl
     let slot = r.take(len, path)?;
     let mut inner = r.nested(slot, path)?;
     let payload = read_payload(&mut inner, path).map_err(|e| {
-        if e.code == "truncated-bytes" {
+        if e.code == Code::TruncatedBytes {
             Error::new(
-                "payload-length-mismatch",
+                Code::PayloadLengthMismatch,
                 path,
                 format!("the payload does not fit its declared length {len}"),
             )
@@ -68,7 +68,7 @@ pub fn read_sized_payload(r: &mut Reader, len: usize, path: &str) -> Result<Payl
     })?;
     if inner.remaining() != 0 {
         return Err(Error::new(
-            "payload-length-mismatch",
+            Code::PayloadLengthMismatch,
             path,
             format!("declared payload length {len} but the payload takes {}", inner.position()),
         ));
@@ -89,7 +89,7 @@ pub fn read_payload(r: &mut Reader, path: &str) -> Result<Payload> {
         7 => Payload::Milestone(Box::new(read_milestone(r, path)?)),
         other => {
             return Err(Error::new(
-                "unknown-payload-type",
+                Code::UnknownPayloadType,
                 field(path, "type"),
                 format!("unknown payload type {other}"),
             ))

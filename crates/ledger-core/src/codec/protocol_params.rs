@@ -3,7 +3,7 @@
 
 use super::reader::Reader;
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::protocol::{ProtocolParameters, RentStructure};
 
 pub fn encode_protocol_parameters(p: &ProtocolParameters) -> Vec<u8> {
@@ -25,7 +25,7 @@ pub fn encode_protocol_parameters(p: &ProtocolParameters) -> Vec<u8> {
 pub fn decode_protocol_parameters(bytes: &[u8]) -> Result<ProtocolParameters> {
     let mut r = Reader::new(bytes);
     let text = |raw: Vec<u8>, path: &str| {
-        String::from_utf8(raw).map_err(|_| Error::new("invalid-utf8", path, "not valid UTF-8"))
+        String::from_utf8(raw).map_err(|_| Error::new(Code::InvalidUtf8, path, "not valid UTF-8"))
     };
     let version = r.u8("version")?;
     let network_name = text(r.u8_prefixed("networkName")?, "networkName")?;

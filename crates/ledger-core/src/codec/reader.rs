@@ -1,7 +1,7 @@
 //! A bounds-checked cursor over untrusted bytes. Every read says what it was reading (the
 //! JSON path of the field) so that a short or oversized input is reported where it broke.
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 
 /// How many payloads may sit inside one another. A valid block needs two (a transaction
 /// with tagged data in its essence; a milestone with the treasury transaction of a
@@ -31,7 +31,7 @@ impl<'a> Reader<'a> {
     pub fn nested(&self, bytes: &'a [u8], path: &str) -> Result<Reader<'a>> {
         if self.depth >= MAX_PAYLOAD_DEPTH {
             return Err(Error::new(
-                "payload-nesting-too-deep",
+                Code::PayloadNestingTooDeep,
                 path,
                 format!("payloads nest at most {MAX_PAYLOAD_DEPTH} deep"),
             ));
@@ -50,7 +50,7 @@ impl<'a> Reader<'a> {
     pub fn take(&mut self, n: usize, path: &str) -> Result<&'a [u8]> {
         if n > self.remaining() {
             return Err(Error::new(
-                "truncated-bytes",
+                Code::TruncatedBytes,
                 path,
                 format!(
                     "needs {n} bytes at offset {} but only {} remain",
@@ -88,9 +88,11 @@ impl<'a> Reader<'a> {
         match self.u8(path)? {
             0 => Ok(false),
             1 => Ok(true),
-            v => {
-                Err(Error::new("invalid-bool", path, format!("a boolean must be 0 or 1, got {v}")))
-            }
+            v => Err(Error::new(
+                Code::InvalidBool,
+                path,
+                format!("a boolean must be 0 or 1, got {v}"),
+            )),
         }
     }
 
@@ -121,7 +123,7 @@ impl<'a> Reader<'a> {
     pub fn check_len(&self, count: usize, min_element_size: usize, path: &str) -> Result<()> {
         if count.saturating_mul(min_element_size) > self.remaining() {
             return Err(Error::new(
-                "length-prefix-too-large",
+                Code::LengthPrefixTooLarge,
                 path,
                 format!(
                     "declares {count} element(s) of at least {min_element_size} byte(s) but only {} bytes remain",
@@ -135,7 +137,7 @@ impl<'a> Reader<'a> {
     pub fn finish(&self, path: &str) -> Result<()> {
         if self.remaining() != 0 {
             return Err(Error::new(
-                "trailing-bytes",
+                Code::TrailingBytes,
                 path,
                 format!("{} unexpected byte(s) after offset {}", self.remaining(), self.pos),
             ));

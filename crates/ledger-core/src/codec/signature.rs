@@ -3,7 +3,7 @@
 
 use super::reader::{field, Reader};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::Ed25519Signature;
 
 pub fn write_signature(out: &mut Vec<u8>, signature: &Ed25519Signature) {
@@ -16,7 +16,7 @@ pub fn read_signature(r: &mut Reader, path: &str) -> Result<Ed25519Signature> {
     let kind = r.u8(&field(path, "type"))?;
     if kind != 0 {
         return Err(Error::new(
-            "unknown-signature-type",
+            Code::UnknownSignatureType,
             field(path, "type"),
             format!("unknown signature type {kind}"),
         ));

@@ -7,7 +7,7 @@ use super::payload::{read_payload_slot, write_payload_slot};
 use super::reader::{at, field, Reader};
 use super::signature::{read_signature, write_signature};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 /// After the u32 type code 6: essence, unlock count, unlocks.
@@ -51,7 +51,7 @@ pub fn read_essence(r: &mut Reader, path: &str) -> Result<RegularEssence> {
     let kind = r.u8(&field(path, "type"))?;
     if kind != 1 {
         return Err(Error::new(
-            "unknown-essence-type",
+            Code::UnknownEssenceType,
             field(path, "type"),
             format!("unknown transaction essence type {kind}"),
         ));
@@ -102,7 +102,7 @@ fn read_unlock(r: &mut Reader, path: &str) -> Result<Unlock> {
         3 => Unlock::Nft(r.u16(&field(path, "reference"))?),
         other => {
             return Err(Error::new(
-                "unknown-unlock-type",
+                Code::UnknownUnlockType,
                 field(path, "type"),
                 format!("unknown unlock type {other}"),
             ))

@@ -4,7 +4,7 @@
 use super::address::{read_address, write_address};
 use super::reader::{at, field, Reader};
 use super::writer::Write;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 pub fn write_unlock_conditions(out: &mut Vec<u8>, conditions: &[UnlockCondition]) {
@@ -52,7 +52,7 @@ pub fn read_unlock_conditions(r: &mut Reader, path: &str) -> Result<Vec<UnlockCo
             6 => UnlockCondition::ImmutableAliasAddress(read_address(r, &field(&p, "address"))?),
             other => {
                 return Err(Error::new(
-                    "unknown-unlock-condition-type",
+                    Code::UnknownUnlockConditionType,
                     field(&p, "type"),
                     format!("unknown unlock condition type {other}"),
                 ))

@@ -15,13 +15,13 @@ use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
-    pub code: &'static str,
+    pub code: Code,
     pub path: String,
     pub detail: String,
 }
 
 impl Error {
-    pub fn new(code: &'static str, path: impl Into<String>, detail: impl Into<String>) -> Self {
+    pub fn new(code: Code, path: impl Into<String>, detail: impl Into<String>) -> Self {
         Error { code, path: path.into(), detail: detail.into() }
     }
 

@@ -14,7 +14,7 @@ pub use payload::{milestone_from_json, payload_from_json};
 pub use read::hex_str;
 pub use write::hex;
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 use read::*;
 use serde_json::Value;
@@ -54,7 +54,7 @@ fn block_from_json_at(v: &Value) -> Result<Block> {
     let parents_json = optional_array(o, "parents", "")?;
     if parents_json.len() > 255 {
         return Err(Error::new(
-            "parents-too-many",
+            Code::ParentsTooMany,
             "parents",
             "at most 255 parents fit the wire format",
         ));
@@ -94,7 +94,7 @@ pub fn milestone_payload_from_json(v: &Value) -> Result<MilestonePayload> {
     match payload_from_json(v, "")? {
         Payload::Milestone(m) => Ok(*m),
         other => Err(Error::new(
-            "unexpected-payload-type",
+            Code::UnexpectedPayloadType,
             "type",
             format!("expected a milestone payload (7), got type {}", other.type_code()),
         )),
@@ -112,5 +112,5 @@ fn from_text(text: &str) -> Value {
 /// Parse JSON text into a value, reporting malformed text as a 400-style error.
 pub fn parse(text: &str) -> Result<Value> {
     serde_json::from_str(text)
-        .map_err(|e| Error::new("invalid-json", "", format!("malformed JSON: {e}")))
+        .map_err(|e| Error::new(Code::InvalidJson, "", format!("malformed JSON: {e}")))
 }

@@ -1,7 +1,7 @@
 //! Outputs and their parts ↔ JSON (wire-format §7.2–§7.6).
 
 use super::read::*;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 use serde_json::Value;
 
@@ -18,7 +18,7 @@ fn address_from_json_at(v: &Value, path: &str) -> Result<Address> {
         16 => Address::Nft(field_fixed_hex(o, "nftId", path)?),
         other => {
             return Err(Error::new(
-                "unknown-address-type",
+                Code::UnknownAddressType,
                 path_of(path, "type"),
                 format!("unknown address type {other}"),
             ))
@@ -30,8 +30,8 @@ fn amount(o: &Obj, key: &str, path: &str) -> Result<u64> {
     u64_decimal(
         required(o, key, path)?,
         &path_of(path, key),
-        "amount-not-decimal",
-        "amount-overflow-u64",
+        Code::AmountNotDecimal,
+        Code::AmountOverflowU64,
     )
 }
 
@@ -47,7 +47,7 @@ pub fn output_from_json_at(v: &Value, path: &str) -> Result<Output> {
     }
     if !(3..=6).contains(&kind) {
         return Err(Error::new(
-            "unknown-output-type",
+            Code::UnknownOutputType,
             path_of(path, "type"),
             format!("unknown output type {kind}"),
         ));
@@ -68,7 +68,7 @@ pub fn output_from_json_at(v: &Value, path: &str) -> Result<Output> {
                 "stateMetadata",
                 path,
                 u16::MAX as usize,
-                "state-metadata-too-long",
+                Code::StateMetadataTooLong,
             )?,
             foundry_counter: field_integer(o, "foundryCounter", u32::MAX as u64, path)? as u32,
             unlock_conditions,
@@ -103,7 +103,7 @@ fn list<T>(o: &Obj, key: &str, path: &str, each: fn(&Value, &str) -> Result<T>) 
     let items = optional_array(o, key, path)?;
     if items.len() > 255 {
         let code =
-            if key == "nativeTokens" { "too-many-native-tokens" } else { "number-out-of-range" };
+            if key == "nativeTokens" { Code::TooManyNativeTokens } else { Code::NumberOutOfRange };
         return Err(Error::new(code, list_path, "at most 255 entries fit the wire format"));
     }
     items.iter().enumerate().map(|(i, v)| each(v, &path_at(&list_path, i))).collect()
@@ -117,8 +117,8 @@ fn native_tokens_from_json(o: &Obj, path: &str) -> Result<Vec<NativeToken>> {
             amount: u256(
                 required(t, "amount", p)?,
                 &path_of(p, "amount"),
-                "native-token-amount-not-hex",
-                "native-token-amount-over-uint256",
+                Code::NativeTokenAmountNotHex,
+                Code::NativeTokenAmountOverUint256,
             )?,
         })
     })
@@ -129,7 +129,7 @@ fn token_scheme_from_json(v: &Value, path: &str) -> Result<TokenScheme> {
     let kind = field_integer(o, "type", 255, path)?;
     if kind != 0 {
         return Err(Error::new(
-            "unknown-token-scheme-type",
+            Code::UnknownTokenSchemeType,
             path_of(path, "type"),
             format!("unknown token scheme type {kind}"),
         ));
@@ -138,8 +138,8 @@ fn token_scheme_from_json(v: &Value, path: &str) -> Result<TokenScheme> {
         u256(
             required(o, key, path)?,
             &path_of(path, key),
-            "token-amount-not-hex",
-            "token-amount-over-uint256",
+            Code::TokenAmountNotHex,
+            Code::TokenAmountOverUint256,
         )
     };
     Ok(TokenScheme::Simple {
@@ -175,7 +175,7 @@ fn unlock_condition_from_json(v: &Value, path: &str) -> Result<UnlockCondition> 
         6 => UnlockCondition::ImmutableAliasAddress(addr("address")?),
         other => {
             return Err(Error::new(
-                "unknown-unlock-condition-type",
+                Code::UnknownUnlockConditionType,
                 path_of(path, "type"),
                 format!("unknown unlock condition type {other}"),
             ))
@@ -200,12 +200,12 @@ fn feature_from_json(v: &Value, path: &str) -> Result<Feature> {
             "data",
             path,
             u16::MAX as usize,
-            "metadata-feature-too-long",
+            Code::MetadataFeatureTooLong,
         )?),
-        3 => Feature::Tag(bounded_hex(o, "tag", path, u8::MAX as usize, "tag-feature-too-long")?),
+        3 => Feature::Tag(bounded_hex(o, "tag", path, u8::MAX as usize, Code::TagFeatureTooLong)?),
         other => {
             return Err(Error::new(
-                "unknown-feature-type",
+                Code::UnknownFeatureType,
                 path_of(path, "type"),
                 format!("unknown feature type {other}"),
             ))
@@ -216,13 +216,7 @@ fn feature_from_json(v: &Value, path: &str) -> Result<Feature> {
 /// A byte string whose wire length prefix has a maximum (u8/u16). Longer ones cannot be
 /// encoded at all; they are reported with the reason of the rule whose (lower) limit they
 /// also break, so JSON and bytes name the same defect alike.
-pub fn bounded_hex(
-    o: &Obj,
-    key: &str,
-    path: &str,
-    max: usize,
-    too_long: &'static str,
-) -> Result<Vec<u8>> {
+pub fn bounded_hex(o: &Obj, key: &str, path: &str, max: usize, too_long: Code) -> Result<Vec<u8>> {
     let bytes = optional_hex(o, key, path)?;
     if bytes.len() > max {
         return Err(Error::new(

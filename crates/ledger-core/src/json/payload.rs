@@ -2,7 +2,7 @@
 
 use super::output::{address_from_json, bounded_hex, output_from_json_at};
 use super::read::*;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 use serde_json::Value;
 
@@ -17,7 +17,7 @@ pub fn payload_from_json(v: &Value, path: &str) -> Result<Payload> {
 fn payload_at(v: &Value, path: &str, depth: u8) -> Result<Payload> {
     if depth > MAX_PAYLOAD_DEPTH {
         return Err(Error::new(
-            "payload-nesting-too-deep",
+            Code::PayloadNestingTooDeep,
             path,
             format!("payloads nest at most {MAX_PAYLOAD_DEPTH} deep"),
         ));
@@ -27,14 +27,14 @@ fn payload_at(v: &Value, path: &str, depth: u8) -> Result<Payload> {
     Ok(match kind {
         4 => Payload::TreasuryTransaction(treasury_transaction_from_json(o, path)?),
         5 => Payload::TaggedData(TaggedData {
-            tag: bounded_hex(o, "tag", path, u8::MAX as usize, "tag-too-long")?,
+            tag: bounded_hex(o, "tag", path, u8::MAX as usize, Code::TagTooLong)?,
             data: optional_hex(o, "data", path)?,
         }),
         6 => Payload::Transaction(Box::new(transaction_from_json(o, path, depth)?)),
         7 => Payload::Milestone(Box::new(milestone_at(o, path, depth)?)),
         other => {
             return Err(Error::new(
-                "unknown-payload-type",
+                Code::UnknownPayloadType,
                 path_of(path, "type"),
                 format!("unknown payload type {other}"),
             ))
@@ -48,7 +48,7 @@ fn transaction_from_json(o: &Obj, path: &str, depth: u8) -> Result<TransactionPa
     let essence_type = field_integer(e, "type", 255, &essence_path)?;
     if essence_type != 1 {
         return Err(Error::new(
-            "unknown-essence-type",
+            Code::UnknownEssenceType,
             path_of(&essence_path, "type"),
             format!("unknown transaction essence type {essence_type}"),
         ));
@@ -56,15 +56,15 @@ fn transaction_from_json(o: &Obj, path: &str, depth: u8) -> Result<TransactionPa
     let network_id = u64_decimal(
         required(e, "networkId", &essence_path)?,
         &path_of(&essence_path, "networkId"),
-        "network-id-not-decimal",
-        "network-id-not-decimal",
+        Code::NetworkIdNotDecimal,
+        Code::NetworkIdNotDecimal,
     )?;
     let inputs_path = path_of(&essence_path, "inputs");
     let inputs = capped(
         array(required(e, "inputs", &essence_path)?, &inputs_path)?,
         u16::MAX as usize,
         &inputs_path,
-        "too-many-inputs",
+        Code::TooManyInputs,
     )?
     .iter()
     .enumerate()
@@ -76,7 +76,7 @@ fn transaction_from_json(o: &Obj, path: &str, depth: u8) -> Result<TransactionPa
         array(required(e, "outputs", &essence_path)?, &outputs_path)?,
         u16::MAX as usize,
         &outputs_path,
-        "too-many-outputs",
+        Code::TooManyOutputs,
     )?
     .iter()
     .enumerate()
@@ -91,7 +91,7 @@ fn transaction_from_json(o: &Obj, path: &str, depth: u8) -> Result<TransactionPa
         array(required(o, "unlocks", path)?, &unlocks_path)?,
         u16::MAX as usize,
         &unlocks_path,
-        "unlocks-count-mismatch",
+        Code::UnlocksCountMismatch,
     )?
     .iter()
     .enumerate()
@@ -105,12 +105,7 @@ fn transaction_from_json(o: &Obj, path: &str, depth: u8) -> Result<TransactionPa
 
 /// A list whose wire count has a maximum; a longer one cannot be encoded and is reported
 /// with the reason of the rule it breaks as well.
-fn capped<'a>(
-    items: &'a [Value],
-    max: usize,
-    path: &str,
-    too_many: &'static str,
-) -> Result<&'a [Value]> {
+fn capped<'a>(items: &'a [Value], max: usize, path: &str, too_many: Code) -> Result<&'a [Value]> {
     if items.len() > max {
         return Err(Error::new(
             too_many,
@@ -131,7 +126,7 @@ fn input_from_json(v: &Value, path: &str) -> Result<Input> {
         }),
         1 => Ok(Input::Treasury { milestone_id: field_fixed_hex(o, "milestoneId", path)? }),
         other => Err(Error::new(
-            "unknown-input-type",
+            Code::UnknownInputType,
             path_of(path, "type"),
             format!("unknown input type {other}"),
         )),
@@ -143,7 +138,7 @@ fn signature_from_json(v: &Value, path: &str) -> Result<Ed25519Signature> {
     let kind = field_integer(o, "type", 255, path)?;
     if kind != 0 {
         return Err(Error::new(
-            "unknown-signature-type",
+            Code::UnknownSignatureType,
             path_of(path, "type"),
             format!("unknown signature type {kind}"),
         ));
@@ -169,7 +164,7 @@ fn unlock_from_json(v: &Value, path: &str) -> Result<Unlock> {
         3 => Unlock::Nft(reference()?),
         other => {
             return Err(Error::new(
-                "unknown-unlock-type",
+                Code::UnknownUnlockType,
                 path_of(path, "type"),
                 format!("unknown unlock type {other}"),
             ))
@@ -193,7 +188,7 @@ pub fn milestone_from_json(o: &Obj, path: &str) -> Result<MilestonePayload> {
 fn milestone_at(o: &Obj, path: &str, depth: u8) -> Result<MilestonePayload> {
     let ids = |key: &str| -> Result<Vec<Id32>> {
         let p = path_of(path, key);
-        capped(array(required(o, key, path)?, &p)?, 255, &p, "parents-too-many")?
+        capped(array(required(o, key, path)?, &p)?, 255, &p, Code::ParentsTooMany)?
             .iter()
             .enumerate()
             .map(|(i, v)| fixed_hex(v, &path_at(&p, i)))
@@ -204,7 +199,7 @@ fn milestone_at(o: &Obj, path: &str, depth: u8) -> Result<MilestonePayload> {
         optional_array(o, "options", path)?,
         255,
         &options_path,
-        "milestone-options-duplicate",
+        Code::MilestoneOptionsDuplicate,
     )?
     .iter()
     .enumerate()
@@ -215,7 +210,7 @@ fn milestone_at(o: &Obj, path: &str, depth: u8) -> Result<MilestonePayload> {
         optional_array(o, "signatures", path)?,
         255,
         &signatures_path,
-        "number-out-of-range",
+        Code::NumberOutOfRange,
     )?
     .iter()
     .enumerate()
@@ -229,7 +224,7 @@ fn milestone_at(o: &Obj, path: &str, depth: u8) -> Result<MilestonePayload> {
         parents: ids("parents")?,
         inclusion_merkle_root: field_fixed_hex(o, "inclusionMerkleRoot", path)?,
         applied_merkle_root: field_fixed_hex(o, "appliedMerkleRoot", path)?,
-        metadata: bounded_hex(o, "metadata", path, u16::MAX as usize, "metadata-too-long")?,
+        metadata: bounded_hex(o, "metadata", path, u16::MAX as usize, Code::MetadataTooLong)?,
         options,
         signatures,
     })
@@ -245,7 +240,7 @@ fn option_from_json(v: &Value, path: &str, depth: u8) -> Result<MilestoneOption>
                 array(required(o, "funds", path)?, &funds_path)?,
                 u16::MAX as usize,
                 &funds_path,
-                "receipt-funds-count",
+                Code::ReceiptFundsCount,
             )?
             .iter()
             .enumerate()
@@ -261,8 +256,8 @@ fn option_from_json(v: &Value, path: &str, depth: u8) -> Result<MilestoneOption>
                     deposit: u64_decimal(
                         required(f, "deposit", &p)?,
                         &path_of(&p, "deposit"),
-                        "amount-not-decimal",
-                        "amount-overflow-u64",
+                        Code::AmountNotDecimal,
+                        Code::AmountOverflowU64,
                     )?,
                 })
             })
@@ -271,7 +266,7 @@ fn option_from_json(v: &Value, path: &str, depth: u8) -> Result<MilestoneOption>
                 Value::Bool(b) => *b,
                 _ => {
                     return Err(Error::new(
-                        "invalid-type",
+                        Code::InvalidType,
                         path_of(path, "final"),
                         "expected true or false",
                     ))
@@ -283,7 +278,7 @@ fn option_from_json(v: &Value, path: &str, depth: u8) -> Result<MilestoneOption>
                     Payload::TreasuryTransaction(t) => t,
                     other => {
                         return Err(Error::new(
-                            "payload-not-allowed-in-receipt",
+                            Code::PayloadNotAllowedInReceipt,
                             path_of(&tx_path, "type"),
                             format!(
                                 "a receipt carries a treasury transaction (type 4), not type {}",
@@ -303,10 +298,10 @@ fn option_from_json(v: &Value, path: &str, depth: u8) -> Result<MilestoneOption>
             target_milestone_index: field_integer(o, "targetMilestoneIndex", u32::MAX as u64, path)?
                 as u32,
             protocol_version: field_integer(o, "protocolVersion", 255, path)? as u8,
-            params: bounded_hex(o, "params", path, u16::MAX as usize, "params-too-long")?,
+            params: bounded_hex(o, "params", path, u16::MAX as usize, Code::ParamsTooLong)?,
         }),
         other => Err(Error::new(
-            "unknown-milestone-option-type",
+            Code::UnknownMilestoneOptionType,
             path_of(path, "type"),
             format!("unknown milestone option type {other}"),
         )),

@@ -1,7 +1,7 @@
 //! Reading typed values out of untrusted JSON, each failure named by reason and path.
 //! Leniency follows wire-format §2 and D14/D15; everything else is rejected.
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use serde_json::{Map, Value};
 
 pub type Obj = Map<String, Value>;
@@ -9,13 +9,15 @@ pub type Obj = Map<String, Value>;
 pub use crate::path::{index as path_at, key as path_of};
 
 pub fn object<'a>(v: &'a Value, path: &str) -> Result<&'a Obj> {
-    v.as_object().ok_or_else(|| Error::new("invalid-type", path, "expected a JSON object"))
+    v.as_object().ok_or_else(|| Error::new(Code::InvalidType, path, "expected a JSON object"))
 }
 
 pub fn required<'a>(o: &'a Obj, key: &str, path: &str) -> Result<&'a Value> {
     match o.get(key) {
         Some(v) if !v.is_null() => Ok(v),
-        _ => Err(Error::new("missing-field", path_of(path, key), format!("`{key}` is required"))),
+        _ => {
+            Err(Error::new(Code::MissingField, path_of(path, key), format!("`{key}` is required")))
+        }
     }
 }
 
@@ -25,7 +27,7 @@ pub fn optional<'a>(o: &'a Obj, key: &str) -> Option<&'a Value> {
 }
 
 pub fn array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>> {
-    v.as_array().ok_or_else(|| Error::new("invalid-type", path, "expected a JSON array"))
+    v.as_array().ok_or_else(|| Error::new(Code::InvalidType, path, "expected a JSON array"))
 }
 
 /// An optional list: absent, null or [] are all "empty".
@@ -40,17 +42,17 @@ pub fn optional_array<'a>(o: &'a Obj, key: &str, path: &str) -> Result<&'a [Valu
 pub fn integer(v: &Value, max: u64, path: &str) -> Result<u64> {
     let n = match v {
         Value::Number(n) => n,
-        _ => return Err(Error::new("invalid-type", path, "expected a JSON integer")),
+        _ => return Err(Error::new(Code::InvalidType, path, "expected a JSON integer")),
     };
     match n.as_u64() {
         Some(x) if x <= max => Ok(x),
         Some(x) => {
-            Err(Error::new("number-out-of-range", path, format!("{x} is larger than {max}")))
+            Err(Error::new(Code::NumberOutOfRange, path, format!("{x} is larger than {max}")))
         }
         None if n.is_i64() => {
-            Err(Error::new("number-out-of-range", path, format!("{n} is negative")))
+            Err(Error::new(Code::NumberOutOfRange, path, format!("{n} is negative")))
         }
-        None => Err(Error::new("invalid-type", path, format!("{n} is not an integer"))),
+        None => Err(Error::new(Code::InvalidType, path, format!("{n} is not an integer"))),
     }
 }
 
@@ -62,12 +64,7 @@ const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// A u64 as a decimal string (canonical) or a JSON integer ≤ 2^53−1 (D15).
 /// `not_decimal` / `overflow` are the reason codes for this field's kind.
-pub fn u64_decimal(
-    v: &Value,
-    path: &str,
-    not_decimal: &'static str,
-    overflow: &'static str,
-) -> Result<u64> {
+pub fn u64_decimal(v: &Value, path: &str, not_decimal: Code, overflow: Code) -> Result<u64> {
     match v {
         Value::String(s) => parse_decimal(s, path, not_decimal, overflow),
         Value::Number(n) => match n.as_u64() {
@@ -83,12 +80,7 @@ pub fn u64_decimal(
     }
 }
 
-pub fn parse_decimal(
-    s: &str,
-    path: &str,
-    not_decimal: &'static str,
-    overflow: &'static str,
-) -> Result<u64> {
+pub fn parse_decimal(s: &str, path: &str, not_decimal: Code, overflow: Code) -> Result<u64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(Error::new(
             not_decimal,
@@ -117,7 +109,7 @@ fn truncate(s: &str) -> String {
 pub fn hex_bytes(v: &Value, path: &str) -> Result<Vec<u8>> {
     let s = v
         .as_str()
-        .ok_or_else(|| Error::new("invalid-type", path, "expected a 0x-prefixed hex string"))?;
+        .ok_or_else(|| Error::new(Code::InvalidType, path, "expected a 0x-prefixed hex string"))?;
     hex_str(s, path)
 }
 
@@ -126,22 +118,22 @@ pub fn hex_str(s: &str, path: &str) -> Result<Vec<u8>> {
         Some(d) => d,
         None if s.starts_with("0X") => {
             return Err(Error::new(
-                "uppercase-0X-prefix",
+                Code::Uppercase0XPrefix,
                 path,
                 "hex must start with a lower-case 0x",
             ))
         }
-        None => return Err(Error::new("missing-0x", path, "hex must start with 0x")),
+        None => return Err(Error::new(Code::Missing0x, path, "hex must start with 0x")),
     };
     if digits.len() % 2 != 0 {
         return Err(Error::new(
-            "odd-hex-length",
+            Code::OddHexLength,
             path,
             format!("{} hex digits is not a whole number of bytes", digits.len()),
         ));
     }
     hex::decode(digits)
-        .map_err(|_| Error::new("bad-hex", path, "contains a character that is not a hex digit"))
+        .map_err(|_| Error::new(Code::BadHex, path, "contains a character that is not a hex digit"))
 }
 
 /// Optional byte string: absent, null, "" and "0x" are all empty (D15).
@@ -156,9 +148,9 @@ pub fn optional_hex(o: &Obj, key: &str, path: &str) -> Result<Vec<u8>> {
 pub fn fixed_hex<const N: usize>(v: &Value, path: &str) -> Result<[u8; N]> {
     let bytes = hex_bytes(v, path)?;
     let len = bytes.len();
-    bytes
-        .try_into()
-        .map_err(|_| Error::new("wrong-id-length", path, format!("expected {N} bytes, got {len}")))
+    bytes.try_into().map_err(|_| {
+        Error::new(Code::WrongIdLength, path, format!("expected {N} bytes, got {len}"))
+    })
 }
 
 pub fn field_fixed_hex<const N: usize>(o: &Obj, key: &str, path: &str) -> Result<[u8; N]> {
@@ -167,12 +159,7 @@ pub fn field_fixed_hex<const N: usize>(o: &Obj, key: &str, path: &str) -> Result
 
 /// u256 as `0x` + big-endian hex of the value (leading zeros and upper case accepted),
 /// returned little-endian as on the wire.
-pub fn u256(
-    v: &Value,
-    path: &str,
-    not_hex: &'static str,
-    overflow: &'static str,
-) -> Result<[u8; 32]> {
+pub fn u256(v: &Value, path: &str, not_hex: Code, overflow: Code) -> Result<[u8; 32]> {
     let s =
         v.as_str().ok_or_else(|| Error::new(not_hex, path, "expected a 0x-prefixed hex number"))?;
     let digits = s
@@ -208,9 +195,9 @@ pub fn nonce(o: &Obj) -> Result<u64> {
                     let reason = if hex_digits.len() > 16
                         && hex_digits.bytes().all(|b| b.is_ascii_hexdigit())
                     {
-                        "nonce-overflow-u64"
+                        Code::NonceOverflowU64
                     } else {
-                        "nonce-not-decimal"
+                        Code::NonceNotDecimal
                     };
                     return Err(Error::new(
                         reason,
@@ -220,8 +207,8 @@ pub fn nonce(o: &Obj) -> Result<u64> {
                 }
                 return Ok(u64::from_str_radix(hex_digits, 16).expect("checked"));
             }
-            parse_decimal(s, "nonce", "nonce-not-decimal", "nonce-overflow-u64")
+            parse_decimal(s, "nonce", Code::NonceNotDecimal, Code::NonceOverflowU64)
         }
-        Some(_) => Err(Error::new("nonce-not-decimal", "nonce", "the nonce is a decimal string")),
+        Some(_) => Err(Error::new(Code::NonceNotDecimal, "nonce", "the nonce is a decimal string")),
     }
 }

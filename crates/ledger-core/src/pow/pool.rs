@@ -13,7 +13,7 @@
 //! have work they get a core before mining does; idle cores still go to mining.
 
 use super::miner::{mine, MineResult};
-use crate::error::Error;
+use crate::error::{Code, Error};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
@@ -158,14 +158,14 @@ impl MiningPool {
         queue.next_id += 1;
         let handle = JobHandle { id, cancel: cancel.clone(), shared: Arc::downgrade(&self.shared) };
         let refusal = if request.block.len() < 8 {
-            Some(Error::new("invalid-argument", "", "a block has at least 8 bytes (its nonce)"))
+            Some(Error::new(Code::InvalidArgument, "", "a block has at least 8 bytes (its nonce)"))
         } else if queue.closed {
-            Some(Error::new("pow-pool-closed", "nonce", "the mining pool is closed"))
+            Some(Error::new(Code::PowPoolClosed, "nonce", "the mining pool is closed"))
         } else if queue.running.len() + queue.waiting.len()
             >= self.shared.jobs.saturating_add(self.shared.queue_size)
         {
             Some(Error::new(
-                "pow-queue-full",
+                Code::PowQueueFull,
                 "nonce",
                 format!(
                     "{} blocks are waiting to be mined, the most this node queues",
@@ -359,7 +359,7 @@ mod tests {
         let (third, third_rx) = reporter();
         pool.submit(endless(), third);
         match third_rx.try_recv() {
-            Ok(JobOutcome::Refused(e)) => assert_eq!(e.code, "pow-queue-full"),
+            Ok(JobOutcome::Refused(e)) => assert_eq!(e.code, Code::PowQueueFull),
             other => panic!("expected a refusal before submit returned, got {other:?}"),
         }
         assert_eq!(pool.status().refused, 1);
@@ -404,7 +404,7 @@ mod tests {
         let (late, late_rx) = reporter();
         pool.submit(easy(1), late);
         assert!(
-            matches!(late_rx.recv().unwrap(), JobOutcome::Refused(e) if e.code == "pow-pool-closed")
+            matches!(late_rx.recv().unwrap(), JobOutcome::Refused(e) if e.code == Code::PowPoolClosed)
         );
         assert_eq!(pool.status().running, 0);
     }

@@ -8,7 +8,7 @@
 
 use super::format::*;
 use crate::codec::{decode_milestone_payload, decode_output, decode_protocol_parameters, Reader};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::{MilestoneOption, Output};
 
 /// Decode a whole full snapshot (format version 2, type 0).
@@ -16,13 +16,13 @@ pub fn read_full_snapshot(bytes: &[u8]) -> Result<FullSnapshot> {
     let mut r = Reader::new(bytes);
     let version = r.u8("version")?;
     if version != FORMAT_VERSION {
-        return Err(Error::new("snapshot-version-unsupported", "version", format!("format version {version} at file offset 0; only version {FORMAT_VERSION} can be read")));
+        return Err(Error::new(Code::SnapshotVersionUnsupported, "version", format!("format version {version} at file offset 0; only version {FORMAT_VERSION} can be read")));
     }
     let kind = r.u8("type")?;
     if kind != FULL_SNAPSHOT {
         let name = if kind == 1 { " (a delta snapshot)" } else { "" };
         return Err(Error::new(
-            "snapshot-type-unsupported",
+            Code::SnapshotTypeUnsupported,
             "type",
             format!(
                 "type {kind}{name} at file offset 1; only full snapshots (type 0) can be loaded"
@@ -36,14 +36,14 @@ pub fn read_full_snapshot(bytes: &[u8]) -> Result<FullSnapshot> {
     let ledger_milestone_index = r.u32("ledgerMilestoneIndex")?;
     if genesis_milestone_index > target_milestone_index {
         return Err(Error::new(
-            "snapshot-index-order",
+            Code::SnapshotIndexOrder,
             "targetMilestoneIndex",
             format!("target index {target_milestone_index} (file offset 6) is below the genesis index {genesis_milestone_index}"),
         ));
     }
     if target_milestone_index > ledger_milestone_index {
         return Err(Error::new(
-            "snapshot-index-order",
+            Code::SnapshotIndexOrder,
             "ledgerMilestoneIndex",
             format!("ledger index {ledger_milestone_index} (file offset 46) is below the target index {target_milestone_index}"),
         ));
@@ -92,7 +92,7 @@ pub fn read_full_snapshot(bytes: &[u8]) -> Result<FullSnapshot> {
         let id = r.array(&format!("solidEntryPoints[{i}]"))?;
         if solid_entry_points.contains(&id) {
             return Err(Error::new(
-                "snapshot-duplicate-entry-point",
+                Code::SnapshotDuplicateEntryPoint,
                 format!("solidEntryPoints[{i}]"),
                 format!(
                     "0x{} at file offset {} is listed twice",
@@ -129,7 +129,7 @@ fn read_protocol_parameters_option(r: &mut Reader) -> Result<ProtocolParametersO
     let inner = |e: Error| located(e.within(PATH), "protocol parameters option", start);
     let kind = option.u8("type").map_err(inner)?;
     if kind != PROTOCOL_PARAMETERS_OPTION_TYPE {
-        return Err(inner(Error::new("snapshot-option-invalid", "type", format!("option type {kind}, expected {PROTOCOL_PARAMETERS_OPTION_TYPE} (protocol parameters)"))));
+        return Err(inner(Error::new(Code::SnapshotOptionInvalid, "type", format!("option type {kind}, expected {PROTOCOL_PARAMETERS_OPTION_TYPE} (protocol parameters)"))));
     }
     let target_milestone_index = option.u32("targetMilestoneIndex").map_err(inner)?;
     let protocol_version = option.u8("protocolVersion").map_err(inner)?;
@@ -150,7 +150,7 @@ fn read_output_record(r: &mut Reader) -> Result<SnapshotOutput> {
     let output = decode_output(bytes).map_err(|e| e.within("output"))?;
     if matches!(output, Output::Treasury { .. }) {
         return Err(Error::new(
-            "snapshot-treasury-as-output",
+            Code::SnapshotTreasuryAsOutput,
             "output.type",
             "the treasury output is carried in the header, not among the outputs",
         ));
@@ -197,7 +197,7 @@ fn read_milestone_diff(r: &mut Reader) -> Result<MilestoneDiff> {
     let taken = r.position() - start;
     if taken != declared {
         return Err(Error::new(
-            "snapshot-diff-length-mismatch",
+            Code::SnapshotDiffLengthMismatch,
             "diffLength",
             format!("the record declares {declared} bytes but its parts take {taken}"),
         ));
@@ -212,7 +212,7 @@ fn check_diff_order(diffs: &[MilestoneDiff], target: u32, ledger: u32) -> Result
     let above = (ledger - target) as usize;
     if diffs.len() < above {
         return Err(Error::new(
-            "snapshot-diffs-missing",
+            Code::SnapshotDiffsMissing,
             "milestoneDiffCount",
             format!("the ledger is at index {ledger} and the target at {target}: {above} diff(s) are needed to roll it back, the file has {}", diffs.len()),
         ));
@@ -230,7 +230,7 @@ fn check_diff_order(diffs: &[MilestoneDiff], target: u32, ledger: u32) -> Result
                 "a lower index at or below the target".to_string()
             };
             return Err(Error::new(
-                "snapshot-diff-order",
+                Code::SnapshotDiffOrder,
                 format!("milestoneDiffs[{i}].milestone.index"),
                 format!("milestone {index}, expected {expected}"),
             ));

@@ -9,7 +9,7 @@
 
 use super::format::*;
 use crate::codec::encode_protocol_parameters;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::ids;
 use crate::model::{Id32, MilestoneOption, MilestonePayload, Output, OutputId, PROTOCOL_VERSION};
 use crate::protocol::ProtocolParameters;
@@ -38,7 +38,7 @@ pub fn roll_back_to_target(s: FullSnapshot) -> Result<LedgerAtTarget> {
     let option = &s.protocol_parameters;
     if option.protocol_version != PROTOCOL_VERSION || option.params.version != PROTOCOL_VERSION {
         return Err(Error::new(
-            "snapshot-protocol-version",
+            Code::SnapshotProtocolVersion,
             "protocolParameters.protocolVersion",
             format!("protocol version {} (parameters say {}); this node speaks version {PROTOCOL_VERSION}", option.protocol_version, option.params.version),
         ));
@@ -62,7 +62,7 @@ pub fn roll_back_to_target(s: FullSnapshot) -> Result<LedgerAtTarget> {
         let id = o.output_id;
         if unspent.insert(id, o).is_some() {
             return Err(Error::new(
-                "snapshot-duplicate-output",
+                Code::SnapshotDuplicateOutput,
                 format!("outputs[{i}].outputId"),
                 format!("output 0x{} is listed twice", hex::encode(id)),
             ));
@@ -81,7 +81,7 @@ pub fn roll_back_to_target(s: FullSnapshot) -> Result<LedgerAtTarget> {
         let index = diff.index();
         let inconsistent = |part: String, why: String| {
             Error::new(
-                "snapshot-diff-inconsistent",
+                Code::SnapshotDiffInconsistent,
                 format!("{path}.{part}"),
                 format!("milestone {index}: {why}"),
             )
@@ -125,7 +125,7 @@ pub fn roll_back_to_target(s: FullSnapshot) -> Result<LedgerAtTarget> {
     let outputs: u128 = unspent.values().map(|o| o.output.amount() as u128).sum();
     if outputs + treasury.amount as u128 != protocol.token_supply as u128 {
         return Err(Error::new(
-            "snapshot-supply-mismatch",
+            Code::SnapshotSupplyMismatch,
             "outputs",
             format!(
                 "at the target index the unspent outputs hold {outputs} and the treasury {}, together not the token supply {}",
@@ -157,7 +157,7 @@ fn check_no_parameter_changes(diffs: &[MilestoneDiff], current: &[u8]) -> Result
             {
                 if params.as_slice() != current {
                     return Err(Error::new(
-                        "snapshot-protocol-upgrade-unsupported",
+                        Code::SnapshotProtocolUpgradeUnsupported,
                         format!("milestoneDiffs[{i}].milestone.options[{j}]"),
                         format!("milestone {} changes the protocol parameters from index {target_milestone_index}; this node cannot follow protocol upgrades", diff.index()),
                     ));

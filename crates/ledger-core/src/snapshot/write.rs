@@ -3,12 +3,12 @@
 
 use super::format::*;
 use crate::codec::{encode_milestone_payload, encode_output, encode_protocol_parameters};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::MilestoneOption;
 
 pub fn write_full_snapshot(s: &FullSnapshot) -> Result<Vec<u8>> {
     let too_many = |what: &str, max: u64| {
-        Error::new("snapshot-too-large", what, format!("a snapshot holds at most {max} {what}"))
+        Error::new(Code::SnapshotTooLarge, what, format!("a snapshot holds at most {max} {what}"))
     };
     let diff_count = u32::try_from(s.milestone_diffs.len())
         .map_err(|_| too_many("milestoneDiffs", u32::MAX as u64))?;
@@ -68,7 +68,7 @@ fn write_milestone_diff(out: &mut Vec<u8>, d: &MilestoneDiff) -> Result<()> {
     let has_receipt = d.milestone.options.iter().any(|o| matches!(o, MilestoneOption::Receipt(_)));
     if has_receipt != d.spent_treasury.is_some() {
         return Err(Error::new(
-            "snapshot-diff-inconsistent",
+            Code::SnapshotDiffInconsistent,
             "spentTreasuryOutput",
             "a diff carries the spent treasury output exactly when its milestone has a receipt",
         ));

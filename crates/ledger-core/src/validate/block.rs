@@ -4,7 +4,7 @@ use super::milestone::validate_milestone_at;
 use super::ordering::{strictly_after, List};
 use super::tagged_data::validate_tagged_data;
 use super::transaction::validate_transaction_at;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 use crate::pow;
 use crate::protocol::ProtocolParameters;
@@ -59,14 +59,14 @@ fn validate_block_at(
 ) -> Result<()> {
     if bytes.len() > MAX_BLOCK_LENGTH {
         return Err(Error::new(
-            "block-too-large",
+            Code::BlockTooLarge,
             "",
             format!("the block takes {} bytes, at most {MAX_BLOCK_LENGTH}", bytes.len()),
         ));
     }
     if block.protocol_version != params.version {
         return Err(Error::new(
-            "wrong-protocol-version",
+            Code::WrongProtocolVersion,
             "protocolVersion",
             format!(
                 "protocol version {} is not this network's {}",
@@ -95,7 +95,7 @@ fn validate_block_at(
         }
         Some(Payload::TreasuryTransaction(_)) => {
             return Err(Error::new(
-                "payload-not-allowed-in-block",
+                Code::PayloadNotAllowedInBlock,
                 "payload.type",
                 "a treasury transaction only exists inside a receipt",
             ))
@@ -116,7 +116,7 @@ pub fn check_pow_zeros(block_len: usize, zeros: u32, min_pow_score: u32) -> Resu
     }
     let score = 3f64.powi(zeros as i32) / block_len as f64;
     Err(Error::new(
-        "pow-score-too-low",
+        Code::PowScoreTooLow,
         "nonce",
         format!("the proof-of-work score {score:.2} is below the minimum {min_pow_score}"),
     ))
@@ -130,14 +130,14 @@ pub fn validate_parents(parents: &[Id32], path: &str) -> Result<()> {
 fn check_parents(parents: &[Id32], min: usize, path: &str) -> Result<()> {
     if parents.len() < min {
         return Err(Error::new(
-            "parents-too-few",
+            Code::ParentsTooFew,
             path,
             format!("{} parent(s), at least {min}", parents.len()),
         ));
     }
     if parents.len() > MAX_PARENTS {
         return Err(Error::new(
-            "parents-too-many",
+            Code::ParentsTooMany,
             path,
             format!("{} parents, at most {MAX_PARENTS}", parents.len()),
         ));

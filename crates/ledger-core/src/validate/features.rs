@@ -3,7 +3,7 @@
 use super::ordering::{strictly_after, List};
 use super::output::MAX_METADATA_LENGTH;
 use super::tagged_data::MAX_TAG_LENGTH;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 /// `allowed` is the list's set of feature codes; `path` the list's own path.
@@ -13,7 +13,7 @@ pub(crate) fn validate_features(list: &[Feature], allowed: &[u8], path: &str) ->
         let kind = f.type_code();
         if !allowed.contains(&kind) {
             return Err(Error::new(
-                "feature-not-allowed",
+                Code::FeatureNotAllowed,
                 format!("{at}.type"),
                 format!("feature type {kind} is not allowed here"),
             ));
@@ -26,28 +26,28 @@ pub(crate) fn validate_features(list: &[Feature], allowed: &[u8], path: &str) ->
         match f {
             Feature::Metadata(d) if d.is_empty() => {
                 return Err(Error::new(
-                    "metadata-feature-empty",
+                    Code::MetadataFeatureEmpty,
                     format!("{at}.data"),
                     "metadata must not be empty",
                 ))
             }
             Feature::Metadata(d) if d.len() > MAX_METADATA_LENGTH => {
                 return Err(Error::new(
-                    "metadata-feature-too-long",
+                    Code::MetadataFeatureTooLong,
                     format!("{at}.data"),
                     format!("{} bytes, at most {MAX_METADATA_LENGTH}", d.len()),
                 ))
             }
             Feature::Tag(t) if t.is_empty() => {
                 return Err(Error::new(
-                    "tag-feature-empty",
+                    Code::TagFeatureEmpty,
                     format!("{at}.tag"),
                     "a tag must not be empty",
                 ))
             }
             Feature::Tag(t) if t.len() > MAX_TAG_LENGTH => {
                 return Err(Error::new(
-                    "tag-feature-too-long",
+                    Code::TagFeatureTooLong,
                     format!("{at}.tag"),
                     format!("{} bytes, at most {MAX_TAG_LENGTH}", t.len()),
                 ))

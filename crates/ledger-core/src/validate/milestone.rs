@@ -4,7 +4,7 @@
 //! checks: the reference client library accepts milestone payloads whose parents differ
 //! from their block's, and so do the conformance vectors.
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 
 pub const MAX_METADATA_LENGTH: usize = 8192;
@@ -25,7 +25,7 @@ pub fn validate_milestone(m: &MilestonePayload) -> Result<()> {
 pub fn validate_milestone_block(block: &Block) -> Result<()> {
     let Some(Payload::Milestone(m)) = &block.payload else {
         return Err(Error::new(
-            "not-a-milestone-block",
+            Code::NotAMilestoneBlock,
             "payload",
             "the block carries no milestone payload",
         ));
@@ -33,28 +33,28 @@ pub fn validate_milestone_block(block: &Block) -> Result<()> {
     validate_milestone_at(m, "payload")?;
     if m.protocol_version != PROTOCOL_VERSION {
         return Err(Error::new(
-            "milestone-protocol-version-mismatch",
+            Code::MilestoneProtocolVersionMismatch,
             "payload.protocolVersion",
             format!("milestone protocol version {} is not {PROTOCOL_VERSION}", m.protocol_version),
         ));
     }
     if m.index == 0 {
         return Err(Error::new(
-            "milestone-index-zero",
+            Code::MilestoneIndexZero,
             "payload.index",
             "milestone indexes start at 1",
         ));
     }
     if m.parents != block.parents {
         return Err(Error::new(
-            "milestone-parents-mismatch",
+            Code::MilestoneParentsMismatch,
             "payload.parents",
             "a milestone's parents are its block's parents",
         ));
     }
     if block.nonce != 0 {
         return Err(Error::new(
-            "milestone-nonce-not-zero",
+            Code::MilestoneNonceNotZero,
             "nonce",
             "a milestone block has nonce 0",
         ));
@@ -66,7 +66,7 @@ pub fn validate_milestone_block(block: &Block) -> Result<()> {
 pub(crate) fn validate_milestone_at(m: &MilestonePayload, path: &str) -> Result<()> {
     if m.metadata.len() > MAX_METADATA_LENGTH {
         return Err(Error::new(
-            "metadata-too-long",
+            Code::MetadataTooLong,
             crate::path::key(path, "metadata"),
             "milestone metadata is at most 8192 bytes",
         ));
@@ -79,7 +79,7 @@ pub(crate) fn validate_milestone_at(m: &MilestonePayload, path: &str) -> Result<
     for i in 1..m.options.len() {
         if kind(&m.options[i - 1]) >= kind(&m.options[i]) {
             return Err(Error::new(
-                "milestone-options-duplicate",
+                Code::MilestoneOptionsDuplicate,
                 format!("{options_path}[{i}].type"),
                 "milestone options must be unique and ascending by type",
             ));
@@ -94,7 +94,7 @@ pub(crate) fn validate_milestone_at(m: &MilestonePayload, path: &str) -> Result<
             MilestoneOption::ProtocolParameters { params, .. } => {
                 if params.len() > MAX_METADATA_LENGTH {
                     return Err(Error::new(
-                        "params-too-long",
+                        Code::ParamsTooLong,
                         format!("{at}.params"),
                         "parameters are at most 8192 bytes",
                     ));
@@ -105,7 +105,7 @@ pub(crate) fn validate_milestone_at(m: &MilestonePayload, path: &str) -> Result<
     let sig_path = crate::path::key(path, "signatures");
     if m.signatures.is_empty() {
         return Err(Error::new(
-            "milestone-no-signatures",
+            Code::MilestoneNoSignatures,
             sig_path,
             "a milestone needs at least one signature",
         ));
@@ -113,7 +113,7 @@ pub(crate) fn validate_milestone_at(m: &MilestonePayload, path: &str) -> Result<
     for i in 1..m.signatures.len() {
         if m.signatures[i - 1].public_key >= m.signatures[i].public_key {
             return Err(Error::new(
-                "milestone-signatures-unsorted",
+                Code::MilestoneSignaturesUnsorted,
                 format!("{sig_path}[{i}].publicKey"),
                 "signatures must be unique and ascending by public key",
             ));
@@ -126,7 +126,7 @@ fn receipt(r: &ReceiptOption, path: &str) -> Result<()> {
     let funds_path = crate::path::key(path, "funds");
     if r.funds.is_empty() || r.funds.len() > MAX_RECEIPT_FUNDS {
         return Err(Error::new(
-            "receipt-funds-count",
+            Code::ReceiptFundsCount,
             funds_path,
             format!("{} entries, a receipt has 1 to {MAX_RECEIPT_FUNDS}", r.funds.len()),
         ));
@@ -135,7 +135,7 @@ fn receipt(r: &ReceiptOption, path: &str) -> Result<()> {
         let at = crate::path::index(&funds_path, i);
         if i > 0 && r.funds[i - 1].tail_transaction_hash >= entry.tail_transaction_hash {
             return Err(Error::new(
-                "receipt-funds-unsorted",
+                Code::ReceiptFundsUnsorted,
                 format!("{at}.tailTransactionHash"),
                 "entries must be unique and ascending by tail transaction hash",
             ));
@@ -143,21 +143,21 @@ fn receipt(r: &ReceiptOption, path: &str) -> Result<()> {
         // 243 trits in t5b1: each byte is a signed value of five trits, -121..=121.
         if entry.tail_transaction_hash.iter().any(|&b| (b as i8).unsigned_abs() > 121) {
             return Err(Error::new(
-                "invalid-tail-transaction-hash",
+                Code::InvalidTailTransactionHash,
                 format!("{at}.tailTransactionHash"),
                 "not a valid t5b1-encoded ternary hash",
             ));
         }
         if !matches!(entry.address, Address::Ed25519(_)) {
             return Err(Error::new(
-                "migrated-funds-address-not-ed25519",
+                Code::MigratedFundsAddressNotEd25519,
                 format!("{at}.address"),
                 "migrated funds go to an Ed25519 address",
             ));
         }
         if entry.deposit < MIN_MIGRATED_FUNDS_DEPOSIT {
             return Err(Error::new(
-                "migrated-funds-below-minimum",
+                Code::MigratedFundsBelowMinimum,
                 format!("{at}.deposit"),
                 format!(
                     "{} is below the minimum migrated deposit {MIN_MIGRATED_FUNDS_DEPOSIT}",
@@ -169,14 +169,14 @@ fn receipt(r: &ReceiptOption, path: &str) -> Result<()> {
     let tx_path = crate::path::key(path, "transaction");
     if !matches!(r.transaction.input, Input::Treasury { .. }) {
         return Err(Error::new(
-            "invalid-treasury-transaction",
+            Code::InvalidTreasuryTransaction,
             format!("{tx_path}.input"),
             "a treasury transaction spends a treasury input",
         ));
     }
     if !matches!(r.transaction.output, Output::Treasury { .. }) {
         return Err(Error::new(
-            "invalid-treasury-transaction",
+            Code::InvalidTreasuryTransaction,
             format!("{tx_path}.output"),
             "a treasury transaction creates a treasury output",
         ));

@@ -1,7 +1,7 @@
 //! Strictly ascending lists (parents, native tokens, unlock conditions, features): one
 //! comparison says both "unsorted" and "duplicate", each with its own reason.
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy)]
@@ -13,16 +13,16 @@ pub(crate) enum List {
 }
 
 impl List {
-    fn reason(self, duplicate: bool) -> &'static str {
+    fn reason(self, duplicate: bool) -> Code {
         match (self, duplicate) {
-            (List::Parents, true) => "parents-duplicate",
-            (List::Parents, false) => "parents-unsorted",
-            (List::NativeTokens, true) => "native-tokens-duplicate",
-            (List::NativeTokens, false) => "native-tokens-unsorted",
-            (List::UnlockConditions, true) => "unlock-conditions-duplicate",
-            (List::UnlockConditions, false) => "unlock-conditions-unsorted",
-            (List::Features, true) => "features-duplicate",
-            (List::Features, false) => "features-unsorted",
+            (List::Parents, true) => Code::ParentsDuplicate,
+            (List::Parents, false) => Code::ParentsUnsorted,
+            (List::NativeTokens, true) => Code::NativeTokensDuplicate,
+            (List::NativeTokens, false) => Code::NativeTokensUnsorted,
+            (List::UnlockConditions, true) => Code::UnlockConditionsDuplicate,
+            (List::UnlockConditions, false) => Code::UnlockConditionsUnsorted,
+            (List::Features, true) => Code::FeaturesDuplicate,
+            (List::Features, false) => Code::FeaturesUnsorted,
         }
     }
 }

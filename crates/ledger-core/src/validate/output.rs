@@ -6,7 +6,7 @@ use super::features::validate_features;
 use super::ordering::{strictly_after, List};
 use super::u256;
 use super::unlock_conditions::validate_unlock_conditions;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 use crate::protocol::ProtocolParameters;
 
@@ -29,14 +29,14 @@ pub(crate) fn validate_output_at(
     let amount = output.amount();
     if amount == 0 {
         return Err(Error::new(
-            "output-amount-zero",
+            Code::OutputAmountZero,
             p("amount"),
             "an output must hold a positive amount",
         ));
     }
     if amount > params.token_supply {
         return Err(Error::new(
-            "output-amount-exceeds-supply",
+            Code::OutputAmountExceedsSupply,
             p("amount"),
             format!("{amount} exceeds the token supply {}", params.token_supply),
         ));
@@ -61,7 +61,7 @@ pub(crate) fn validate_output_at(
     let deposit = min_deposit(output, &params.rent_structure);
     if amount < deposit {
         return Err(Error::new(
-            "storage-deposit-too-low",
+            Code::StorageDepositTooLow,
             p("amount"),
             format!("{amount} is below the minimum storage deposit {deposit}"),
         ));
@@ -72,7 +72,7 @@ pub(crate) fn validate_output_at(
 fn native_tokens(tokens: &[NativeToken], path: &str) -> Result<()> {
     if tokens.len() > MAX_NATIVE_TOKENS {
         return Err(Error::new(
-            "too-many-native-tokens",
+            Code::TooManyNativeTokens,
             path,
             format!("{} native tokens, at most {MAX_NATIVE_TOKENS}", tokens.len()),
         ));
@@ -85,7 +85,7 @@ fn native_tokens(tokens: &[NativeToken], path: &str) -> Result<()> {
         }
         if u256::is_zero(&t.amount) {
             return Err(Error::new(
-                "native-token-amount-zero",
+                Code::NativeTokenAmountZero,
                 format!("{path}[{i}].amount"),
                 "a native token amount must not be zero",
             ));
@@ -97,7 +97,7 @@ fn native_tokens(tokens: &[NativeToken], path: &str) -> Result<()> {
 fn alias_rules(a: &AliasOutput, path: &str) -> Result<()> {
     if a.state_metadata.len() > MAX_METADATA_LENGTH {
         return Err(Error::new(
-            "state-metadata-too-long",
+            Code::StateMetadataTooLong,
             crate::path::key(path, "stateMetadata"),
             format!("{} bytes, at most {MAX_METADATA_LENGTH}", a.state_metadata.len()),
         ));
@@ -105,7 +105,7 @@ fn alias_rules(a: &AliasOutput, path: &str) -> Result<()> {
     if a.alias_id == [0; 32] {
         if a.state_index != 0 || a.foundry_counter != 0 {
             return Err(Error::new(
-                "alias-zero-id-nonzero-state-index",
+                Code::AliasZeroIdNonzeroStateIndex,
                 crate::path::key(path, "stateIndex"),
                 "a new alias (zero id) starts with state index 0 and foundry counter 0",
             ));
@@ -118,7 +118,7 @@ fn alias_rules(a: &AliasOutput, path: &str) -> Result<()> {
             {
                 if *x == own {
                     return Err(Error::new(
-                        "self-controlled-alias",
+                        Code::SelfControlledAlias,
                         crate::path::key(path, &format!("unlockConditions[{i}].address")),
                         "an alias cannot be controlled by its own address",
                     ));
@@ -133,7 +133,7 @@ fn foundry_rules(f: &FoundryOutput, path: &str) -> Result<()> {
     let TokenScheme::Simple { minted_tokens, melted_tokens, maximum_supply } = &f.token_scheme;
     let bad = |why: &str| {
         Err(Error::new(
-            "foundry-supply-invalid",
+            Code::FoundrySupplyInvalid,
             crate::path::key(path, "tokenScheme"),
             why.to_string(),
         ))
@@ -157,7 +157,7 @@ fn nft_rules(n: &NftOutput, path: &str) -> Result<()> {
         for (i, uc) in n.unlock_conditions.iter().enumerate() {
             if matches!(uc, UnlockCondition::Address(a) if *a == own) {
                 return Err(Error::new(
-                    "self-deposit-nft",
+                    Code::SelfDepositNft,
                     crate::path::key(path, &format!("unlockConditions[{i}].address")),
                     "an NFT cannot be owned by its own address",
                 ));

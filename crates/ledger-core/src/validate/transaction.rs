@@ -3,7 +3,7 @@
 use super::output::{validate_output_at, MAX_NATIVE_TOKENS};
 use super::tagged_data::validate_tagged_data;
 use super::unlocks::validate_unlocks;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::ids;
 use crate::model::*;
 use crate::protocol::ProtocolParameters;
@@ -29,7 +29,7 @@ pub(crate) fn validate_transaction_at(
     let expected = params.network_id();
     if e.network_id != expected {
         return Err(Error::new(
-            "network-id-mismatch",
+            Code::NetworkIdMismatch,
             format!("{ep}.networkId"),
             format!(
                 "network id {} is not this network's {expected} ({})",
@@ -44,9 +44,9 @@ pub(crate) fn validate_transaction_at(
         Some(Payload::TaggedData(t)) => validate_tagged_data(t, &crate::path::key(&ep, "payload"))?,
         Some(p) => {
             let (code, what) = match p {
-                Payload::Milestone(_) => ("milestone-in-transaction", "a milestone"),
-                Payload::Transaction(_) => ("transaction-in-transaction", "a transaction"),
-                _ => ("payload-not-allowed-in-transaction", "a treasury transaction"),
+                Payload::Milestone(_) => (Code::MilestoneInTransaction, "a milestone"),
+                Payload::Transaction(_) => (Code::TransactionInTransaction, "a transaction"),
+                _ => (Code::PayloadNotAllowedInTransaction, "a treasury transaction"),
             };
             return Err(Error::new(
                 code,
@@ -60,11 +60,11 @@ pub(crate) fn validate_transaction_at(
 
 fn inputs(list: &[Input], path: &str) -> Result<()> {
     if list.is_empty() {
-        return Err(Error::new("no-inputs", path, "a transaction needs at least one input"));
+        return Err(Error::new(Code::NoInputs, path, "a transaction needs at least one input"));
     }
     if list.len() > MAX_INPUTS {
         return Err(Error::new(
-            "too-many-inputs",
+            Code::TooManyInputs,
             path,
             format!("{} inputs, at most {MAX_INPUTS}", list.len()),
         ));
@@ -74,14 +74,14 @@ fn inputs(list: &[Input], path: &str) -> Result<()> {
         match input {
             Input::Treasury { .. } => {
                 return Err(Error::new(
-                    "treasury-input-in-transaction",
+                    Code::TreasuryInputInTransaction,
                     format!("{path}[{i}].type"),
                     "only UTXO inputs may be spent by a transaction",
                 ))
             }
             Input::Utxo { output_index, .. } if *output_index as usize >= MAX_OUTPUTS => {
                 return Err(Error::new(
-                    "invalid-utxo-output-index",
+                    Code::InvalidUtxoOutputIndex,
                     format!("{path}[{i}].transactionOutputIndex"),
                     format!("output index {output_index} is not below {MAX_OUTPUTS}"),
                 ))
@@ -89,7 +89,7 @@ fn inputs(list: &[Input], path: &str) -> Result<()> {
             Input::Utxo { .. } => {
                 if !seen.insert(*input) {
                     return Err(Error::new(
-                        "duplicate-inputs",
+                        Code::DuplicateInputs,
                         format!("{path}[{i}]"),
                         "the same output is spent twice",
                     ));
@@ -102,11 +102,11 @@ fn inputs(list: &[Input], path: &str) -> Result<()> {
 
 fn outputs(list: &[Output], params: &ProtocolParameters, path: &str) -> Result<()> {
     if list.is_empty() {
-        return Err(Error::new("no-outputs", path, "a transaction needs at least one output"));
+        return Err(Error::new(Code::NoOutputs, path, "a transaction needs at least one output"));
     }
     if list.len() > MAX_OUTPUTS {
         return Err(Error::new(
-            "too-many-outputs",
+            Code::TooManyOutputs,
             path,
             format!("{} outputs, at most {MAX_OUTPUTS}", list.len()),
         ));
@@ -118,7 +118,7 @@ fn outputs(list: &[Output], params: &ProtocolParameters, path: &str) -> Result<(
         let at = crate::path::index(path, i);
         if let Output::Treasury { .. } = output {
             return Err(Error::new(
-                "treasury-output-in-transaction",
+                Code::TreasuryOutputInTransaction,
                 format!("{at}.type"),
                 "a transaction cannot create a treasury output",
             ));
@@ -128,7 +128,7 @@ fn outputs(list: &[Output], params: &ProtocolParameters, path: &str) -> Result<(
             Some(s) if s <= params.token_supply => s,
             _ => {
                 return Err(Error::new(
-                    "transaction-amount-sum-exceeds-supply",
+                    Code::TransactionAmountSumExceedsSupply,
                     format!("{at}.amount"),
                     format!("the outputs together exceed the token supply {}", params.token_supply),
                 ))
@@ -139,7 +139,7 @@ fn outputs(list: &[Output], params: &ProtocolParameters, path: &str) -> Result<(
         }
         if tokens.len() > MAX_NATIVE_TOKENS {
             return Err(Error::new(
-                "too-many-native-tokens",
+                Code::TooManyNativeTokens,
                 format!("{at}.nativeTokens"),
                 format!("more than {MAX_NATIVE_TOKENS} distinct native tokens in one transaction"),
             ));
@@ -158,7 +158,7 @@ fn outputs(list: &[Output], params: &ProtocolParameters, path: &str) -> Result<(
         if let Some(id) = chain {
             if !chains.insert(id) {
                 return Err(Error::new(
-                    "duplicate-output-chain",
+                    Code::DuplicateOutputChain,
                     at,
                     "two outputs of one transaction carry the same alias, NFT or foundry",
                 ));

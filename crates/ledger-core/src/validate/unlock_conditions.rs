@@ -2,7 +2,7 @@
 
 use super::deposit::min_return_deposit;
 use super::ordering::{strictly_after, List};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 use crate::protocol::ProtocolParameters;
 
@@ -19,7 +19,7 @@ pub(crate) fn validate_unlock_conditions(
         let kind = uc.type_code();
         if !allowed.contains(&kind) {
             return Err(Error::new(
-                "unlock-condition-not-allowed",
+                Code::UnlockConditionNotAllowed,
                 format!("{at}.type"),
                 format!(
                     "unlock condition type {kind} is not allowed in output type {}",
@@ -37,14 +37,14 @@ pub(crate) fn validate_unlock_conditions(
                 let minimum = min_return_deposit(&params.rent_structure);
                 if *amount < minimum {
                     return Err(Error::new(
-                        "storage-deposit-return-below-minimum",
+                        Code::StorageDepositReturnBelowMinimum,
                         format!("{at}.amount"),
                         format!("return amount {amount} is below the minimum deposit {minimum}"),
                     ));
                 }
                 if *amount > output.amount() {
                     return Err(Error::new(
-                        "storage-deposit-return-exceeds-amount",
+                        Code::StorageDepositReturnExceedsAmount,
                         format!("{at}.amount"),
                         format!(
                             "return amount {amount} exceeds the output amount {}",
@@ -55,21 +55,21 @@ pub(crate) fn validate_unlock_conditions(
             }
             UnlockCondition::Timelock { unix_time: 0 } => {
                 return Err(Error::new(
-                    "timelock-zero",
+                    Code::TimelockZero,
                     format!("{at}.unixTime"),
                     "a timelock needs a non-zero time",
                 ))
             }
             UnlockCondition::Expiration { unix_time: 0, .. } => {
                 return Err(Error::new(
-                    "expiration-zero",
+                    Code::ExpirationZero,
                     format!("{at}.unixTime"),
                     "an expiration needs a non-zero time",
                 ))
             }
             UnlockCondition::ImmutableAliasAddress(a) if !matches!(a, Address::Alias(_)) => {
                 return Err(Error::new(
-                    "foundry-not-alias-address",
+                    Code::FoundryNotAliasAddress,
                     format!("{at}.address"),
                     "a foundry is controlled by an alias address",
                 ))
@@ -80,22 +80,22 @@ pub(crate) fn validate_unlock_conditions(
     let has = |kind: u8| list.iter().any(|uc| uc.type_code() == kind);
     match output {
         Output::Basic(_) if !has(0) => Err(Error::new(
-            "basic-missing-address-unlock-condition",
+            Code::BasicMissingAddressUnlockCondition,
             path,
             "a basic output needs an address unlock condition",
         )),
         Output::Nft(_) if !has(0) => Err(Error::new(
-            "nft-missing-address-unlock-condition",
+            Code::NftMissingAddressUnlockCondition,
             path,
             "an NFT output needs an address unlock condition",
         )),
         Output::Alias(_) if !(has(4) && has(5)) => Err(Error::new(
-            "alias-missing-controller-unlock-condition",
+            Code::AliasMissingControllerUnlockCondition,
             path,
             "an alias output needs a state controller and a governor address",
         )),
         Output::Foundry(_) if !has(6) => Err(Error::new(
-            "foundry-missing-alias-unlock-condition",
+            Code::FoundryMissingAliasUnlockCondition,
             path,
             "a foundry output needs an immutable alias address unlock condition",
         )),

@@ -2,7 +2,7 @@
 //! really needs depends on the output it consumes: that is semantic (§8.1).
 
 use super::transaction::MAX_INPUTS;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::model::*;
 use std::collections::HashSet;
 
@@ -10,7 +10,7 @@ use std::collections::HashSet;
 pub(crate) fn validate_unlocks(list: &[Unlock], input_count: usize, path: &str) -> Result<()> {
     if list.len() != input_count {
         return Err(Error::new(
-            "unlocks-count-mismatch",
+            Code::UnlocksCountMismatch,
             path,
             format!("{} unlocks for {input_count} inputs", list.len()),
         ));
@@ -22,7 +22,7 @@ pub(crate) fn validate_unlocks(list: &[Unlock], input_count: usize, path: &str) 
             Unlock::Signature(s) => {
                 if !signatures.insert((s.public_key, s.signature)) {
                     return Err(Error::new(
-                        "duplicate-signature-unlock",
+                        Code::DuplicateSignatureUnlock,
                         at(),
                         "the same signature unlock appears twice; use a reference unlock",
                     ));
@@ -32,14 +32,14 @@ pub(crate) fn validate_unlocks(list: &[Unlock], input_count: usize, path: &str) 
                 let r = *r as usize;
                 if r >= i || r >= MAX_INPUTS {
                     return Err(Error::new(
-                        "invalid-reference-unlock",
+                        Code::InvalidReferenceUnlock,
                         format!("{}.reference", at()),
                         format!("reference {r} must point at an earlier unlock"),
                     ));
                 }
                 if !matches!(list[r], Unlock::Signature(_)) {
                     return Err(Error::new(
-                        "reference-to-non-signature-unlock",
+                        Code::ReferenceToNonSignatureUnlock,
                         format!("{}.reference", at()),
                         format!("unlock {r} is not a signature unlock"),
                     ));
@@ -48,9 +48,9 @@ pub(crate) fn validate_unlocks(list: &[Unlock], input_count: usize, path: &str) 
             Unlock::Alias(r) | Unlock::Nft(r) => {
                 let r = *r as usize;
                 let code = if matches!(unlock, Unlock::Alias(_)) {
-                    "invalid-alias-unlock"
+                    Code::InvalidAliasUnlock
                 } else {
-                    "invalid-nft-unlock"
+                    Code::InvalidNftUnlock
                 };
                 // Which unlock the chain input itself used is a semantic question (the
                 // reference library and the vectors accept any earlier unlock here).

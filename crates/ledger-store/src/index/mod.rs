@@ -32,7 +32,7 @@ use crate::{ledger, storage_error};
 use fields::{Field, FieldKey, IndexerFields};
 use ledger_core::codec::decode_output;
 use ledger_core::model::OutputId;
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 use outputs::IndexerOutputs;
 use std::collections::HashSet;
 
@@ -164,7 +164,7 @@ fn ledger_index(snapshot: &Snapshot<'_>) -> Result<u32> {
         None => 0,
     };
     if index == 0 {
-        return Err(Error::new("not-ready", "", "no confirmed milestone yet"));
+        return Err(Error::new(Code::NotReady, "", "no confirmed milestone yet"));
     }
     Ok(index)
 }

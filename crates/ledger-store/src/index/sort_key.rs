@@ -4,7 +4,7 @@
 
 use crate::storage_error;
 use ledger_core::model::OutputId;
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 
 pub const SORT_KEY_LEN: usize = 38;
 
@@ -37,8 +37,9 @@ impl SortKey {
     /// The 76 hex digits of a cursor (either case).
     pub fn from_hex(text: &str) -> Result<SortKey> {
         let mut key = [0u8; SORT_KEY_LEN];
-        hex::decode_to_slice(text, &mut key)
-            .map_err(|_| Error::new("invalid-cursor", "cursor", "the key is not 76 hex digits"))?;
+        hex::decode_to_slice(text, &mut key).map_err(|_| {
+            Error::new(Code::InvalidCursor, "cursor", "the key is not 76 hex digits")
+        })?;
         Ok(SortKey(key))
     }
 

@@ -19,7 +19,7 @@ use ledger_core::model::PROTOCOL_VERSION;
 use ledger_core::snapshot::{
     write_full_snapshot, FullSnapshot, ProtocolParametersOption, SnapshotOutput,
 };
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 use std::io::Write;
 use std::path::Path;
 
@@ -47,7 +47,7 @@ pub fn write_genesis_snapshot(ledger_dir: &Path, out: &Path) -> Result<WrittenSn
 fn genesis_snapshot(ledger_dir: &Path) -> Result<(FullSnapshot, Origin)> {
     if !ledger_dir.join("CURRENT").exists() {
         return Err(Error::new(
-            "no-ledger",
+            Code::NoLedger,
             "dataDir",
             format!("no ledger in {}: start the node once to create it", ledger_dir.display()),
         ));
@@ -56,12 +56,12 @@ fn genesis_snapshot(ledger_dir: &Path) -> Result<(FullSnapshot, Origin)> {
     let origin = match db.get(STATE, state_key::ORIGIN)? {
         Some(b) => Origin::from_bytes(&b)?,
         None => {
-            return Err(Error::new("ledger-too-old", "dataDir", "this ledger predates genesis styles: start the node once with this version to upgrade it"));
+            return Err(Error::new(Code::LedgerTooOld, "dataDir", "this ledger predates genesis styles: start the node once with this version to upgrade it"));
         }
     };
     if origin.target_milestone_index > 0 {
         return Err(Error::new(
-            "snapshot-not-genesis",
+            Code::SnapshotNotGenesis,
             "dataDir",
             format!("this ledger started from a snapshot at milestone {}; only a genesis can be written", origin.target_milestone_index),
         ));
@@ -121,14 +121,14 @@ fn genesis_snapshot(ledger_dir: &Path) -> Result<(FullSnapshot, Origin)> {
 /// Create `path` (never overwriting) with `bytes`, synced; a partial file is removed.
 fn write_new_file(path: &Path, bytes: &[u8]) -> Result<()> {
     let failed = |e: std::io::Error| {
-        Error::new("snapshot-write-failed", "out", format!("{}: {e}", path.display()))
+        Error::new(Code::SnapshotWriteFailed, "out", format!("{}: {e}", path.display()))
     };
     let mut file =
         std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| match e
             .kind()
         {
             std::io::ErrorKind::AlreadyExists => Error::new(
-                "file-exists",
+                Code::FileExists,
                 "out",
                 format!("{} exists; choose another name or remove it", path.display()),
             ),

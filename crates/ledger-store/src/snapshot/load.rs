@@ -15,14 +15,14 @@ use ledger_core::codec::{encode_block, encode_milestone_payload, encode_output};
 use ledger_core::ids;
 use ledger_core::protocol::{network_id, ProtocolParameters};
 use ledger_core::snapshot::{read_full_snapshot, roll_back_to_target};
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 use std::path::Path;
 
 /// Read, check and roll back the snapshot at `path` for a node configured with `configured`.
 pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<InitialState> {
     let bytes = std::fs::read(path).map_err(|e| {
         Error::new(
-            "snapshot-unreadable",
+            Code::SnapshotUnreadable,
             "snapshot.loadPath",
             format!("cannot read {}: {e}", path.display()),
         )
@@ -33,7 +33,7 @@ pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<Ini
     let name = &snapshot.protocol_parameters.params.network_name;
     if *name != configured.network_name {
         return Err(in_file(Error::new(
-            "snapshot-network-mismatch",
+            Code::SnapshotNetworkMismatch,
             "protocolParameters.params.networkName",
             format!(
                 "the snapshot is for network '{name}' (id {}), this node is configured for '{}' (id {})",
@@ -45,7 +45,7 @@ pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<Ini
     }
     if snapshot.solid_entry_points.is_empty() {
         return Err(in_file(Error::new(
-            "snapshot-no-entry-points",
+            Code::SnapshotNoEntryPoints,
             "solidEntryPointCount",
             "a snapshot needs at least one solid entry point for the next milestone to approve",
         )));

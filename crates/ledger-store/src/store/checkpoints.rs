@@ -17,7 +17,7 @@ use ledger_core::ids;
 use ledger_core::model::{Block, Id32};
 use ledger_core::pow::miner::{default_threads, mine};
 use ledger_core::validate::MAX_PARENTS;
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 use std::sync::atomic::AtomicBool;
 
 /// At most this many checkpoints before one milestone: 8 + 7 × 7 = 57 tips, plus the 7 the
@@ -63,7 +63,7 @@ impl Store {
             let Some(found) = mine(&bytes, self.protocol.min_pow_score, default_threads(), cancel)
             else {
                 return Err(Error::new(
-                    "checkpoint-cancelled",
+                    Code::CheckpointCancelled,
                     "",
                     "the coordinator stopped while mining a checkpoint",
                 ));
@@ -77,7 +77,7 @@ impl Store {
         for result in self.submit_blocks(&blocks) {
             result.map_err(|e| {
                 Error::new(
-                    "checkpoint-refused",
+                    Code::CheckpointRefused,
                     e.path.clone(),
                     format!("the store refused the coordinator's checkpoint: {}", e.detail),
                 )

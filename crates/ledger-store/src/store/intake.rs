@@ -23,7 +23,7 @@ use ledger_core::pow;
 use ledger_core::validate::{
     check_pow_zeros, validate_block_from, validate_milestone_block, BlockOrigin,
 };
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 use std::collections::{HashMap, HashSet};
 
 impl Store {
@@ -228,7 +228,7 @@ impl Store {
             }
             if referenced.lookup(&self.db, p)?.is_none() {
                 return Err(Error::new(
-                    "unknown-parent",
+                    Code::UnknownParent,
                     format!("parents[{i}]"),
                     format!("parent 0x{} is not a known block", hex::encode(p)),
                 ));

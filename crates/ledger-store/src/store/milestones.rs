@@ -24,7 +24,7 @@ use ledger_core::codec::{encode_block, encode_milestone_payload};
 use ledger_core::ids;
 use ledger_core::model::{Block, Id32, MilestonePayload, Payload};
 use ledger_core::validate::{validate_milestone_block, MAX_PARENTS};
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -35,7 +35,7 @@ impl Store {
     pub fn issue_milestone(&self, timestamp: Option<u32>) -> Result<IssuedMilestone> {
         if !self.coordinator_enabled {
             return Err(Error::new(
-                "coordinator-disabled",
+                Code::CoordinatorDisabled,
                 "",
                 "the embedded coordinator is disabled on this node",
             ));
@@ -141,7 +141,7 @@ impl Store {
         validate_milestone_block(&block)?;
         let Some(Payload::Milestone(payload)) = block.payload else {
             return Err(Error::new(
-                "milestone-payload-missing",
+                Code::MilestonePayloadMissing,
                 "payload",
                 "not a milestone block",
             ));
@@ -169,7 +169,7 @@ impl Store {
                 && !payload.parents.iter().all(|p| self.entry_points.contains(p))
             {
                 return Err(Error::new(
-                    "milestone-parents-invalid",
+                    Code::MilestoneParentsInvalid,
                     "payload.parents",
                     "the first milestone approves solid entry points only (D12, D41)",
                 ));
@@ -193,14 +193,14 @@ impl Store {
             let (inclusion, applied) = (confirmation.inclusion_root, confirmation.applied_root);
             if payload.inclusion_merkle_root != inclusion {
                 return Err(Error::new(
-                    "milestone-merkle-root-mismatch",
+                    Code::MilestoneMerkleRootMismatch,
                     "payload.inclusionMerkleRoot",
                     format!("this node computes 0x{}", hex::encode(inclusion)),
                 ));
             }
             if payload.applied_merkle_root != applied {
                 return Err(Error::new(
-                    "milestone-merkle-root-mismatch",
+                    Code::MilestoneMerkleRootMismatch,
                     "payload.appliedMerkleRoot",
                     format!("this node computes 0x{}", hex::encode(applied)),
                 ));
@@ -221,7 +221,7 @@ impl Store {
             if let Some(meta) = self.db.get(BLOCK_META, p)? {
                 if BlockMeta::from_bytes(&meta)?.below_max_depth {
                     return Err(Error::new(
-                        "milestone-parent-below-max-depth",
+                        Code::MilestoneParentBelowMaxDepth,
                         format!("parents[{i}]"),
                         format!("block 0x{} is below max depth", hex::encode(p)),
                     ));
@@ -247,7 +247,7 @@ impl Store {
         let index = payload.index;
         if c.supply_change != 0 {
             return Err(Error::new(
-                "ledger-invariant-broken",
+                Code::LedgerInvariantBroken,
                 "",
                 format!("milestone {index} would change the token supply by {}", c.supply_change),
             ));

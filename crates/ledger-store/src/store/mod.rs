@@ -48,7 +48,7 @@ use crate::tips::TipThresholds;
 use crate::{genesis, index, ledger, schema};
 use ledger_core::model::{Id32, Output, OutputId};
 use ledger_core::protocol::ProtocolParameters;
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -277,7 +277,7 @@ impl Store {
         let total = ledger::unspent_total(&db)? + ledger::treasury(&db)?.amount as u128;
         if total != protocol.token_supply as u128 {
             return Err(Error::new(
-                "ledger-invariant-broken",
+                Code::LedgerInvariantBroken,
                 "",
                 format!("the unspent outputs and the treasury hold {total}, the token supply is {}: the ledger is inconsistent", protocol.token_supply),
             ));
@@ -286,7 +286,7 @@ impl Store {
         let keys = CoordinatorKeys::new(options.coordinator_seeds);
         if options.coordinator_enabled && keys.is_empty() {
             return Err(Error::new(
-                "coordinator-keys-missing",
+                Code::CoordinatorKeysMissing,
                 "coordinator.privateKeys",
                 "the embedded coordinator needs at least one key",
             ));
@@ -362,7 +362,7 @@ fn initial_state(options: &StoreOptions) -> Result<InitialState> {
 fn check_coordinator(origin: &Origin, options: &StoreOptions) -> Result<()> {
     if options.coordinator_enabled && origin.target_milestone_index > 0 {
         return Err(Error::new(
-            "coordinator-not-allowed",
+            Code::CoordinatorNotAllowed,
             "coordinator.enabled",
             format!(
                 "this ledger starts from a snapshot at milestone {}, so the node follows that network's coordinator: disable the embedded one (coordinator.enabled false, --no-coordinator)",
@@ -399,7 +399,7 @@ fn check_configuration(
     if origin.from_snapshot {
         if persisted.network_name != options.protocol.network_name {
             return Err(Error::new(
-                "protocol-mismatch",
+                Code::ProtocolMismatch,
                 "protocol.networkName",
                 format!("the ledger (from a snapshot) is for network '{}' but the configuration names '{}'", persisted.network_name, options.protocol.network_name),
             ));
@@ -408,11 +408,11 @@ fn check_configuration(
     }
     let differences = genesis::protocol_differences(persisted, &options.protocol);
     if !differences.is_empty() {
-        return Err(Error::new("protocol-mismatch", "protocol", differences.join("; ")));
+        return Err(Error::new(Code::ProtocolMismatch, "protocol", differences.join("; ")));
     }
     if origin.style != options.genesis_style {
         return Err(Error::new(
-            "genesis-style-mismatch",
+            Code::GenesisStyleMismatch,
             "genesis.style",
             format!(
                 "genesis.style is {} in the data directory but {} in the configuration (it is fixed when the data directory is created)",
@@ -425,12 +425,12 @@ fn check_configuration(
 }
 
 fn not_ready() -> Error {
-    Error::new("not-ready", "", "no milestone has been issued yet")
+    Error::new(Code::NotReady, "", "no milestone has been issued yet")
 }
 
 fn milestone_not_allowed() -> Error {
     Error::new(
-        "milestone-not-allowed",
+        Code::MilestoneNotAllowed,
         "payload",
         "milestone payloads are only issued by this node's coordinator (D16)",
     )
@@ -517,7 +517,7 @@ mod tests {
             batch.commit().unwrap();
         }
         let err = Store::open(dir.path(), options(GenesisStyle::Hornet)).err().unwrap();
-        assert_eq!(err.code, "genesis-style-mismatch");
+        assert_eq!(err.code, Code::GenesisStyleMismatch);
         let store = Store::open(dir.path(), options(GenesisStyle::Ledger)).unwrap();
         assert_eq!(store.origin(), &Origin::built_in(GenesisStyle::Ledger));
         assert_eq!(store.entry_points.sorted(), GenesisStyle::Ledger.entry_points().as_slice());

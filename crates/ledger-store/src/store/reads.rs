@@ -10,7 +10,7 @@ use crate::tips::TipScore;
 use crate::{ledger, metadata};
 use ledger_core::ids;
 use ledger_core::model::{Id32, OutputId};
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 
 impl Store {
     /// The block's bytes; None for unknown ids and the entry points.
@@ -127,7 +127,11 @@ impl Store {
         if self.indexer_enabled {
             Ok(())
         } else {
-            Err(Error::new("indexer-disabled", "", "the UTXO indexer is switched off on this node"))
+            Err(Error::new(
+                Code::IndexerDisabled,
+                "",
+                "the UTXO indexer is switched off on this node",
+            ))
         }
     }
 

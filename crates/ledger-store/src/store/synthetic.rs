@@ -11,7 +11,7 @@ use crate::index;
 use crate::records::{OutputRecord, SpentRecord};
 use ledger_core::codec::encode_output;
 use ledger_core::model::{Output, OutputId};
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 use std::collections::HashSet;
 
 /// One synthetic booking: outputs created at `timestamp` (their created time for the
@@ -46,7 +46,7 @@ impl Store {
         for id in &changes.consumed {
             if !new.contains(id) && !self.db.exists(UNSPENT, id)? {
                 return Err(Error::new(
-                    "synthetic-ledger",
+                    Code::SyntheticLedger,
                     "consumed",
                     format!("0x{} is not unspent", hex::encode(id)),
                 ));
