@@ -24,11 +24,11 @@ export declare class GossipNode {
   get peerId(): string
   listenAddresses(): Promise<Array<string>>
   peers(): Promise<Array<PeerJs>>
-  /** The peer, or null when unknown; throws `invalid-argument` for a malformed id. */
+  /** The peer, or null when unknown; rejects with `invalid-argument` for a malformed id. */
   peer(peerId: string): Promise<PeerJs | null>
   /**
-   * Make the peer `known` and dial it. Throws `invalid-argument` for a bad address and
-   * `own-peer-id` for the node's own id.
+   * Make the peer `known` and dial it. Rejects with `invalid-argument` for a bad address
+   * and `own-peer-id` for the node's own id.
    */
   addPeer(multiAddress: string, alias?: string | undefined | null): Promise<PeerJs>
   /** Forget and disconnect the peer; whether it was known. */
@@ -86,15 +86,16 @@ export declare class LedgerStore {
   /**
    * Every rule `submitBlocks` applies but the proof of work, parents known, nothing
    * written (`Store::precheck_block`): run before a nonce is mined. A task, because the
-   * parent lookup may read RocksDB and wait for the lock a batch write holds.
+   * parent lookup may read RocksDB and wait for the lock a batch write holds. Rejects
+   * with the first rule the block breaks.
    */
-  precheckBlock(block: Buffer): Promise<PrecheckOutcome>
+  precheckBlock(block: Buffer): Promise<void>
   /**
    * Before a milestone: the checkpoint blocks it needs when more tips wait than it can
    * approve (ledger-store `checkpoints.rs`), mined and stored off the event loop and
-   * announced to peers.
+   * announced to peers. Resolves to the number of checkpoint blocks stored.
    */
-  issueCheckpoints(): Promise<CheckpointOutcome>
+  issueCheckpoints(): Promise<number>
   /** Issue the next milestone with the embedded coordinator, off the event loop. */
   issueMilestone(timestamp?: number | undefined | null): Promise<MilestoneOutcome>
   /**
@@ -115,9 +116,9 @@ export declare class LedgerStore {
   getUtxoChanges(index: number): UtxoChangesJs | null
   /**
    * One page of an indexer query as JSON text, off the event loop (a query without an
-   * address-like filter may walk many outputs).
+   * address-like filter may walk many outputs): the response body of indexer.md §3.1.
    */
-  queryOutputs(query: IndexerQuery): Promise<IndexerAnswer>
+  queryOutputs(query: IndexerQuery): Promise<string>
   /**
    * The body of a by-ID indexer route (`kind`: `alias`, `nft` or `foundry`; `id`: 0x +
    * 64 or 76 hex digits); null when no unspent output of that chain exists.
@@ -156,7 +157,8 @@ export declare class MiningPool {
   /**
    * Mine a nonce for the serialized block (its last 8 bytes are the nonce slot) so that
    * its score reaches `minPowScore`, with `threads` workers (0 = all cores). The promise
-   * resolves once the job is mined, cancelled through `job` or refused.
+   * resolves once the job is mined or cancelled through `job`, and rejects when the job
+   * is refused (`pow-queue-full`, `pow-pool-closed`, `invalid-argument`).
    */
   mine(block: Buffer, minPowScore: number, threads: number, job: MiningJob): Promise<MineOutcome>
   status(): MiningPoolStatus
@@ -193,12 +195,6 @@ export declare function blockId(bytes: Buffer): string
 
 /** The block id of a block given as JSON text (no bytes cross back). */
 export declare function blockIdOfJson(jsonText: string): string
-
-export interface CheckpointOutcome {
-  /** Checkpoint blocks stored. */
-  count: number
-  failure?: NativeFailure
-}
 
 export interface ColumnSize {
   /** The column family's name (ledger-store `columns.rs`). */
@@ -338,12 +334,6 @@ export interface HeartbeatJs {
  */
 export declare function identityPeerId(identityFile: string, identityPrivateKey?: string | undefined | null): string
 
-/** The response body of indexer.md §3.1 as JSON text, or why there is none. */
-export interface IndexerAnswer {
-  json?: string
-  failure?: NativeFailure
-}
-
 /**
  * An indexer query (indexer.md §2). Values are already checked by the HTTP layer:
  * addresses are bech32 of the network's HRP, the tag 0x-hex of 1 to 64 bytes.
@@ -444,15 +434,12 @@ export interface MilestoneOutcome {
   /** Microseconds in white flag and in the atomic commit. */
   confirmMicros: number
   commitMicros: number
-  failure?: NativeFailure
 }
 
 export interface MineOutcome {
-  /** Decimal nonce; absent when the job was cancelled or refused. */
+  /** Decimal nonce; absent when the job was cancelled. */
   nonce?: string
   hashes: number
-  /** Why the job was refused (`pow-queue-full`, `pow-pool-closed`, `invalid-argument`). */
-  failure?: NativeFailure
 }
 
 export interface MiningPoolOptions {
@@ -473,7 +460,9 @@ export interface MiningPoolStatus {
   meanJobSeconds: number
 }
 
+/** Why one block of a batch was not stored: data of the answer (`errors.rs`). */
 export interface NativeFailure {
+  /** A reason code (`ErrorCode`). */
   code: string
   path: string
   detail: string
@@ -546,11 +535,6 @@ export declare function powScore(bytes: Buffer): number
 export declare function powScoreMany(blocks: Array<Buffer>): Array<number>
 
 export declare function powTrailingZeros(bytes: Buffer): number
-
-export interface PrecheckOutcome {
-  /** The first rule the block breaks; absent when it may be mined. */
-  failure?: NativeFailure
-}
 
 export interface ReferencedBlockEvent {
   blockId: string

@@ -2,6 +2,8 @@
 // proof of work, Ed25519). The node itself starts from the command line (`ledger-node`).
 
 export { LedgerError } from './core/errors';
+export { ERROR_CODES } from './core/error-codes';
+export type { ErrorCode } from './core/error-codes';
 export {
   encodeBlock,
   encodeBlockWithId,

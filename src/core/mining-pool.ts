@@ -4,7 +4,7 @@
 // or a timeout — whether the job still waits or already runs (pow.md §6, D27).
 
 import native from '../native';
-import { fromNative, LedgerError } from './errors';
+import { fromNativeAsync, LedgerError } from './errors';
 
 type NativePool = InstanceType<typeof native.MiningPool>;
 
@@ -92,10 +92,9 @@ export class MiningPool {
             timeoutMs,
           );
     try {
-      const outcome = await fromNative(() =>
+      const outcome = await fromNativeAsync(() =>
         this.inner.mine(bytes, options.targetScore >>> 0, options.threads ?? 0, job),
       );
-      if (outcome.failure) throw new LedgerError(outcome.failure.code, outcome.failure.path, outcome.failure.detail);
       if (outcome.nonce === undefined || outcome.nonce === null) {
         throw reason ?? new LedgerError('pow-aborted', 'nonce', 'mining was cancelled');
       }

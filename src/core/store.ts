@@ -1,5 +1,6 @@
 // The ledger store (crates/ledger-store over RocksDB) behind the LedgerStoreApi contract.
-// A thin adapter: ids and JSON text pass through, native failures become LedgerError.
+// A thin adapter: ids and JSON text pass through, native failures become LedgerError
+// (errors.ts reads them).
 
 import native from '../native';
 import type {
@@ -12,7 +13,7 @@ import type {
   StoreOptions,
   StoreStatus,
 } from '../store-contract';
-import { fromNative, LedgerError } from './errors';
+import { failureError, fromNative, fromNativeAsync } from './errors';
 import { LruCache } from './lru-cache';
 import { SubmitBatcher } from './submit-batcher';
 
@@ -32,17 +33,6 @@ import type { ProtocolJson } from './types';
 
 type NativeStore = InstanceType<typeof native.LedgerStore>;
 type SubmitOutcome = Awaited<ReturnType<NativeStore['submitBlocks']>>[number];
-type Failure = { code: string; path: string; detail: string } | null | undefined;
-
-/** A failed open carries `code␟path␟detail` in its message (napi tasks reject with a status). */
-function openFailure(err: unknown): unknown {
-  const parts = err instanceof Error ? err.message.split('\u001f') : [];
-  return parts.length === 3 ? new LedgerError(parts[0], parts[1], parts[2]) : err;
-}
-
-function throwFailure(failure: Failure): void {
-  if (failure) throw new LedgerError(failure.code, failure.path, failure.detail);
-}
 
 export class LedgerStore implements LedgerStoreApi {
   private readonly submissions: SubmitBatcher<SubmitOutcome>;
@@ -68,30 +58,25 @@ export class LedgerStore implements LedgerStoreApi {
 
   /** Open or create the ledger in `dataDir` (RocksDB under `dataDir/ledger`), off the event loop. */
   static async open(dataDir: string, options: StoreOptions): Promise<LedgerStore> {
-    let inner: NativeStore;
-    try {
-      inner = await fromNative(() =>
-        native.LedgerStore.open(dataDir, {
-          protocolJson: JSON.stringify(options.protocol),
-          genesisOutputs: options.genesisOutputs,
-          genesisStyle: options.genesisStyle ?? 'ledger',
-          snapshotPath: options.snapshotPath,
-          coordinatorEnabled: options.coordinator.enabled,
-          coordinatorPrivateKeys: options.coordinator.privateKeys,
-          coordinatorPublicKeys: options.coordinator.publicKeys,
-          publicKeyRanges: options.milestoneKeys?.ranges,
-          milestonePublicKeyCount: options.milestoneKeys?.count,
-          syncWrites: options.syncWrites,
-          blockCacheMib: options.blockCacheMiB,
-          writeBuffersMib: options.writeBuffersMiB,
-          maxDeltaYcri: options.tips.maxDeltaYcri,
-          maxDeltaOcri: options.tips.maxDeltaOcri,
-          indexerEnabled: options.indexer.enabled,
-        }),
-      );
-    } catch (err) {
-      throw openFailure(err);
-    }
+    const inner = await fromNativeAsync(() =>
+      native.LedgerStore.open(dataDir, {
+        protocolJson: JSON.stringify(options.protocol),
+        genesisOutputs: options.genesisOutputs,
+        genesisStyle: options.genesisStyle ?? 'ledger',
+        snapshotPath: options.snapshotPath,
+        coordinatorEnabled: options.coordinator.enabled,
+        coordinatorPrivateKeys: options.coordinator.privateKeys,
+        coordinatorPublicKeys: options.coordinator.publicKeys,
+        publicKeyRanges: options.milestoneKeys?.ranges,
+        milestonePublicKeyCount: options.milestoneKeys?.count,
+        syncWrites: options.syncWrites,
+        blockCacheMib: options.blockCacheMiB,
+        writeBuffersMib: options.writeBuffersMiB,
+        maxDeltaYcri: options.tips.maxDeltaYcri,
+        maxDeltaOcri: options.tips.maxDeltaOcri,
+        indexerEnabled: options.indexer.enabled,
+      }),
+    );
     return new LedgerStore(inner, JSON.parse(inner.protocolJson()) as ProtocolJson);
   }
 
@@ -123,13 +108,12 @@ export class LedgerStore implements LedgerStoreApi {
 
   async submitBlock(bytes: Buffer): Promise<{ blockId: string; stored: boolean }> {
     const outcome = await this.submissions.submit(bytes);
-    throwFailure(outcome.failure);
+    if (outcome.failure) throw failureError(outcome.failure);
     return { blockId: outcome.blockId!, stored: outcome.stored };
   }
 
   async precheckBlock(bytes: Buffer): Promise<void> {
-    const outcome = await fromNative(() => this.inner.precheckBlock(bytes));
-    throwFailure(outcome.failure);
+    await fromNativeAsync(() => this.inner.precheckBlock(bytes));
   }
 
   /** The same Buffer object for repeated reads of a cached block (callers must not modify it). */
@@ -208,23 +192,16 @@ export class LedgerStore implements LedgerStoreApi {
     };
   }
 
-  async issueCheckpoints(): Promise<number> {
-    const outcome = await fromNative(() => this.inner.issueCheckpoints());
-    throwFailure(outcome.failure);
-    return outcome.count;
+  issueCheckpoints(): Promise<number> {
+    return fromNativeAsync(() => this.inner.issueCheckpoints());
   }
 
-  async issueMilestone(timestamp?: number): Promise<IssuedMilestone> {
-    const outcome = await fromNative(() => this.inner.issueMilestone(timestamp));
-    throwFailure(outcome.failure);
-    const { failure: _, ...issued } = outcome;
-    return issued;
+  issueMilestone(timestamp?: number): Promise<IssuedMilestone> {
+    return fromNativeAsync(() => this.inner.issueMilestone(timestamp));
   }
 
-  async queryOutputs(query: IndexerQuery): Promise<string> {
-    const answer = await fromNative(() => this.inner.queryOutputs(query));
-    throwFailure(answer.failure);
-    return answer.json!;
+  queryOutputs(query: IndexerQuery): Promise<string> {
+    return fromNativeAsync(() => this.inner.queryOutputs(query));
   }
 
   getChainOutput(kind: ChainKind, id: string): string | null {

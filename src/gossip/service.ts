@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { NodeConfig, PeerConfig } from '../config/schema';
 import { protocolOf } from '../config/schema';
-import { LedgerError } from '../core/errors';
+import { fromNativeAsync, LedgerError, toLedgerError } from '../core/errors';
 import native from '../native';
 import type { LedgerStoreApi, StoreStatus } from '../store-contract';
 import { peerJson, type PeerJson } from './peer-json';
@@ -24,15 +24,6 @@ const SNAPSHOT_MS = 1000;
 
 export class PeerInputError extends Error {}
 export class OwnPeerError extends Error {}
-
-/** A native failure's reason code and detail (the REST routes need the detail only). */
-function nativeDetail(err: unknown): { code: string; detail: string } {
-  const e = err as { code?: string; message?: string };
-  const parts = (e.message ?? String(err)).split('\u001f');
-  // Sync calls: `code` on the error, message `path␟detail`; async ones: `code␟path␟detail`.
-  if (parts.length === 3) return { code: parts[0], detail: parts[2] };
-  return { code: e.code ?? '', detail: parts[parts.length - 1] };
-}
 
 export class GossipService {
   private snapshot: PeerJson[] = [];
@@ -73,8 +64,8 @@ export class GossipService {
         warpSyncRange: config.warpsync.advancementRange,
       });
     } catch (err) {
-      const { code, detail } = nativeDetail(err);
-      throw new LedgerError(code || 'gossip-start', '', detail);
+      const e = toLedgerError(err);
+      throw e instanceof LedgerError ? e : new LedgerError('gossip-start', '', (err as Error).message ?? String(err));
     }
     const service = new GossipService(node, peeringFile, config.p2p.peers, logger);
     node.onEvent((event) => service.logEvent(event));
@@ -112,11 +103,11 @@ export class GossipService {
   }
 
   listenAddresses(): Promise<string[]> {
-    return this.node.listenAddresses();
+    return fromNativeAsync(() => this.node.listenAddresses());
   }
 
   async peers(): Promise<PeerJson[]> {
-    return (await this.node.peers()).map(peerJson);
+    return (await fromNativeAsync(() => this.node.peers())).map(peerJson);
   }
 
   /** The peer; undefined when unknown; PeerInputError for a malformed id. */
@@ -208,11 +199,11 @@ export class GossipService {
     }
   }
 
-  private inputError(err: unknown): Error {
-    const { code, detail } = nativeDetail(err);
-    if (code === 'invalid-argument') return new PeerInputError(detail);
-    if (code === 'own-peer-id') return new OwnPeerError(detail);
-    return err as Error;
+  private inputError(err: unknown): unknown {
+    const e = toLedgerError(err);
+    if (e instanceof LedgerError && e.code === 'invalid-argument') return new PeerInputError(e.detail);
+    if (e instanceof LedgerError && e.code === 'own-peer-id') return new OwnPeerError(e.detail);
+    return e;
   }
 
   private logEvent(event: { kind: string; peer?: string | null; detail: string }): void {

@@ -5,7 +5,7 @@
 //! copied into a JS Buffer: for block-sized data that is cheaper than an external buffer,
 //! whose finalizer and handle cost more than the copy.
 
-use crate::errors::{invalid_argument, to_napi, Result};
+use crate::errors::{binding_failure, invalid_argument, to_napi, Result};
 use crate::js_text::with_js_text;
 use ledger_core::model::{Address, Block, Payload};
 use ledger_core::Code;
@@ -25,10 +25,6 @@ fn parse(text: &str) -> Result<serde_json::Value> {
 
 pub fn block_from_json_text(text: &str) -> Result<Block> {
     json::block_from_text(text).map_err(to_napi)
-}
-
-fn binding_failure(e: napi::Error) -> napi::Error<String> {
-    to_napi(ledger_core::Error::new(Code::BindingFailure, "", e.to_string()))
 }
 
 fn js_buffer<'env>(env: &'env Env, bytes: &[u8]) -> Result<BufferSlice<'env>> {

@@ -7,7 +7,7 @@
 //! (gossip's own queue retries and routes the requests); warp sync (gossip.md §7) runs in
 //! `ledger-gossip` itself.
 
-use crate::errors::{invalid_argument, to_napi, Result, SEPARATOR};
+use crate::errors::{invalid_argument, promise, to_napi, Result};
 use crate::gossip_store::NodeStore;
 use crate::shared::Shared;
 use crate::store::{store_key, LedgerStore};
@@ -17,8 +17,9 @@ use ledger_gossip::identity;
 use ledger_gossip::{
     AddPeerError, Config, Gossip, GossipEvent, GossipInfo, Multiaddr, PeerId, PeerInfo, Relation,
 };
-use napi::bindgen_prelude::{Function, Unknown};
+use napi::bindgen_prelude::{Function, PromiseRaw, Unknown};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
+use napi::Env;
 use napi_derive::napi;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -210,12 +211,6 @@ fn stopped() -> napi::Error<String> {
     failure(Code::GossipStopped, "the gossip service is not running")
 }
 
-/// Async methods reject with a plain napi error: the reason code travels in the message as
-/// `code␟path␟detail` (as `LedgerStore.open` does), which `src/gossip/service.ts` splits.
-fn rejected(e: napi::Error<String>) -> napi::Error {
-    napi::Error::new(napi::Status::GenericFailure, format!("{}{SEPARATOR}{}", e.status, e.reason))
-}
-
 struct Running {
     gossip: Arc<Gossip>,
     adapter: Arc<NodeStore>,
@@ -335,63 +330,80 @@ impl GossipNode {
         self.peer_id.clone()
     }
 
+    // The peer methods answer from gossip's runtime: each returns a promise that rejects
+    // (errors.rs), with `gossip-stopped` once the service is gone.
+
     #[napi]
-    pub async fn listen_addresses(&self) -> napi::Result<Vec<String>> {
-        let (gossip, _) = self.gossip().map_err(rejected)?;
-        Ok(gossip
-            .listen_addresses()
-            .await
-            .map_err(|_| rejected(stopped()))?
-            .iter()
-            .map(|a| a.to_string())
-            .collect())
+    pub fn listen_addresses<'env>(&self, env: &'env Env) -> Result<PromiseRaw<'env, Vec<String>>> {
+        let gossip = self.gossip();
+        promise(env, async move {
+            let (gossip, _) = gossip?;
+            let addresses = gossip.listen_addresses().await.map_err(|_| stopped())?;
+            Ok(addresses.iter().map(|a| a.to_string()).collect())
+        })
     }
 
     #[napi]
-    pub async fn peers(&self) -> napi::Result<Vec<PeerJs>> {
-        let (gossip, _) = self.gossip().map_err(rejected)?;
-        Ok(gossip
-            .peers()
-            .await
-            .map_err(|_| rejected(stopped()))?
-            .into_iter()
-            .map(peer_js)
-            .collect())
+    pub fn peers<'env>(&self, env: &'env Env) -> Result<PromiseRaw<'env, Vec<PeerJs>>> {
+        let gossip = self.gossip();
+        promise(env, async move {
+            let (gossip, _) = gossip?;
+            let peers = gossip.peers().await.map_err(|_| stopped())?;
+            Ok(peers.into_iter().map(peer_js).collect())
+        })
     }
 
-    /// The peer, or null when unknown; throws `invalid-argument` for a malformed id.
-    #[napi]
-    pub async fn peer(&self, peer_id: String) -> napi::Result<Option<PeerJs>> {
-        let id = parse_peer_id(&peer_id).map_err(rejected)?;
-        let (gossip, _) = self.gossip().map_err(rejected)?;
-        Ok(gossip.peer(id).await.map_err(|_| rejected(stopped()))?.map(peer_js))
-    }
-
-    /// Make the peer `known` and dial it. Throws `invalid-argument` for a bad address and
-    /// `own-peer-id` for the node's own id.
-    #[napi]
-    pub async fn add_peer(
+    /// The peer, or null when unknown; rejects with `invalid-argument` for a malformed id.
+    #[napi(ts_return_type = "Promise<PeerJs | null>")]
+    pub fn peer<'env>(
         &self,
+        env: &'env Env,
+        peer_id: String,
+    ) -> Result<PromiseRaw<'env, Option<PeerJs>>> {
+        let gossip = self.gossip();
+        promise(env, async move {
+            let id = parse_peer_id(&peer_id)?;
+            let (gossip, _) = gossip?;
+            Ok(gossip.peer(id).await.map_err(|_| stopped())?.map(peer_js))
+        })
+    }
+
+    /// Make the peer `known` and dial it. Rejects with `invalid-argument` for a bad address
+    /// and `own-peer-id` for the node's own id.
+    #[napi]
+    pub fn add_peer<'env>(
+        &self,
+        env: &'env Env,
         multi_address: String,
         alias: Option<String>,
-    ) -> napi::Result<PeerJs> {
-        let entry = PeerEntry::parse(&multi_address, alias)
-            .map_err(|e| rejected(invalid_argument("multiAddress", e.to_string())))?;
-        let (gossip, _) = self.gossip().map_err(rejected)?;
-        match gossip.add_peer(entry).await.map_err(|_| rejected(stopped()))? {
-            Ok(peer) => Ok(peer_js(peer)),
-            Err(AddPeerError::OwnPeerId) => {
-                Err(rejected(failure(Code::OwnPeerId, "the address is this node's own peer id")))
+    ) -> Result<PromiseRaw<'env, PeerJs>> {
+        let gossip = self.gossip();
+        promise(env, async move {
+            let entry = PeerEntry::parse(&multi_address, alias)
+                .map_err(|e| invalid_argument("multiAddress", e.to_string()))?;
+            let (gossip, _) = gossip?;
+            match gossip.add_peer(entry).await.map_err(|_| stopped())? {
+                Ok(peer) => Ok(peer_js(peer)),
+                Err(AddPeerError::OwnPeerId) => {
+                    Err(failure(Code::OwnPeerId, "the address is this node's own peer id"))
+                }
             }
-        }
+        })
     }
 
     /// Forget and disconnect the peer; whether it was known.
     #[napi]
-    pub async fn remove_peer(&self, peer_id: String) -> napi::Result<bool> {
-        let id = parse_peer_id(&peer_id).map_err(rejected)?;
-        let (gossip, _) = self.gossip().map_err(rejected)?;
-        gossip.remove_peer(id).await.map_err(|_| rejected(stopped()))
+    pub fn remove_peer<'env>(
+        &self,
+        env: &'env Env,
+        peer_id: String,
+    ) -> Result<PromiseRaw<'env, bool>> {
+        let gossip = self.gossip();
+        promise(env, async move {
+            let id = parse_peer_id(&peer_id)?;
+            let (gossip, _) = gossip?;
+            gossip.remove_peer(id).await.map_err(|_| stopped())
+        })
     }
 
     #[napi]

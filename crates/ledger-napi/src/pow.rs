@@ -3,9 +3,8 @@
 //! promise from there. A `MiningJob` handle cancels a job at any moment, waiting or running
 //! (napi's own AbortSignal support only cancels tasks not yet started).
 
-use crate::errors::{invalid_argument, to_napi, Result};
+use crate::errors::{invalid_argument, rejection, to_napi, Result};
 use crate::shared::Shared;
-use crate::store::NativeFailure;
 use ledger_core::pow;
 use ledger_core::Code;
 use napi::bindgen_prelude::{AsyncTask, Buffer, Object};
@@ -141,11 +140,9 @@ pub struct MiningPoolStatus {
 
 #[napi(object)]
 pub struct MineOutcome {
-    /// Decimal nonce; absent when the job was cancelled or refused.
+    /// Decimal nonce; absent when the job was cancelled.
     pub nonce: Option<String>,
     pub hashes: f64,
-    /// Why the job was refused (`pow-queue-full`, `pow-pool-closed`, `invalid-argument`).
-    pub failure: Option<NativeFailure>,
 }
 
 #[napi]
@@ -177,7 +174,8 @@ impl MiningPool {
 
     /// Mine a nonce for the serialized block (its last 8 bytes are the nonce slot) so that
     /// its score reaches `minPowScore`, with `threads` workers (0 = all cores). The promise
-    /// resolves once the job is mined, cancelled through `job` or refused.
+    /// resolves once the job is mined or cancelled through `job`, and rejects when the job
+    /// is refused (`pow-queue-full`, `pow-pool-closed`, `invalid-argument`).
     #[napi(ts_return_type = "Promise<MineOutcome>")]
     pub fn mine<'env>(
         &self,
@@ -194,7 +192,7 @@ impl MiningPool {
         let request = pow::MiningRequest { block: block.to_vec(), min_pow_score, threads };
         let handle = self.pool.submit(
             request,
-            Box::new(move |outcome| deferred.resolve(move |_env| Ok(mine_outcome(outcome)))),
+            Box::new(move |outcome| deferred.resolve(move |env| mine_outcome(&env, outcome))),
         );
         job.attach(handle);
         Ok(promise)
@@ -226,15 +224,13 @@ impl MiningPool {
     }
 }
 
-fn mine_outcome(outcome: pow::JobOutcome) -> MineOutcome {
+fn mine_outcome(env: &Env, outcome: pow::JobOutcome) -> napi::Result<MineOutcome> {
     match outcome {
         pow::JobOutcome::Mined(r) => {
-            MineOutcome { nonce: Some(r.nonce.to_string()), hashes: r.hashes as f64, failure: None }
+            Ok(MineOutcome { nonce: Some(r.nonce.to_string()), hashes: r.hashes as f64 })
         }
-        pow::JobOutcome::Cancelled => MineOutcome { nonce: None, hashes: 0.0, failure: None },
-        pow::JobOutcome::Refused(e) => {
-            MineOutcome { nonce: None, hashes: 0.0, failure: Some(e.into()) }
-        }
+        pow::JobOutcome::Cancelled => Ok(MineOutcome { nonce: None, hashes: 0.0 }),
+        pow::JobOutcome::Refused(e) => Err(rejection(env, to_napi(e))),
     }
 }
 

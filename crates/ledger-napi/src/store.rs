@@ -4,11 +4,11 @@
 //! tasks on libuv's thread pool (decoding, validation, white flag and RocksDB writes stay
 //! off the event loop; mining has a pool of its own, `pow.rs`); lookups are synchronous
 //! point reads. Ids cross as 0x-hex strings, bytes as Buffers, metadata
-//! objects as JSON text. Failures of the async calls come back as a `failure` field,
-//! because napi's task errors cannot carry the core's reason codes.
+//! objects as JSON text. Failures are thrown, or reject the async calls, as `errors.rs`
+//! says; only a submitted batch answers a `failure` per block.
 
 use crate::codec::hex_array;
-use crate::errors::{to_napi, Result, SEPARATOR};
+use crate::errors::{rejection, to_napi, Result};
 use crate::gossip_store::NodeStore;
 use ledger_core::Code;
 
@@ -70,8 +70,10 @@ pub struct KeyRangeJs {
     pub end: u32,
 }
 
+/// Why one block of a batch was not stored: data of the answer (`errors.rs`).
 #[napi(object)]
 pub struct NativeFailure {
+    /// A reason code (`ErrorCode`).
     pub code: String,
     pub path: String,
     pub detail: String,
@@ -101,14 +103,6 @@ pub struct MilestoneOutcome {
     /// Microseconds in white flag and in the atomic commit.
     pub confirm_micros: f64,
     pub commit_micros: f64,
-    pub failure: Option<NativeFailure>,
-}
-
-#[napi(object)]
-pub struct CheckpointOutcome {
-    /// Checkpoint blocks stored.
-    pub count: u32,
-    pub failure: Option<NativeFailure>,
 }
 
 #[napi(object)]
@@ -199,13 +193,6 @@ pub struct IndexerQuery {
     /// The 76 hex digits of a cursor: the first key of the page.
     pub cursor: Option<String>,
     pub page_size: u32,
-}
-
-/// The response body of indexer.md §3.1 as JSON text, or why there is none.
-#[napi(object)]
-pub struct IndexerAnswer {
-    pub json: Option<String>,
-    pub failure: Option<NativeFailure>,
 }
 
 fn output_query(q: IndexerQuery) -> ledger_core::Result<OutputQuery> {
@@ -480,16 +467,17 @@ impl LedgerStore {
 
     /// Every rule `submitBlocks` applies but the proof of work, parents known, nothing
     /// written (`Store::precheck_block`): run before a nonce is mined. A task, because the
-    /// parent lookup may read RocksDB and wait for the lock a batch write holds.
-    #[napi(ts_return_type = "Promise<PrecheckOutcome>")]
+    /// parent lookup may read RocksDB and wait for the lock a batch write holds. Rejects
+    /// with the first rule the block breaks.
+    #[napi(ts_return_type = "Promise<void>")]
     pub fn precheck_block(&self, block: Buffer) -> Result<AsyncTask<PrecheckTask>> {
         Ok(AsyncTask::new(PrecheckTask { store: self.get()?, block: block.to_vec() }))
     }
 
     /// Before a milestone: the checkpoint blocks it needs when more tips wait than it can
     /// approve (ledger-store `checkpoints.rs`), mined and stored off the event loop and
-    /// announced to peers.
-    #[napi(ts_return_type = "Promise<CheckpointOutcome>")]
+    /// announced to peers. Resolves to the number of checkpoint blocks stored.
+    #[napi(ts_return_type = "Promise<number>")]
     pub fn issue_checkpoints(&self) -> Result<AsyncTask<CheckpointTask>> {
         Ok(AsyncTask::new(CheckpointTask { store: self.get()?, gossip: self.gossip.clone() }))
     }
@@ -585,8 +573,8 @@ impl LedgerStore {
     }
 
     /// One page of an indexer query as JSON text, off the event loop (a query without an
-    /// address-like filter may walk many outputs).
-    #[napi(ts_return_type = "Promise<IndexerAnswer>")]
+    /// address-like filter may walk many outputs): the response body of indexer.md §3.1.
+    #[napi(ts_return_type = "Promise<string>")]
     pub fn query_outputs(&self, query: IndexerQuery) -> Result<AsyncTask<QueryTask>> {
         Ok(AsyncTask::new(QueryTask { store: self.get()?, query: Some(output_query(query)) }))
     }
@@ -670,7 +658,7 @@ impl Task for OpenTask {
         let options = self.options.take().expect("a task computes once");
         Ok(Store::open(&self.path, options))
     }
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<LedgerStore> {
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<LedgerStore> {
         match output {
             Ok(store) => {
                 let store = Arc::new(store);
@@ -684,11 +672,7 @@ impl Task for OpenTask {
                     gossip,
                 })
             }
-            // The reason code travels in the message; the adapter turns it into a LedgerError.
-            Err(e) => Err(napi::Error::new(
-                napi::Status::GenericFailure,
-                format!("{}{SEPARATOR}{}{SEPARATOR}{}", e.code, e.path, e.detail),
-            )),
+            Err(e) => Err(rejection(&env, to_napi(e))),
         }
     }
 }
@@ -735,12 +719,6 @@ impl Task for SubmitTask {
     }
 }
 
-#[napi(object)]
-pub struct PrecheckOutcome {
-    /// The first rule the block breaks; absent when it may be mined.
-    pub failure: Option<NativeFailure>,
-}
-
 pub struct PrecheckTask {
     store: Arc<Store>,
     block: Vec<u8>,
@@ -748,12 +726,12 @@ pub struct PrecheckTask {
 
 impl Task for PrecheckTask {
     type Output = ledger_core::Result<()>;
-    type JsValue = PrecheckOutcome;
+    type JsValue = ();
     fn compute(&mut self) -> napi::Result<Self::Output> {
         Ok(self.store.precheck_block(&self.block))
     }
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<PrecheckOutcome> {
-        Ok(PrecheckOutcome { failure: output.err().map(Into::into) })
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<()> {
+        output.map_err(|e| rejection(&env, to_napi(e)))
     }
 }
 
@@ -764,7 +742,7 @@ pub struct CheckpointTask {
 
 impl Task for CheckpointTask {
     type Output = ledger_core::Result<usize>;
-    type JsValue = CheckpointOutcome;
+    type JsValue = u32;
     fn compute(&mut self) -> napi::Result<Self::Output> {
         // Nothing cancels it: at most MAX_CHECKPOINTS proofs of work, and the coordinator's
         // stop waits for the milestone in progress anyway.
@@ -777,11 +755,8 @@ impl Task for CheckpointTask {
             count
         }))
     }
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<CheckpointOutcome> {
-        Ok(match output {
-            Ok(count) => CheckpointOutcome { count: count as u32, failure: None },
-            Err(e) => CheckpointOutcome { count: 0, failure: Some(e.into()) },
-        })
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<u32> {
+        output.map(|count| count as u32).map_err(|e| rejection(&env, to_napi(e)))
     }
 }
 
@@ -803,30 +778,17 @@ impl Task for IssueTask {
         }
         Ok(issued)
     }
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<MilestoneOutcome> {
-        Ok(match output {
-            Ok(m) => MilestoneOutcome {
-                index: m.index,
-                milestone_id: hex(&m.milestone_id),
-                block_id: hex(&m.block_id),
-                timestamp: m.timestamp,
-                referenced_blocks: m.referenced_blocks as u32,
-                included_transactions: m.included_transactions as u32,
-                confirm_micros: m.confirm_micros as f64,
-                commit_micros: m.commit_micros as f64,
-                failure: None,
-            },
-            Err(e) => MilestoneOutcome {
-                index: 0,
-                milestone_id: String::new(),
-                block_id: String::new(),
-                timestamp: 0,
-                referenced_blocks: 0,
-                included_transactions: 0,
-                confirm_micros: 0.0,
-                commit_micros: 0.0,
-                failure: Some(e.into()),
-            },
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<MilestoneOutcome> {
+        let m = output.map_err(|e| rejection(&env, to_napi(e)))?;
+        Ok(MilestoneOutcome {
+            index: m.index,
+            milestone_id: hex(&m.milestone_id),
+            block_id: hex(&m.block_id),
+            timestamp: m.timestamp,
+            referenced_blocks: m.referenced_blocks as u32,
+            included_transactions: m.included_transactions as u32,
+            confirm_micros: m.confirm_micros as f64,
+            commit_micros: m.commit_micros as f64,
         })
     }
 }
@@ -838,15 +800,12 @@ pub struct QueryTask {
 
 impl Task for QueryTask {
     type Output = ledger_core::Result<String>;
-    type JsValue = IndexerAnswer;
+    type JsValue = String;
     fn compute(&mut self) -> napi::Result<Self::Output> {
         let query = self.query.take().expect("a task computes once");
         Ok(query.and_then(|q| self.store.indexed_outputs(&q)).map(|page| page.to_json()))
     }
-    fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<IndexerAnswer> {
-        Ok(match output {
-            Ok(json) => IndexerAnswer { json: Some(json), failure: None },
-            Err(e) => IndexerAnswer { json: None, failure: Some(e.into()) },
-        })
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<String> {
+        output.map_err(|e| rejection(&env, to_napi(e)))
     }
 }

@@ -11,6 +11,7 @@
 
 import type { Context } from 'koa';
 import { encodeBlock } from '../../core/codec';
+import type { ErrorCode } from '../../core/error-codes';
 import { LedgerError } from '../../core/errors';
 import { powScore } from '../../core/pow';
 import { badRequest, type HttpError, invalidData, unavailable } from '../../http/error';
@@ -23,7 +24,7 @@ import { selectTips } from './tips';
 
 const MAX_JSON_DEPTH = 32;
 /** Store errors that are the node's fault, not the block's: they stay 500s. */
-const STORE_FAILURES = new Set(['storage-failure', 'store-closed']);
+const STORE_FAILURES = new Set<ErrorCode>(['storage-failure', 'store-closed']);
 const MILESTONE_PAYLOAD = 7;
 
 export class BlockSubmitter {
