@@ -175,6 +175,9 @@ export type ErrorCode =
   | 'file-exists'
   | 'no-ledger'
   | 'ledger-too-old'
+  | 'target-not-confirmed'
+  | 'history-missing'
+  | 'snapshot-index-out-of-range'
   | 'pow-queue-full'
   | 'pow-pool-closed'
   | 'pow-aborted'
@@ -360,6 +363,9 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'file-exists',
   'no-ledger',
   'ledger-too-old',
+  'target-not-confirmed',
+  'history-missing',
+  'snapshot-index-out-of-range',
   'pow-queue-full',
   'pow-pool-closed',
   'pow-aborted',

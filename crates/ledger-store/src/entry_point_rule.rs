@@ -22,7 +22,7 @@ use crate::db::Db;
 use crate::milestone_blocks::{self, Settled};
 use crate::records::{array_at, BlockMeta};
 use ledger_core::model::Id32;
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 use std::collections::HashMap;
 
 /// The entry points of `target`, looking back over milestones `first ..= target` where
@@ -42,7 +42,7 @@ pub fn entry_points_for(
     for m in first..=target {
         if !db.exists(MILESTONES, &crate::columns::index_key(m))? {
             return Err(Error::new(
-                "history-missing",
+                Code::HistoryMissing,
                 "",
                 format!("milestone {m} not found: the entry points of {target} need milestones {first} to {target}"),
             ));

@@ -130,7 +130,7 @@ mod tests {
         let backwards = HistoryIndexes { pruning_index: 9, ..h };
         assert_eq!(
             HistoryIndexes::from_bytes(&backwards.to_bytes()).unwrap_err().code,
-            "storage-failure"
+            ledger_core::Code::StorageFailure
         );
     }
 

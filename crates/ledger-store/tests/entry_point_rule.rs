@@ -10,6 +10,7 @@ mod common;
 use common::*;
 use ledger_core::codec::decode_block;
 use ledger_core::model::*;
+use ledger_core::Code;
 use ledger_store::Store;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -102,7 +103,7 @@ fn the_rule_equals_a_reading_of_every_block() {
         }
     }
     let err = store.solid_entry_points_for(confirmed + 1, 15).unwrap_err();
-    assert_eq!(err.code, "target-not-confirmed");
+    assert_eq!(err.code, Code::TargetNotConfirmed);
     let expected = store.solid_entry_points_for(30, 15).unwrap();
     drop(store);
     let store = open_dev(dir.path(), 0);

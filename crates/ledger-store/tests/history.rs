@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use ledger_core::Code;
 use ledger_store::HistoryIndexes;
 
 #[test]
@@ -17,7 +18,7 @@ fn a_genesis_ledger_starts_with_every_index_at_zero_and_keeps_a_set_snapshot_ind
     // Milestones do not move the history; a snapshot index must be a confirmed milestone.
     assert_eq!(store.history_indexes(), HistoryIndexes::default());
     let err = store.set_snapshot_index(5, 1_700_000_000).unwrap_err();
-    assert_eq!((err.code, err.path.as_str()), ("snapshot-index-out-of-range", "index"));
+    assert_eq!((err.code, err.path.as_str()), (Code::SnapshotIndexOutOfRange, "index"));
     store.set_snapshot_index(3, 1_700_000_003).unwrap();
     drop(store);
 

@@ -425,6 +425,16 @@ codes! {
     /// `snapshot write` on a ledger created before genesis styles existed.
     LedgerTooOld = "ledger-too-old",
 
+    // ----- History: pruning and snapshots after genesis (store/history.rs) -----
+
+    /// A history task names a milestone the node has not confirmed yet.
+    TargetNotConfirmed = "target-not-confirmed",
+    /// A history task needs milestones that are pruned or were never stored (the data
+    /// directory started from a snapshot after them).
+    HistoryMissing = "history-missing",
+    /// A snapshot index outside the pruning index … confirmed milestone range.
+    SnapshotIndexOutOfRange = "snapshot-index-out-of-range",
+
     // ----- Proof of work (pow/pool.rs, src/core/mining-pool.ts) -----
 
     /// The mining queue is full: the job is refused at once. HTTP 503 with Retry-After.

@@ -10,7 +10,7 @@ use super::{lock, Store};
 use crate::entry_point_rule;
 use crate::history::HistoryIndexes;
 use ledger_core::model::Id32;
-use ledger_core::{Error, Result};
+use ledger_core::{Code, Error, Result};
 
 /// What reads or rewrites the node's history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ impl Store {
         };
         if target > confirmed {
             return Err(Error::new(
-                "target-not-confirmed",
+                Code::TargetNotConfirmed,
                 "index",
                 format!("the entry points of milestone {target} need it confirmed; the confirmed milestone is {confirmed}"),
             ));
@@ -74,7 +74,7 @@ impl Store {
         let first = target.saturating_sub(look_back).max(first_index);
         if first <= pruning {
             return Err(Error::new(
-                "history-missing",
+                Code::HistoryMissing,
                 "index",
                 format!("the entry points of milestone {target} need milestones {first} to {target}; the history is pruned up to {pruning}"),
             ));
@@ -90,7 +90,7 @@ impl Store {
         let pruning = state.history.pruning_index;
         if index < pruning || index > confirmed {
             return Err(Error::new(
-                "snapshot-index-out-of-range",
+                Code::SnapshotIndexOutOfRange,
                 "index",
                 format!(
                     "a snapshot index must lie between the pruning index {pruning} and the confirmed milestone {confirmed}, not {index}"
