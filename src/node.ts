@@ -62,6 +62,12 @@ export interface RunningNode {
 export interface StartOptions {
   /** Defaults to the node's logger on stdout at config.logLevel (src/terminal/logger.ts). */
   logger?: Logger;
+  /**
+   * The pool that mines submitted blocks, instead of the one restApi.pow describes (tests:
+   * a pool whose jobs run until they are cancelled). The node closes it when it stops. Only
+   * with one HTTP event loop: worker threads mine on the pool they share by the data directory.
+   */
+  miner?: MiningPool;
 }
 
 /**
@@ -78,6 +84,9 @@ export function defaultHttpLoops(cores: number): number {
 export async function startNode(config: NodeConfig, options: StartOptions = {}): Promise<RunningNode> {
   const startedAt = Date.now();
   const logger = options.logger ?? createLogger(config.logLevel);
+  const loops = config.restApi.workers === 0 ? defaultHttpLoops(availableParallelism()) : config.restApi.workers;
+  if (options.miner !== undefined && loops > 1)
+    throw new StartupError(`a mining pool of its own needs one HTTP event loop, not ${loops} (restApi.workers 1)`);
   mkdirSync(config.dataDir, { recursive: true });
   const ledgerExisted = existsSync(join(config.dataDir, 'ledger', 'CURRENT'));
   const store = await openStore(config);
@@ -89,13 +98,10 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   const shutdown = new AbortController();
   // With gossip, every thread's store handle announces through the one hook of the store
   // (crates/ledger-napi/src/store.rs), and the workers attach to the main thread's gossip.
-  const loops = config.restApi.workers === 0 ? defaultHttpLoops(availableParallelism()) : config.restApi.workers;
   const minerKey = `pow:${resolvePath(config.dataDir)}`;
-  const miner = MiningPool.forThreads(
-    config.restApi.pow.threads,
-    config.restApi.pow.queueSize,
-    loops > 1 ? minerKey : undefined,
-  );
+  const miner =
+    options.miner ??
+    MiningPool.forThreads(config.restApi.pow.threads, config.restApi.pow.queueSize, loops > 1 ? minerKey : undefined);
   let coordinator: Coordinator | undefined;
   let server: Server | undefined;
   let events: EventThread | undefined;

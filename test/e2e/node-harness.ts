@@ -13,6 +13,8 @@ const root = resolve(__dirname, '../..');
 const { loadConfig } = require(join(root, 'dist/config/load.js')) as typeof import('../../src/config/load');
 const { startNode } = require(join(root, 'dist/node.js')) as typeof import('../../src/node');
 
+type StartOptions = NonNullable<Parameters<typeof startNode>[1]>;
+
 export interface TestNode {
   url: string;
   port: number;
@@ -26,12 +28,16 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'ledger-node-e2e-'));
 }
 
-export async function startTestNode(flags: string[] = [], dataDir = tempDataDir()): Promise<TestNode> {
+export async function startTestNode(
+  flags: string[] = [],
+  dataDir = tempDataDir(),
+  options: Omit<StartOptions, 'logger'> = {},
+): Promise<TestNode> {
   const config = loadConfig(
     ['--port', '0', '--bind', '127.0.0.1', '--data-dir', dataDir, '--min-pow-score', LOW_POW, ...flags],
     {},
   );
-  const node = await startNode(config, { logger: pino({ level: 'silent' }) });
+  const node = await startNode(config, { ...options, logger: pino({ level: 'silent' }) });
   return { url: node.url, port: node.port, dataDir, stop: node.stop };
 }
 
