@@ -13,12 +13,19 @@ const root = resolve(__dirname, '../..');
 const { loadConfig } = require(join(root, 'dist/config/load.js')) as typeof import('../../src/config/load');
 const { startNode } = require(join(root, 'dist/node.js')) as typeof import('../../src/node');
 
+type RunningNode = Awaited<ReturnType<typeof startNode>>;
 type StartOptions = NonNullable<Parameters<typeof startNode>[1]>;
 
 export interface TestNode {
   url: string;
   port: number;
   dataDir: string;
+  /**
+   * The node's store, for tests that pace milestones themselves: a node started with
+   * `--milestone-interval 3600` issues milestone 1 and then none during a test, and
+   * `milestone(node)` issues the next one as the coordinator would.
+   */
+  store: RunningNode['store'];
   stop(): Promise<void>;
 }
 
@@ -38,7 +45,18 @@ export async function startTestNode(
     {},
   );
   const node = await startNode(config, { ...options, logger: pino({ level: 'silent' }) });
-  return { url: node.url, port: node.port, dataDir, stop: node.stop };
+  return { url: node.url, port: node.port, dataDir, store: node.store, stop: node.stop };
+}
+
+/**
+ * Issue the next milestone of an in-process node now, as its coordinator's clock would
+ * (checkpoints first when more tips wait than one milestone approves): for tests whose
+ * outcome depends on which blocks a milestone finds, on a node started with
+ * `--milestone-interval 3600`.
+ */
+export async function milestone(node: TestNode): Promise<{ index: number; timestamp: number }> {
+  await node.store.issueCheckpoints();
+  return node.store.issueMilestone();
 }
 
 export interface ChildNode {
