@@ -3,6 +3,7 @@
 
 import { expect, it } from 'vitest';
 import { exited, spawnNode, startTestNode, tempDataDir } from './node-harness';
+import { poll, sleep } from './transactions';
 
 const submit = (url: string, text: string) =>
   fetch(`${url}/api/core/v2/blocks`, {
@@ -47,7 +48,10 @@ it('every block acknowledged before kill -9 is readable after restart', async ()
     }
   };
   const workers = Array.from({ length: 8 }, (_, w) => worker(w));
-  await new Promise((r) => setTimeout(r, 1500));
+  // Submissions for a while, and at least some acknowledged (a loaded machine takes longer
+  // to get there), then the kill with the workers still submitting.
+  await sleep(1500);
+  await poll('acknowledged blocks', async () => (acknowledged.length > 10 ? true : undefined), 30_000, 20);
   child.kill('SIGKILL');
   stop = true;
   await exited(child);
@@ -62,7 +66,7 @@ it('every block acknowledged before kill -9 is readable after restart', async ()
   } finally {
     await restarted.stop();
   }
-}, 30_000);
+}, 60_000);
 
 it('stops cleanly on SIGTERM', async () => {
   const { child } = await spawnNode(['--log-level', 'warn'], tempDataDir());

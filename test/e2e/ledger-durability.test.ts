@@ -72,8 +72,9 @@ it('keeps acknowledged blocks, inclusions and the supply across kill -9', async 
         }
         acknowledged.push(blockId);
         transferBlocks.set(blockId, tx.transactionId);
-        for (let poll = 0; ; poll++) {
-          if (stop || poll > 50) return;
+        // Until it is included (or the node is killed): the next transfer spends its output.
+        for (const deadline = Date.now() + 30_000; ; ) {
+          if (stop || Date.now() > deadline) return;
           try {
             const res = await fetch(`${url}/api/core/v2/transactions/${tx.transactionId}/included-block/metadata`);
             if (res.status === 200) {
@@ -115,7 +116,16 @@ it('keeps acknowledged blocks, inclusions and the supply across kill -9', async 
         await sleep(200);
       }
     })();
+    // Submissions for a while, and at least a transfer confirmed and some blocks
+    // acknowledged (a loaded machine takes longer to get there), then the kill with the
+    // workers still submitting.
     await sleep(4000);
+    await poll(
+      'a confirmed transfer and acknowledged blocks',
+      async () => (included.size > 1 && acknowledged.length > 20 ? true : undefined),
+      40_000,
+      50,
+    );
     child.kill('SIGKILL');
     stop = true;
     await exited(child);
@@ -183,4 +193,4 @@ it('keeps acknowledged blocks, inclusions and the supply across kill -9', async 
   } finally {
     await restarted.stop();
   }
-}, 90_000);
+}, 120_000);
