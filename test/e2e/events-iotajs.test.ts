@@ -152,8 +152,13 @@ describe('iota.js MqttClient against the node', () => {
     client.output(aliceOutput, (_, data) => byId.push(data));
     client.outputByConditionAndAddress('address', bech32, (_, data) => byAddress.push(data));
     client.transactionIncludedBlock(transfer.transactionId, (_, data) => included.push(data));
-    // Subscriptions are sent as the client is told of them; give the SUBSCRIBE a moment.
-    await new Promise((r) => setTimeout(r, 300));
+    // Subscriptions are sent as the client is told of them, in order on one connection, and
+    // the node answers a subscription to an output with its current state: once that state
+    // of a fourth subscription is here, the node has taken the three before it.
+    const taken = await new Promise<string>((resolve) => {
+      const id = client.output(genesis.outputId, () => resolve(id));
+    });
+    client.unsubscribe(taken);
 
     const blockId = await submit(node.url, { protocolVersion: 2, payload: transfer.payload });
     const [block] = await poll('included block', async () => (included.length > 0 ? included : undefined), 15_000, 20);
