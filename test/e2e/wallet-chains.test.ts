@@ -7,8 +7,11 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestNode } from './node-harness';
-import { getJson, sleep } from './transactions';
+import { getJson, poll } from './transactions';
 import { devWallet, firstAddress, included, sdk, TOKEN_SUPPLY, type Account, type Wallet } from './wallet-harness';
+
+/** How long the timelocked output stays locked (s). */
+const LOCKED_FOR = 20;
 
 let node: TestNode;
 let wallet: Wallet;
@@ -95,7 +98,9 @@ describe('the reference wallet: token and chain life cycles', () => {
 
   it('sends a timelocked output that account 1 can spend only after its time', async () => {
     const amount = 1_000_000n;
-    const unlocksAt = Math.floor(Date.now() / 1000) + 4;
+    // Sending, waiting for the inclusion (the wallet polls once a second) and syncing take
+    // a few seconds: the lock lasts long enough for all of that on a loaded machine.
+    const unlocksAt = Math.floor(Date.now() / 1000) + LOCKED_FOR;
     const output = await account0.prepareOutput({
       recipientAddress: await firstAddress(account1),
       amount,
@@ -103,16 +108,25 @@ describe('the reference wallet: token and chain life cycles', () => {
     });
     await included(account0, await account0.sendOutputs([output]));
     const locked = await account1.sync();
-    expect(locked.baseCoin.available).toBe(0n);
-    expect(Object.values(locked.potentiallyLockedOutputs)).toEqual([false]); // not unlockable yet
-    while (Date.now() / 1000 <= unlocksAt + 1) await sleep(250);
-    // Available once a milestone after the timelock exists (the ledger's time is the milestone's).
-    await sleep(1500);
+    const lockedChecked = `synced ${Math.floor(Date.now() / 1000) - unlocksAt} s after the unlock time`;
+    expect(locked.baseCoin.available, lockedChecked).toBe(0n);
+    expect(Object.values(locked.potentiallyLockedOutputs), lockedChecked).toEqual([false]); // not unlockable yet
+    // Past the time on this clock (the wallet's) and on the ledger's (the latest milestone's
+    // timestamp), so that the milestone that confirms the spend is past it too.
+    await poll(
+      'a milestone after the unlock time',
+      async () => {
+        const { timestamp } = (await getJson(node.url, '/api/core/v2/info')).body.status.latestMilestone;
+        return Date.now() / 1000 > unlocksAt + 1 && timestamp > unlocksAt ? true : undefined;
+      },
+      LOCKED_FOR * 1000 + 30_000,
+      250,
+    );
     expect((await account1.sync()).baseCoin).toEqual({ total: amount, available: amount });
     const back = await account1.send(amount, await firstAddress(account0));
     await included(account1, back);
     expect((await account0.sync()).baseCoin.total).toBe(TOKEN_SUPPLY);
-  });
+  }, 120_000);
 
   it('recovers both accounts from the mnemonic alone', async () => {
     const amount = 3_000_000n;
