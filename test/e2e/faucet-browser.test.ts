@@ -83,7 +83,7 @@ describe.skipIf(!found)('the faucet page in Chromium', () => {
     await page.waitForFunction(
       () => document.querySelector('#balance')?.textContent === '4,599,999,000 TST',
       undefined,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     await poll(
       'the payout',
@@ -91,7 +91,7 @@ describe.skipIf(!found)('the faucet page in Chromium', () => {
         (await getJson(node.url, `/api/indexer/v1/outputs/basic?address=${recipient}`)).body.items.length === 1
           ? true
           : undefined,
-      10_000,
+      30_000,
       200,
     );
     const shot = process.env.FAUCET_SCREENSHOT;
