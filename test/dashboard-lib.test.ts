@@ -154,7 +154,7 @@ describe('the MQTT client against a node', () => {
       );
       const stop = client.subscribe('blocks', (_: string, p: Uint8Array) => blocks.push(summarizeBlock(p).blockId));
       const wait = async (what: string, test: () => boolean) => {
-        const deadline = Date.now() + 10_000;
+        const deadline = Date.now() + 30_000;
         while (!test()) {
           if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
           await new Promise((r) => setTimeout(r, 20));

@@ -26,7 +26,7 @@ describe('hidden classes after start-up', () => {
     ]);
     const { stderr } = node;
     // spawnNode returns once the node answers; the worker's line may still be on its way.
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     const lines = () => stderr().match(/^hidden-classes thread=\d+ shared=\w+$/gm) ?? [];
     while (lines().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(lines().length).toBe(2);
