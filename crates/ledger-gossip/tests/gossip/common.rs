@@ -67,9 +67,9 @@ struct Inner {
     follows: bool,
     /// Blocks this store does not hand out (to block and milestone requests).
     withheld: HashSet<BlockId>,
-    /// A milestone this store takes (`Intake::Stored`) and then loses, until the instant
-    /// given: as if it had been held and expired before its cone arrived.
-    lost: Option<(u32, std::time::Instant)>,
+    /// A milestone this store takes (`Intake::Stored`) and then loses, and how many more
+    /// copies of it it loses so: as if it had been held and expired before its cone arrived.
+    lost: Option<(u32, usize)>,
     /// Every milestone index asked of `milestone_block`, in order.
     milestone_lookups: Vec<u32>,
 }
@@ -123,9 +123,9 @@ impl MemoryStore {
         }
     }
 
-    /// Take milestone `index` and lose it, until `until`.
-    pub fn lose_milestone(&self, index: u32, until: std::time::Instant) {
-        self.inner.lock().unwrap().lost = Some((index, until));
+    /// Take milestone `index` and lose it, the next `copies` times it arrives.
+    pub fn lose_milestone(&self, index: u32, copies: usize) {
+        self.inner.lock().unwrap().lost = Some((index, copies));
     }
 
     pub fn milestone_lookups(&self) -> Vec<u32> {
@@ -259,11 +259,13 @@ impl GossipStore for MemoryStore {
                     Ok(b) if b.protocol_version != 2 => Intake::Invalid("protocol version".into()),
                     Ok(_) if inner.blocks.contains_key(&block.id) => Intake::AlreadyStored,
                     Ok(b)
-                        if inner.lost.is_some_and(|(index, until)| {
-                            milestone_index_of(&b) == Some(index)
-                                && std::time::Instant::now() < until
+                        if inner.lost.is_some_and(|(index, copies)| {
+                            milestone_index_of(&b) == Some(index) && copies > 0
                         }) =>
                     {
+                        if let Some((_, copies)) = inner.lost.as_mut() {
+                            *copies -= 1;
+                        }
                         Intake::Stored {
                             missing_parents: Vec::new(),
                             milestone: milestone_index_of(&b),
