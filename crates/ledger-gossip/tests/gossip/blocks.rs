@@ -26,7 +26,20 @@ async fn solid_blocks_travel_along_a_line_but_not_back() {
         assert_eq!(b.store.submissions(id), [false], "b validated each block once, unrequested");
         assert_eq!(c.store.submissions(id), [false]);
     }
-    // b did not send them back to a, and c had nobody else to send them to.
+    // Every counter has caught up with the 20 blocks (the deadline only bounds a failing
+    // test)...
+    eventually(WAIT, || async {
+        let b_at_a = a.peer(b.peer_id()).await.unwrap().gossip.unwrap().metrics;
+        let c_at_b = b.peer(c.peer_id()).await.unwrap().gossip.unwrap().metrics;
+        let a_at_b = b.peer(a.peer_id()).await.unwrap().gossip.unwrap().metrics;
+        b_at_a.sent_blocks >= 20
+            && c_at_b.sent_blocks >= 20
+            && a_at_b.new_blocks >= 20
+            && b.gossip.metrics().streams.new_blocks >= 20
+    })
+    .await;
+    // ...and a moment later: b did not send them back to a, c had nobody else to send them
+    // to, and nothing was counted twice.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let b_at_a = a.peer(b.peer_id()).await.unwrap().gossip.unwrap().metrics;
     assert_eq!(b_at_a.received_blocks, 0);
@@ -56,7 +69,13 @@ async fn a_block_from_two_peers_is_validated_once() {
     stream_2.flush().await.unwrap();
 
     eventually(WAIT, || async { d.store.contains(&id) }).await;
-    eventually(WAIT, || async { c.gossip.metrics().streams.received_blocks == 2 }).await;
+    // Both copies received and told apart (the deadline only bounds a failing test)...
+    eventually(WAIT, || async {
+        let metrics = c.gossip.metrics().streams;
+        metrics.received_blocks >= 2 && metrics.new_blocks >= 1 && metrics.known_blocks >= 1
+    })
+    .await;
+    // ...and a moment later, nothing more.
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(c.store.submissions(&id).len(), 1, "the second copy never reached the store");
     let metrics = c.gossip.metrics().streams;
