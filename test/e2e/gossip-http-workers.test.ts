@@ -137,8 +137,12 @@ it('broadcasts the blocks stored on every loop to the peer, unasked', async () =
     30_000,
     200,
   );
-  // Broadcast, not fetched: B never had to ask A for a block, and A sent at least these.
+  // Broadcast, not fetched: A sent every block unasked. B may still ask for a few: with two
+  // loops storing at once, a child's broadcast can overtake its parent's, and B asks for the
+  // parent before the parent's own broadcast arrives (how often depends on the machine's
+  // load). Each request is answered with one block, so what A sent beyond the requests
+  // it answered went out unasked.
   const after = (await peerOnA())!.gossip!.metrics;
-  expect(after.receivedBlockRequests - before.receivedBlockRequests).toBe(0);
-  expect(after.sentBlocks - before.sentBlocks).toBeGreaterThanOrEqual(BLOCKS);
+  const requests = after.receivedBlockRequests - before.receivedBlockRequests;
+  expect(after.sentBlocks - before.sentBlocks - requests).toBeGreaterThanOrEqual(BLOCKS);
 }, 90_000);
