@@ -38,12 +38,18 @@ pub enum Payload {
 }
 
 impl Payload {
+    /// The u32 type codes a payload starts with (wire-format §6).
+    pub const TREASURY_TRANSACTION: u32 = 4;
+    pub const TAGGED_DATA: u32 = 5;
+    pub const TRANSACTION: u32 = 6;
+    pub const MILESTONE: u32 = 7;
+
     pub fn type_code(&self) -> u32 {
         match self {
-            Payload::TreasuryTransaction(_) => 4,
-            Payload::TaggedData(_) => 5,
-            Payload::Transaction(_) => 6,
-            Payload::Milestone(_) => 7,
+            Payload::TreasuryTransaction(_) => Payload::TREASURY_TRANSACTION,
+            Payload::TaggedData(_) => Payload::TAGGED_DATA,
+            Payload::Transaction(_) => Payload::TRANSACTION,
+            Payload::Milestone(_) => Payload::MILESTONE,
         }
     }
 }

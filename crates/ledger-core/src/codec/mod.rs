@@ -51,6 +51,31 @@ pub fn decode_block(bytes: &[u8]) -> Result<Block> {
     crate::path::precise(|| block::read_block(bytes))
 }
 
+/// The first fields of a serialized block (wire-format §5), read without its payload: what
+/// a node needs to know of a peer's bytes before it validates them — which parents to
+/// look for, and whether the payload is a milestone (`ledger-sync`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockHeader {
+    pub protocol_version: u8,
+    pub parents: Vec<Id32>,
+    /// The payload's type code (`Payload::MILESTONE`, …); None without a payload, or when
+    /// the bytes end before it.
+    pub payload_type: Option<u32>,
+}
+
+impl BlockHeader {
+    pub fn carries_milestone(&self) -> bool {
+        self.payload_type == Some(Payload::MILESTONE)
+    }
+}
+
+/// The header of a block: an error only when the bytes end before the last parent. It
+/// checks nothing else (not the size, the version, the parents' order or the payload,
+/// which may be anything): `decode_block` and `validate` judge the whole block.
+pub fn decode_block_header(bytes: &[u8]) -> Result<BlockHeader> {
+    block::read_block_header(bytes)
+}
+
 /// A payload with its u32 type code (no slot length).
 pub fn encode_payload(p: &Payload) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
