@@ -16,7 +16,8 @@
 //!
 //! > The store is reached only through the [`GossipStore`] trait: gossip never validates
 //! > a block itself, it deduplicates, routes and counts. Validation, parents, milestones
-//! > and solidity belong to the store, which runs the same intake as the REST API.
+//! > and solidity belong to the store, which runs the same intake as the REST API; the
+//! > node's implementation over `ledger_store::Store` is the `ledger-sync` crate.
 //!
 //! Layout, one idea per file:
 //! * `packets/` — the TLV frames and the four messages, pure Rust without libp2p;
@@ -25,7 +26,6 @@
 //!   (identify, ping, gossip streams), per-connection stream negotiation;
 //! * `session` — one stream's reader and writer tasks, with deadlines and the send queue;
 //! * `peers`, `requests`, `work_units` — peer registry, request queue, received-block dedup;
-//! * `held` — blocks kept until their parents arrive, for the store implementation (D46);
 //! * `intake`, `responder` — the store's side: batched submission, answering requests;
 //! * `warp_sync` — catching up with peers ahead, a window of milestones at a time;
 //! * `service/` — the event loop applying Hornet's rules; `gossip` — the handle;
@@ -39,7 +39,6 @@ pub mod config;
 pub mod events;
 mod gossip;
 mod handler;
-pub mod held;
 pub mod identity;
 mod intake;
 pub mod metrics;

@@ -1,6 +1,6 @@
 //! What gossip needs from the node's store, as a trait: the crate's only boundary toward
-//! storage and validation (the implementation over `ledger_store::Store` lives with the
-//! binding). Gossip never parses a block beyond its length and id; validation, parents,
+//! storage and validation (the implementation over `ledger_store::Store` is `ledger-sync`'s
+//! `SyncStore`). Gossip never parses a block beyond its length and id; validation, parents,
 //! milestones and solidity are the store's.
 //!
 //! Threads: `sync_state` and `has_milestone` are called on the service's event loop and

@@ -1,34 +1,27 @@
-//! Gossip for JavaScript: `GossipNode.start(store, options)` runs `ledger_gossip::Gossip`
-//! (its own Tokio runtime, never the event loop) over the store (`gossip_store.rs`), and
-//! answers the REST peer routes, `/metrics`, `/info` and `/health`. Thin: every rule lives
-//! in `ledger-gossip` or in the store adapter.
-//!
-//! A small maintenance thread asks again, once a second, for the parents of held blocks
-//! (gossip's own queue retries and routes the requests); warp sync (gossip.md §7) runs in
-//! `ledger-gossip` itself.
+//! Gossip for JavaScript: `GossipNode.start(store, options)` runs `ledger_sync::GossipSync`
+//! (gossip on its own Tokio runtime, never the event loop, over the store) and answers the
+//! REST peer routes, `/metrics`, `/info` and `/health`. Conversion only: JavaScript option
+//! objects to `SyncOptions`, peers, metrics, status and events to JavaScript objects,
+//! failures to napi errors; every rule lives in `ledger-sync` and `ledger-gossip`.
 
 use crate::errors::{invalid_argument, promise, to_napi, Result};
-use crate::gossip_store::NodeStore;
 use crate::shared::Shared;
 use crate::store::{store_key, LedgerStore};
 use ledger_core::Code;
 use ledger_gossip::config::PeerEntry;
 use ledger_gossip::identity;
+use ledger_gossip::metrics::NodeMetricsSnapshot;
 use ledger_gossip::{
-    AddPeerError, Config, Gossip, GossipEvent, GossipInfo, Multiaddr, PeerId, PeerInfo, Relation,
+    AddPeerError, GossipEvent, GossipInfo, Keypair, Multiaddr, PeerId, PeerInfo, Relation,
 };
+use ledger_sync::{GossipSync, StartError, SyncOptions, SyncStatus};
 use napi::bindgen_prelude::{Function, PromiseRaw, Unknown};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi::Env;
 use napi_derive::napi;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
-
-/// How often the parents of held blocks are asked for again.
-const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(1);
 
 fn failure(code: Code, detail: impl Into<String>) -> napi::Error<String> {
     to_napi(ledger_core::Error::new(code, "", detail))
@@ -202,6 +195,76 @@ fn peer_js(p: PeerInfo) -> PeerJs {
     }
 }
 
+fn metrics_js(m: NodeMetricsSnapshot) -> GossipMetricsJs {
+    let s = m.streams;
+    GossipMetricsJs {
+        received_blocks: s.received_blocks as f64,
+        new_blocks: s.new_blocks as f64,
+        known_blocks: s.known_blocks as f64,
+        invalid_blocks: m.invalid_blocks as f64,
+        received_block_requests: s.received_block_requests as f64,
+        received_milestone_requests: s.received_milestone_requests as f64,
+        received_heartbeats: s.received_heartbeats as f64,
+        sent_blocks: s.sent_blocks as f64,
+        sent_block_requests: s.sent_block_requests as f64,
+        sent_milestone_requests: s.sent_milestone_requests as f64,
+        sent_heartbeats: s.sent_heartbeats as f64,
+        dropped_packets: s.dropped_packets as f64,
+    }
+}
+
+fn status_js(s: SyncStatus) -> GossipStatusJs {
+    GossipStatusJs {
+        confirmed_milestone_index: s.sync.confirmed,
+        latest_milestone_index: s.sync.latest,
+        held_blocks: s.held_blocks as u32,
+        held_milestones: s.held_milestones as u32,
+        warp_syncing: s.warp_sync.running,
+        warp_sync_target: s.warp_sync.target,
+        halted: s.halted,
+    }
+}
+
+/// The start options as `ledger-sync` takes them; a malformed address is an
+/// `invalid-argument` naming the configuration's path.
+fn sync_options(o: GossipStartOptions, identity: Keypair) -> Result<SyncOptions> {
+    let bind_addresses = o
+        .bind_multi_addresses
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            a.parse::<Multiaddr>().map_err(|e| {
+                invalid_argument(&format!("p2p.bindMultiAddresses[{i}]"), format!("{a:?}: {e}"))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let peers = o
+        .peers
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            PeerEntry::parse(&p.multi_address, p.alias).map_err(|e| {
+                invalid_argument(&format!("p2p.peers[{i}].multiAddress"), e.to_string())
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(SyncOptions {
+        network_name: o.network_name,
+        identity,
+        bind_addresses,
+        peers,
+        unknown_peers_limit: o.unknown_peers_limit as usize,
+        reconnect_interval: Duration::from_millis(o.reconnect_interval_ms as u64),
+        low_watermark: o.low_watermark as usize,
+        high_watermark: o.high_watermark as usize,
+        warp_sync_range: o.warp_sync_range,
+    })
+}
+
+fn start_failure(e: StartError) -> napi::Error<String> {
+    failure(Code::GossipStart, e.to_string())
+}
+
 fn parse_peer_id(text: &str) -> Result<PeerId> {
     text.parse::<PeerId>()
         .map_err(|e| invalid_argument("peerId", format!("{text:?} is not a peer id: {e}")))
@@ -211,32 +274,25 @@ fn stopped() -> napi::Error<String> {
     failure(Code::GossipStopped, "the gossip service is not running")
 }
 
-struct Running {
-    gossip: Arc<Gossip>,
-    adapter: Arc<NodeStore>,
-    stop: Arc<AtomicBool>,
-    maintenance: Option<JoinHandle<()>>,
-    /// The store's broadcast hook, cleared on stop.
-    local: crate::store::LocalBlocks,
-}
+/// The running service, shared with the handles attached by HTTP worker threads; `stop` on
+/// the owner empties it.
+type Running = Arc<Mutex<Option<Arc<GossipSync>>>>;
 
 #[napi]
 pub struct GossipNode {
-    /// Shared with the handles attached by HTTP worker threads; `stop` on the owner empties it.
-    running: Arc<Mutex<Option<Running>>>,
+    running: Running,
     peer_id: String,
     /// Whether this handle started gossip (and stops it); attached handles only ask.
     owner: bool,
 }
 
 /// Gossip running in this process, by its store's key (store.rs), for `attach`.
-static RUNNING: Shared<Mutex<Option<Running>>> = Shared::new();
+static RUNNING: Shared<Mutex<Option<Arc<GossipSync>>>> = Shared::new();
 
 impl GossipNode {
-    fn gossip(&self) -> Result<(Arc<Gossip>, Arc<NodeStore>)> {
-        let running = self.running.lock().unwrap_or_else(|p| p.into_inner());
-        let r = running.as_ref().ok_or_else(stopped)?;
-        Ok((r.gossip.clone(), r.adapter.clone()))
+    /// The service while it runs; a call in flight keeps it until the call returns.
+    fn sync(&self) -> Result<Arc<GossipSync>> {
+        self.running.lock().unwrap_or_else(|p| p.into_inner()).clone().ok_or_else(stopped)
     }
 }
 
@@ -252,60 +308,12 @@ impl GossipNode {
             options.identity_private_key.as_deref(),
         )
         .map_err(|e| failure(Code::GossipIdentity, e.to_string()))?;
-        let mut config = Config::new(options.network_name.clone());
-        config.bind_addresses = options
-            .bind_multi_addresses
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                a.parse::<Multiaddr>().map_err(|e| {
-                    invalid_argument(&format!("p2p.bindMultiAddresses[{i}]"), format!("{a:?}: {e}"))
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let own = loaded.peer_id();
-        for (i, p) in options.peers.iter().enumerate() {
-            let entry = PeerEntry::parse(&p.multi_address, p.alias.clone()).map_err(|e| {
-                invalid_argument(&format!("p2p.peers[{i}].multiAddress"), e.to_string())
-            })?;
-            // An entry with the node's own id is ignored (gossip.md §8).
-            if entry.peer_id != own {
-                config.static_peers.push(entry);
-            }
-        }
-        config.unknown_peers_limit = options.unknown_peers_limit as usize;
-        config.reconnect_interval = Duration::from_millis(options.reconnect_interval_ms as u64);
-        config.connection_manager.low_watermark = options.low_watermark as usize;
-        config.connection_manager.high_watermark = options.high_watermark as usize;
-        config.agent_version = format!("ledger-node/{}", env!("CARGO_PKG_VERSION"));
-        config.warp_sync_range = options.warp_sync_range.max(1);
-
-        // Only a follower catches up with peers; the coordinator issues the milestones and
-        // never warp-syncs (a peer claiming a higher index must not stop its broadcasts).
-        config.warp_sync = inner.follows_milestones();
-        let adapter = Arc::new(NodeStore::new(inner));
-        let gossip = Arc::new(
-            Gossip::start(config, &loaded.keypair, adapter.clone())
-                .map_err(|e| failure(Code::GossipStart, e.to_string()))?,
-        );
-        *store.gossip.write().unwrap_or_else(|p| p.into_inner()) = Some(adapter.clone());
-        let stop = Arc::new(AtomicBool::new(false));
-        let maintenance = {
-            let (gossip, adapter, stop) = (gossip.clone(), adapter.clone(), stop.clone());
-            std::thread::Builder::new()
-                .name("ledger-gossip-parents".into())
-                .spawn(move || maintain(&gossip, &adapter, &stop))
-                .map_err(|e| failure(Code::GossipStart, e.to_string()))?
-        };
-        let running = Arc::new(Mutex::new(Some(Running {
-            gossip,
-            adapter,
-            stop,
-            maintenance: Some(maintenance),
-            local: store.gossip.clone(),
-        })));
+        let peer_id = loaded.peer_id().to_string();
+        let options = sync_options(options, loaded.keypair)?;
+        let sync = GossipSync::start(inner, store.local.clone(), options).map_err(start_failure)?;
+        let running: Running = Arc::new(Mutex::new(Some(Arc::new(sync))));
         RUNNING.publish(store.key.clone(), &running);
-        Ok(GossipNode { running, peer_id: own.to_string(), owner: true })
+        Ok(GossipNode { running, peer_id, owner: true })
     }
 
     /// Another handle on the gossip this process runs over the store in `dataDir` (for an
@@ -319,7 +327,7 @@ impl GossipNode {
             .unwrap_or_else(|p| p.into_inner())
             .as_ref()
             .ok_or_else(stopped)?
-            .gossip
+            .gossip()
             .local_peer_id()
             .to_string();
         Ok(GossipNode { running, peer_id, owner: false })
@@ -335,20 +343,20 @@ impl GossipNode {
 
     #[napi]
     pub fn listen_addresses<'env>(&self, env: &'env Env) -> Result<PromiseRaw<'env, Vec<String>>> {
-        let gossip = self.gossip();
+        let sync = self.sync();
         promise(env, async move {
-            let (gossip, _) = gossip?;
-            let addresses = gossip.listen_addresses().await.map_err(|_| stopped())?;
+            let sync = sync?;
+            let addresses = sync.gossip().listen_addresses().await.map_err(|_| stopped())?;
             Ok(addresses.iter().map(|a| a.to_string()).collect())
         })
     }
 
     #[napi]
     pub fn peers<'env>(&self, env: &'env Env) -> Result<PromiseRaw<'env, Vec<PeerJs>>> {
-        let gossip = self.gossip();
+        let sync = self.sync();
         promise(env, async move {
-            let (gossip, _) = gossip?;
-            let peers = gossip.peers().await.map_err(|_| stopped())?;
+            let sync = sync?;
+            let peers = sync.gossip().peers().await.map_err(|_| stopped())?;
             Ok(peers.into_iter().map(peer_js).collect())
         })
     }
@@ -360,11 +368,11 @@ impl GossipNode {
         env: &'env Env,
         peer_id: String,
     ) -> Result<PromiseRaw<'env, Option<PeerJs>>> {
-        let gossip = self.gossip();
+        let sync = self.sync();
         promise(env, async move {
             let id = parse_peer_id(&peer_id)?;
-            let (gossip, _) = gossip?;
-            Ok(gossip.peer(id).await.map_err(|_| stopped())?.map(peer_js))
+            let sync = sync?;
+            Ok(sync.gossip().peer(id).await.map_err(|_| stopped())?.map(peer_js))
         })
     }
 
@@ -377,12 +385,12 @@ impl GossipNode {
         multi_address: String,
         alias: Option<String>,
     ) -> Result<PromiseRaw<'env, PeerJs>> {
-        let gossip = self.gossip();
+        let sync = self.sync();
         promise(env, async move {
             let entry = PeerEntry::parse(&multi_address, alias)
                 .map_err(|e| invalid_argument("multiAddress", e.to_string()))?;
-            let (gossip, _) = gossip?;
-            match gossip.add_peer(entry).await.map_err(|_| stopped())? {
+            let sync = sync?;
+            match sync.gossip().add_peer(entry).await.map_err(|_| stopped())? {
                 Ok(peer) => Ok(peer_js(peer)),
                 Err(AddPeerError::OwnPeerId) => {
                     Err(failure(Code::OwnPeerId, "the address is this node's own peer id"))
@@ -398,65 +406,37 @@ impl GossipNode {
         env: &'env Env,
         peer_id: String,
     ) -> Result<PromiseRaw<'env, bool>> {
-        let gossip = self.gossip();
+        let sync = self.sync();
         promise(env, async move {
             let id = parse_peer_id(&peer_id)?;
-            let (gossip, _) = gossip?;
-            gossip.remove_peer(id).await.map_err(|_| stopped())
+            let sync = sync?;
+            sync.gossip().remove_peer(id).await.map_err(|_| stopped())
         })
     }
 
     #[napi]
     pub fn metrics(&self) -> Result<GossipMetricsJs> {
-        let (gossip, _) = self.gossip()?;
-        let m = gossip.metrics();
-        let s = m.streams;
-        Ok(GossipMetricsJs {
-            received_blocks: s.received_blocks as f64,
-            new_blocks: s.new_blocks as f64,
-            known_blocks: s.known_blocks as f64,
-            invalid_blocks: m.invalid_blocks as f64,
-            received_block_requests: s.received_block_requests as f64,
-            received_milestone_requests: s.received_milestone_requests as f64,
-            received_heartbeats: s.received_heartbeats as f64,
-            sent_blocks: s.sent_blocks as f64,
-            sent_block_requests: s.sent_block_requests as f64,
-            sent_milestone_requests: s.sent_milestone_requests as f64,
-            sent_heartbeats: s.sent_heartbeats as f64,
-            dropped_packets: s.dropped_packets as f64,
-        })
+        Ok(metrics_js(self.sync()?.gossip().metrics()))
     }
 
     #[napi]
     pub fn status(&self) -> Result<GossipStatusJs> {
-        let (gossip, adapter) = self.gossip()?;
-        let sync = ledger_gossip::GossipStore::sync_state(&*adapter);
-        let (held_blocks, held_milestones) = adapter.held_counts();
-        let warp = gossip.warp_sync();
-        Ok(GossipStatusJs {
-            confirmed_milestone_index: sync.confirmed,
-            latest_milestone_index: sync.latest,
-            held_blocks: held_blocks as u32,
-            held_milestones: held_milestones as u32,
-            warp_syncing: warp.running,
-            warp_sync_target: warp.target,
-            halted: adapter.halted(),
-        })
+        Ok(status_js(self.sync()?.status()))
     }
 
     /// Deliver gossip events (peers connecting, dropped, …) to `callback` on the main
     /// thread. Weak: it never keeps Node running by itself.
     #[napi(ts_args_type = "callback: (event: GossipEventJs) => void")]
     pub fn on_event(&self, callback: Function<'_, GossipEventJs, Unknown<'static>>) -> Result<()> {
-        let (gossip, _) = self.gossip()?;
+        let sync = self.sync()?;
         let tsfn = callback
             .build_threadsafe_function::<GossipEvent>()
             .callee_handled::<false>()
             .weak::<true>()
             .build_callback(|ctx| Ok(event_js(ctx.value)))
             .map_err(|e| failure(Code::BindingFailure, e.to_string()))?;
-        let mut events = gossip.subscribe();
-        drop(gossip);
+        let mut events = sync.gossip().subscribe();
+        drop(sync);
         std::thread::Builder::new()
             .name("ledger-gossip-events".into())
             .spawn(move || loop {
@@ -478,28 +458,12 @@ impl GossipNode {
         if !self.owner {
             return;
         }
-        let Some(mut running) = self.running.lock().unwrap_or_else(|p| p.into_inner()).take()
-        else {
+        let Some(sync) = self.running.lock().unwrap_or_else(|p| p.into_inner()).take() else {
             return;
         };
-        *running.local.write().unwrap_or_else(|p| p.into_inner()) = None;
-        running.stop.store(true, Relaxed);
-        if let Some(thread) = running.maintenance.take() {
-            let _ = thread.join();
-        }
+        sync.stop();
         // The last handle shuts the service down (the events thread ends with it).
-        drop(running);
-    }
-}
-
-/// Parents of held blocks, asked for again once a second until `stop`.
-fn maintain(gossip: &Gossip, adapter: &NodeStore, stop: &AtomicBool) {
-    while !stop.load(Relaxed) {
-        std::thread::sleep(MAINTENANCE_INTERVAL);
-        let missing = adapter.missing_parents();
-        if !missing.is_empty() && gossip.request_blocks(missing, None, false).is_err() {
-            return;
-        }
+        drop(sync);
     }
 }
 

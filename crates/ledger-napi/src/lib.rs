@@ -1,5 +1,5 @@
 //! The Node binding: thin wrappers that move bytes and strings across napi and call into
-//! ledger-core. No protocol logic lives here.
+//! ledger-core, ledger-store and ledger-sync. No protocol logic lives here.
 
 // No bare `unwrap()` in library code: an `expect` says why it cannot fail, or it is an error.
 #![warn(clippy::unwrap_used)]
@@ -11,7 +11,6 @@ mod crypto;
 mod errors;
 mod events;
 mod gossip;
-mod gossip_store;
 mod handoff;
 mod js_text;
 mod listen;

@@ -9,7 +9,6 @@
 
 use crate::codec::hex_array;
 use crate::errors::{rejection, to_napi, Result};
-use crate::gossip_store::NodeStore;
 use ledger_core::Code;
 
 fn invalid_state(detail: String) -> napi::Error<String> {
@@ -23,6 +22,7 @@ use ledger_store::{
     MilestoneKeys, MilestoneRecord, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf,
     SortKey, Store, StoreOptions, Submitted,
 };
+use ledger_sync::LocalBlocks;
 use napi::bindgen_prelude::{AsyncTask, Buffer, BufferSlice};
 use napi::{Env, Task};
 use napi_derive::napi;
@@ -271,29 +271,16 @@ pub struct LedgerStore {
     published_as: Option<String>,
     /// The store's key in this process (its data directory), for attaching gossip too.
     pub(crate) key: String,
-    /// Gossip, while it runs: blocks the API and the coordinator store are broadcast. One
-    /// hook per open store, shared by every handle of the process (the HTTP workers' too).
-    pub(crate) gossip: LocalBlocks,
+    /// Where the blocks the API and the coordinator store go for broadcast while gossip
+    /// runs (`ledger_sync::LocalBlocks`, attached by `GossipNode.start`). One per open
+    /// store, shared by every handle of the process (the HTTP workers' too).
+    pub(crate) local: Arc<LocalBlocks>,
 }
-
-/// Where blocks stored by this binding's tasks go for broadcast (`GossipNode` sets it).
-pub(crate) type LocalBlocks = Arc<RwLock<Option<Arc<NodeStore>>>>;
 
 /// The broadcast hook of each store open in this process, by the same key as the store:
 /// an attached handle announces through the owner's hook, so that a block submitted on
 /// any HTTP event loop reaches the peers.
-static GOSSIP_HOOKS: Shared<RwLock<Option<Arc<NodeStore>>>> = Shared::new();
-
-fn announce(sink: &LocalBlocks, id: [u8; 32], bytes: Vec<u8>, milestone: bool) {
-    if let Some(gossip) = sink.read().unwrap_or_else(|p| p.into_inner()).as_ref() {
-        gossip.local_block(id, bytes, milestone);
-    }
-}
-
-/// The gossip hook while gossip runs (checked before a batch's blocks are handed over).
-fn gossip_of(sink: &LocalBlocks) -> Option<Arc<NodeStore>> {
-    sink.read().unwrap_or_else(|p| p.into_inner()).clone()
-}
+static LOCAL_BLOCKS: Shared<LocalBlocks> = Shared::new();
 
 /// Stores open in this process, by data directory, for the HTTP worker threads (shared.rs).
 static OPEN_STORES: Shared<Store> = Shared::new();
@@ -399,8 +386,8 @@ impl LedgerStore {
             ))
         })?;
         // The owner's hook: gossip started on any handle sees the blocks of every handle.
-        let gossip = GOSSIP_HOOKS.find(&key).unwrap_or_default();
-        Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: None, key, gossip })
+        let local = LOCAL_BLOCKS.find(&key).unwrap_or_default();
+        Ok(LedgerStore { store: RwLock::new(Some(store)), published_as: None, key, local })
     }
 
     pub(crate) fn get(&self) -> Result<Arc<Store>> {
@@ -418,7 +405,7 @@ impl LedgerStore {
         if let Some(store) = self.store.write().unwrap_or_else(|p| p.into_inner()).take() {
             if let Some(key) = &self.published_as {
                 OPEN_STORES.withdraw(key, &store);
-                GOSSIP_HOOKS.withdraw(key, &self.gossip);
+                LOCAL_BLOCKS.withdraw(key, &self.local);
                 store.set_event_listener(None);
             }
         }
@@ -460,7 +447,7 @@ impl LedgerStore {
     pub fn submit_blocks(&self, blocks: Vec<BufferSlice<'_>>) -> Result<AsyncTask<SubmitTask>> {
         Ok(AsyncTask::new(SubmitTask {
             store: self.get()?,
-            gossip: self.gossip.clone(),
+            local: self.local.clone(),
             blocks: blocks.iter().map(|b| b.to_vec()).collect(),
         }))
     }
@@ -479,13 +466,13 @@ impl LedgerStore {
     /// announced to peers. Resolves to the number of checkpoint blocks stored.
     #[napi(ts_return_type = "Promise<number>")]
     pub fn issue_checkpoints(&self) -> Result<AsyncTask<CheckpointTask>> {
-        Ok(AsyncTask::new(CheckpointTask { store: self.get()?, gossip: self.gossip.clone() }))
+        Ok(AsyncTask::new(CheckpointTask { store: self.get()?, local: self.local.clone() }))
     }
 
     /// Issue the next milestone with the embedded coordinator, off the event loop.
     #[napi(ts_return_type = "Promise<MilestoneOutcome>")]
     pub fn issue_milestone(&self, timestamp: Option<u32>) -> Result<AsyncTask<IssueTask>> {
-        Ok(AsyncTask::new(IssueTask { store: self.get()?, gossip: self.gossip.clone(), timestamp }))
+        Ok(AsyncTask::new(IssueTask { store: self.get()?, local: self.local.clone(), timestamp }))
     }
 
     /// The block's bytes, copied into a buffer of the JavaScript heap: for a few hundred
@@ -663,13 +650,13 @@ impl Task for OpenTask {
             Ok(store) => {
                 let store = Arc::new(store);
                 OPEN_STORES.publish(self.key.clone(), &store);
-                let gossip = LocalBlocks::default();
-                GOSSIP_HOOKS.publish(self.key.clone(), &gossip);
+                let local = Arc::new(LocalBlocks::new());
+                LOCAL_BLOCKS.publish(self.key.clone(), &local);
                 Ok(LedgerStore {
                     store: RwLock::new(Some(store)),
                     published_as: Some(self.key.clone()),
                     key: self.key.clone(),
-                    gossip,
+                    local,
                 })
             }
             Err(e) => Err(rejection(&env, to_napi(e))),
@@ -679,7 +666,7 @@ impl Task for OpenTask {
 
 pub struct SubmitTask {
     store: Arc<Store>,
-    gossip: LocalBlocks,
+    local: Arc<LocalBlocks>,
     blocks: Vec<Vec<u8>>,
 }
 
@@ -687,22 +674,8 @@ impl Task for SubmitTask {
     type Output = Vec<ledger_core::Result<Submitted>>;
     type JsValue = Vec<SubmitOutcome>;
     fn compute(&mut self) -> napi::Result<Self::Output> {
-        let blocks = std::mem::take(&mut self.blocks);
-        let results =
-            self.store.submit_blocks(&blocks.iter().map(|b| b.as_slice()).collect::<Vec<_>>());
-        // The bytes move on to gossip (the answer needs only the ids): one hand-over per batch.
-        if let Some(gossip) = gossip_of(&self.gossip) {
-            let stored = blocks
-                .into_iter()
-                .zip(&results)
-                .filter_map(|(bytes, result)| match result {
-                    Ok(Submitted { block_id, stored: true }) => Some((*block_id, bytes)),
-                    _ => None,
-                })
-                .collect();
-            gossip.local_blocks(stored);
-        }
-        Ok(results)
+        // Stored, then handed to gossip while it runs: one hand-over per batch.
+        Ok(self.local.submit_blocks(&self.store, std::mem::take(&mut self.blocks)))
     }
     fn resolve(&mut self, _env: Env, output: Self::Output) -> napi::Result<Vec<SubmitOutcome>> {
         Ok(output
@@ -737,7 +710,7 @@ impl Task for PrecheckTask {
 
 pub struct CheckpointTask {
     store: Arc<Store>,
-    gossip: LocalBlocks,
+    local: Arc<LocalBlocks>,
 }
 
 impl Task for CheckpointTask {
@@ -746,14 +719,7 @@ impl Task for CheckpointTask {
     fn compute(&mut self) -> napi::Result<Self::Output> {
         // Nothing cancels it: at most MAX_CHECKPOINTS proofs of work, and the coordinator's
         // stop waits for the milestone in progress anyway.
-        let checkpoints = self.store.issue_checkpoints(&AtomicBool::new(false));
-        Ok(checkpoints.map(|list| {
-            let count = list.len();
-            for c in list {
-                announce(&self.gossip, c.block_id, c.bytes, false);
-            }
-            count
-        }))
+        Ok(self.local.issue_checkpoints(&self.store, &AtomicBool::new(false)))
     }
     fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<u32> {
         output.map(|count| count as u32).map_err(|e| rejection(&env, to_napi(e)))
@@ -762,7 +728,7 @@ impl Task for CheckpointTask {
 
 pub struct IssueTask {
     store: Arc<Store>,
-    gossip: LocalBlocks,
+    local: Arc<LocalBlocks>,
     timestamp: Option<u32>,
 }
 
@@ -770,13 +736,7 @@ impl Task for IssueTask {
     type Output = ledger_core::Result<IssuedMilestone>;
     type JsValue = MilestoneOutcome;
     fn compute(&mut self) -> napi::Result<Self::Output> {
-        let issued = self.store.issue_milestone(self.timestamp);
-        if let Ok(m) = &issued {
-            if let Ok(Some(bytes)) = self.store.block(&m.block_id) {
-                announce(&self.gossip, m.block_id, bytes, true);
-            }
-        }
-        Ok(issued)
+        Ok(self.local.issue_milestone(&self.store, self.timestamp))
     }
     fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<MilestoneOutcome> {
         let m = output.map_err(|e| rejection(&env, to_napi(e)))?;

@@ -4,10 +4,11 @@
 //! is stored. Bounded in count and age: a peer cannot fill memory with orphans, and a
 //! block whose parents never come is forgotten.
 //!
-//! Pure bookkeeping, no I/O: the store implementation decides what is missing and what
-//! arrived. Held blocks are unvalidated bytes; they are validated when submitted.
+//! Pure bookkeeping, no I/O: `intake.rs` decides what is missing and what arrived. Held
+//! blocks are unvalidated bytes (checked as far as they can be without their parents,
+//! `SyncStore::check_without_parents`); the store validates them when they are submitted.
 
-use crate::packets::BlockId;
+use ledger_gossip::BlockId;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -138,17 +139,6 @@ impl HeldBlocks {
     }
 }
 
-/// The parents a serialized block names (protocol version, parent count, then 32 bytes
-/// each), read without decoding the rest; None if the bytes are too short for them.
-pub fn parents_of(bytes: &[u8]) -> Option<Vec<BlockId>> {
-    let count = *bytes.get(1)? as usize;
-    let end = 2 + 32 * count;
-    if bytes.len() < end {
-        return None;
-    }
-    Some(bytes[2..end].chunks_exact(32).map(|c| BlockId(c.try_into().expect("32 bytes"))).collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,16 +205,5 @@ mod tests {
         assert_eq!(held.expire(start + Duration::from_secs(61)), 1);
         assert!(!held.contains(&id(10)) && held.contains(&id(11)));
         assert_eq!(held.missing(), vec![id(2)]);
-    }
-
-    #[test]
-    fn parents_read_from_the_header() {
-        let mut bytes = vec![2, 2];
-        bytes.extend([1u8; 32]);
-        bytes.extend([2u8; 32]);
-        bytes.extend([0, 0, 0, 0]);
-        assert_eq!(parents_of(&bytes), Some(vec![id(1), id(2)]));
-        assert_eq!(parents_of(&bytes[..40]), None);
-        assert_eq!(parents_of(&[2]), None);
     }
 }
