@@ -2,7 +2,8 @@
 //! writes whatever the test wants on its gossip stream: garbage and bad lengths close the
 //! stream and connection, an invalid block gets its sender dropped and removed, a silent
 //! peer is dropped after the grace period and one whose heartbeats stop after the expiry —
-//! while a well-behaved peer keeps its stream.
+//! while a well-behaved peer keeps its stream. The invalid block is judged by the node's
+//! real store.
 
 use crate::common::*;
 use futures::AsyncWriteExt;
@@ -12,11 +13,13 @@ use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(10);
 
-async fn node_with_good_peer(config: ledger_gossip::Config) -> (Node, Node) {
-    let node = memory_node(config, synced(2)).await;
-    let good = memory_node(memory_config(), synced(2)).await;
+/// A follower at milestone 2 and a good peer of it at 2.
+async fn node_with_good_peer(config: ledger_gossip::Config) -> (Node, Node, Chain) {
+    let chain = Chain::of(2, false);
+    let node = node_on(chain.follower_at(2), config).await;
+    let good = follower_node(&chain, 2).await;
     peer_up(&good, &node).await;
-    (node, good)
+    (node, good, chain)
 }
 
 async fn expect_closed(node: &mut Node, raw: libp2p::PeerId) -> CloseReason {
@@ -32,7 +35,7 @@ async fn expect_closed(node: &mut Node, raw: libp2p::PeerId) -> CloseReason {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_message_type_closes_stream_and_connection() {
-    let (mut node, good) = node_with_good_peer(memory_config()).await;
+    let (mut node, good, _chain) = node_with_good_peer(memory_config()).await;
     let (raw, mut stream) = raw_stream_to(&node).await;
     stream.write_all(&to_frame(&Heartbeat::new(2, 0, 2, 1, 1))).await.unwrap();
     stream.write_all(&[0x09, 0x04, 0x00, 1, 2, 3, 4]).await.unwrap();
@@ -42,7 +45,7 @@ async fn an_unknown_message_type_closes_stream_and_connection() {
         CloseReason::Protocol(PacketError::UnknownType(9))
     );
     assert!(node.has_heartbeat_from(good.peer_id()).await, "the good peer keeps its stream");
-    assert!(node.gossip.metrics().streams.received_heartbeats >= 2);
+    assert!(node.gossip().metrics().streams.received_heartbeats >= 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -77,7 +80,7 @@ async fn bad_lengths_close_the_stream() {
         ),
         (vec![0x00, 0x03, 0x00], PacketError::UnknownType(0)),
     ] {
-        let (mut node, good) = node_with_good_peer(memory_config()).await;
+        let (mut node, good, _chain) = node_with_good_peer(memory_config()).await;
         let (raw, mut stream) = raw_stream_to(&node).await;
         stream.write_all(&bytes).await.unwrap();
         stream.flush().await.unwrap();
@@ -88,9 +91,10 @@ async fn bad_lengths_close_the_stream() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invalid_block_gets_its_sender_dropped_and_removed() {
-    let (mut node, good) = node_with_good_peer(memory_config()).await;
+    let (mut node, good, chain) = node_with_good_peer(memory_config()).await;
     let (raw, mut stream) = raw_stream_to(&node).await;
-    let mut bad = tagged_block(&[SEP], "protocol version 3");
+    // Well-formed, its parent stored: only the protocol version is wrong.
+    let mut bad = tagged_block(&[chain.milestone_id(2).0], "protocol version 3");
     bad[0] = 3;
     let bad_id = ledger_gossip::BlockId::of_block(&bad);
     stream.write_all(&to_frame(&Heartbeat::new(2, 0, 2, 1, 1))).await.unwrap();
@@ -108,11 +112,13 @@ async fn an_invalid_block_gets_its_sender_dropped_and_removed() {
         .await;
     assert_eq!((block, removed), (bad_id, true));
     eventually(WAIT, || async { node.peer(raw).await.is_none() }).await;
-    assert!(!node.store.contains(&bad_id));
-    assert_eq!(node.gossip.metrics().invalid_blocks, 1);
+    assert!(!node.contains(&bad_id));
+    assert_eq!(node.gossip().metrics().invalid_blocks, 1);
     assert!(node.has_heartbeat_from(good.peer_id()).await);
-    // The good peer never saw the invalid block.
-    assert_eq!(good.peer(node.peer_id()).await.unwrap().gossip.unwrap().metrics.received_blocks, 0);
+    // The good peer never saw the invalid block: the one block it had from the node is the
+    // answer to its "latest milestone" request (milestone 2, which it has).
+    let at_good = good.peer(node.peer_id()).await.unwrap().gossip.unwrap().metrics;
+    assert_eq!((at_good.received_blocks, at_good.new_blocks), (1, 0));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -120,7 +126,7 @@ async fn a_silent_peer_is_dropped_after_the_grace_period() {
     let mut config = memory_config();
     config.timers.heartbeat_check_interval = Duration::from_millis(100);
     config.timers.heartbeat_grace = Duration::from_millis(500);
-    let (mut node, good) = node_with_good_peer(config).await;
+    let (mut node, good, _chain) = node_with_good_peer(config).await;
     let (raw, _stream) = raw_stream_to(&node).await;
     let reason = node
         .event(WAIT, |e| match e {
@@ -143,11 +149,12 @@ async fn a_peer_whose_heartbeats_stop_is_dropped_after_the_expiry() {
     config.timers.heartbeat_expiry = Duration::from_secs(2);
     // The good peer must resend faster than the node's expiry: twenty times as often, so
     // that a loaded machine's late timers do not let its heartbeat expire too.
-    let node = memory_node(config, synced(2)).await;
+    let chain = Chain::of(2, false);
+    let node = node_on(chain.follower_at(2), config).await;
     let mut good_config = memory_config();
     good_config.timers.heartbeat_check_interval = Duration::from_millis(50);
     good_config.timers.heartbeat_resend = Duration::from_millis(100);
-    let good = memory_node(good_config, synced(2)).await;
+    let good = node_on(chain.follower_at(2), good_config).await;
     peer_up(&good, &node).await;
     let mut node = node;
 
@@ -171,7 +178,7 @@ async fn a_peer_that_sends_nothing_at_all_hits_the_read_deadline() {
     config.timers.read_timeout = Duration::from_millis(500);
     // Keep the heartbeat judge out of the way.
     config.timers.heartbeat_grace = Duration::from_secs(60);
-    let (mut node, _good) = node_with_good_peer(config).await;
+    let (mut node, _good, _chain) = node_with_good_peer(config).await;
     let (raw, _stream) = raw_stream_to(&node).await;
     assert_eq!(expect_closed(&mut node, raw).await, CloseReason::ReadTimeout);
 }

@@ -1,5 +1,6 @@
-//! Streams and peers on the in-memory transport: who opens, heartbeats first, one stream per
-//! peer (also when both sides dial at once), relations, the unknown-peers limit, removal.
+//! Streams and peers on the in-memory transport: who opens, heartbeats first (with the
+//! indexes the stores report), one stream per peer (also when both sides dial at once),
+//! relations, the unknown-peers limit, removal.
 
 use crate::common::*;
 use ledger_gossip::{AddPeerError, GossipEvent, PeerEntry, Relation};
@@ -9,8 +10,16 @@ const WAIT: Duration = Duration::from_secs(10);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dialer_opens_the_stream_and_both_exchange_heartbeats() {
-    let a = memory_node(memory_config(), synced(7)).await;
-    let b = memory_node(memory_config(), SyncState { confirmed: 5, latest: 9, pruned: 2 }).await;
+    // a and b began from the same snapshot at milestone 2 (pruning index 2); b has also
+    // seen milestone 9, signed by the network's coordinator but far from applicable: b
+    // reports latest 9. Nobody is two behind anybody's confirmed index, so nobody
+    // warp-syncs and the indexes stay.
+    let a = node_on(snapshot_follower(), memory_config()).await;
+    let b = node_on(snapshot_follower(), memory_config()).await;
+    let nine = signed_milestone(9, vec![[0xaa; 32]]);
+    let verdict =
+        ledger_gossip::GossipStore::submit_blocks(b.sync.intake(), &[received(&nine, false)]);
+    assert!(matches!(verdict[0], ledger_gossip::Intake::Stored { milestone: Some(9), .. }));
     peer_up(&a, &b).await;
 
     let b_at_a = a.peer(b.peer_id()).await.unwrap();
@@ -24,14 +33,14 @@ async fn dialer_opens_the_stream_and_both_exchange_heartbeats() {
             heartbeat.pruned_milestone_index,
             heartbeat.latest_milestone_index
         ),
-        (5, 2, 9)
+        (2, 2, 9)
     );
     assert_eq!(heartbeat.connected_peers, 1);
 
     let a_at_b = b.peer(a.peer_id()).await.unwrap();
     assert_eq!(a_at_b.relation, Relation::Unknown, "it connected on its own");
     let gossip = a_at_b.gossip.unwrap();
-    assert_eq!(gossip.heartbeat.unwrap().solid_milestone_index, 7);
+    assert_eq!(gossip.heartbeat.unwrap().solid_milestone_index, 2);
     // Each side asked for the other's latest milestone right after its heartbeat.
     assert_eq!(gossip.metrics.received_milestone_requests, 1);
     assert!(gossip.metrics.sent_heartbeats >= 1);
@@ -41,14 +50,16 @@ async fn dialer_opens_the_stream_and_both_exchange_heartbeats() {
         b.peer(a.peer_id()).await.unwrap().addresses == vec![a.address.clone()]
     })
     .await;
+    assert_eq!((a.sync_state().confirmed, b.sync_state().confirmed), (2, 2));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn simultaneous_dials_leave_one_stream_that_stays() {
-    for _ in 0..5 {
-        let a = memory_node(memory_config(), synced(1)).await;
-        let b = memory_node(memory_config(), synced(1)).await;
-        let (ra, rb) = tokio::join!(a.gossip.add_peer(b.entry()), b.gossip.add_peer(a.entry()));
+    let chain = Chain::of(1, false);
+    for round in 0..5 {
+        let a = follower_node(&chain, 1).await;
+        let b = follower_node(&chain, 1).await;
+        let (ra, rb) = tokio::join!(a.gossip().add_peer(b.entry()), b.gossip().add_peer(a.entry()));
         ra.unwrap().unwrap();
         rb.unwrap().unwrap();
         eventually(WAIT, || async {
@@ -61,11 +72,11 @@ async fn simultaneous_dials_leave_one_stream_that_stays() {
         // arrives, within the deadline that only bounds a failing test.
         tokio::time::sleep(Duration::from_millis(300)).await;
         tokio::time::timeout(WAIT, async {
-            for round in 0.. {
-                let x = a.store.add_local(&tagged_block(&[SEP], &format!("from a, {round}")));
-                let y = b.store.add_local(&tagged_block(&[SEP], &format!("from b, {round}")));
+            for pair in 0.. {
+                let x = a.add_local_on_tips(&format!("from a, round {round}, pair {pair}"));
+                let y = b.add_local_on_tips(&format!("from b, round {round}, pair {pair}"));
                 for _ in 0..50 {
-                    if b.store.contains(&x) && a.store.contains(&y) {
+                    if b.contains(&x) && a.contains(&y) {
                         return;
                     }
                     tokio::time::sleep(Duration::from_millis(20)).await;
@@ -81,17 +92,19 @@ async fn simultaneous_dials_leave_one_stream_that_stays() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_peers_over_the_limit_get_no_stream() {
+    let chain = Chain::of(1, false);
     let mut config = memory_config();
     config.unknown_peers_limit = 1;
-    let mut hub = memory_node(config, synced(1)).await;
-    let first = memory_node(memory_config(), synced(1)).await;
-    let second = memory_node(memory_config(), synced(1)).await;
+    let mut hub = node_on(chain.follower_at(1), config).await;
+    let first = follower_node(&chain, 1).await;
+    let second = follower_node(&chain, 1).await;
     peer_up(&first, &hub).await;
 
-    second.gossip.add_peer(hub.entry()).await.unwrap().unwrap();
+    second.gossip().add_peer(hub.entry()).await.unwrap().unwrap();
+    let second_id = second.peer_id();
     let refused = hub
         .event(WAIT, |e| match e {
-            GossipEvent::StreamRefused { peer, reason } if *peer == second.peer_id() => {
+            GossipEvent::StreamRefused { peer, reason } if *peer == second_id => {
                 Some(reason.clone())
             }
             _ => None,
@@ -102,35 +115,38 @@ async fn unknown_peers_over_the_limit_get_no_stream() {
     assert!(hub.has_heartbeat_from(first.peer_id()).await);
 
     // Known peers are not limited: the hub adds the second one and it gets a stream.
-    hub.gossip.add_peer(second.entry()).await.unwrap().unwrap();
+    hub.gossip().add_peer(second.entry()).await.unwrap().unwrap();
     eventually(WAIT, || async { hub.has_heartbeat_from(second.peer_id()).await }).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn removed_peers_are_disconnected_and_forgotten() {
-    let a = memory_node(memory_config(), synced(1)).await;
-    let b = memory_node(memory_config(), synced(1)).await;
+    let chain = Chain::of(1, false);
+    let a = follower_node(&chain, 1).await;
+    let b = follower_node(&chain, 1).await;
     peer_up(&a, &b).await;
-    assert!(a.gossip.remove_peer(b.peer_id()).await.unwrap());
+    assert!(a.gossip().remove_peer(b.peer_id()).await.unwrap());
     assert!(a.peer(b.peer_id()).await.is_none());
     eventually(WAIT, || async { b.peer(a.peer_id()).await.is_none() }).await;
-    assert!(!a.gossip.remove_peer(b.peer_id()).await.unwrap(), "already gone");
+    assert!(!a.gossip().remove_peer(b.peer_id()).await.unwrap(), "already gone");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_does_not_peer_with_itself() {
-    let a = memory_node(memory_config(), synced(1)).await;
-    assert_eq!(a.gossip.add_peer(a.entry()).await.unwrap(), Err(AddPeerError::OwnPeerId));
-    assert!(a.gossip.peers().await.unwrap().is_empty());
+    let chain = Chain::of(1, false);
+    let a = follower_node(&chain, 1).await;
+    assert_eq!(a.gossip().add_peer(a.entry()).await.unwrap(), Err(AddPeerError::OwnPeerId));
+    assert!(a.gossip().peers().await.unwrap().is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn known_peers_are_redialled_after_they_come_back() {
-    let mut a = memory_node(memory_config(), synced(1)).await;
-    let b = memory_node(memory_config(), synced(1)).await;
+    let chain = Chain::of(1, false);
+    let mut a = follower_node(&chain, 1).await;
+    let b = follower_node(&chain, 1).await;
     peer_up(&a, &b).await;
     // b forgets a and cuts the connection; a, for which b is known, dials again.
-    b.gossip.remove_peer(a.peer_id()).await.unwrap();
+    b.gossip().remove_peer(a.peer_id()).await.unwrap();
     let b_id = b.peer_id();
     a.event(WAIT, |e| {
         matches!(e, GossipEvent::StreamClosed { peer, .. } if *peer == b_id).then_some(())
@@ -141,6 +157,6 @@ async fn known_peers_are_redialled_after_they_come_back() {
     })
     .await;
     let entry = PeerEntry::parse(&b.entry().multi_address().to_string(), Some("b".into())).unwrap();
-    let info = a.gossip.add_peer(entry).await.unwrap().unwrap();
+    let info = a.gossip().add_peer(entry).await.unwrap().unwrap();
     assert_eq!(info.alias.as_deref(), Some("b"));
 }
