@@ -48,7 +48,10 @@ mod white_flag;
 
 pub use genesis::{protocol_from_json, protocol_json};
 pub use history::HistoryIndexes;
-pub use index::{ChainId, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey};
+pub use index::{
+    ChainId, FilterField, FilterKind, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf,
+    SortKey, FILTER_FIELDS,
+};
 pub use ledger_core::{Code, Error, Result};
 pub use milestone::{KeyRange, MilestoneKeys};
 pub use origin::{GenesisStyle, Origin};

@@ -7,11 +7,13 @@
 //! output). `write_changes` adds a milestone's ledger changes to the milestone's own batch,
 //! so the index never lags the ledger; `rebuild` derives it from the ledger when it is
 //! missing, of another format, or behind (the indexer was switched off); `query` answers a
-//! page from one snapshot.
+//! page from one snapshot; `filters` lists the query's filters once, for the binding and
+//! the HTTP layer.
 
 mod chains;
 mod entry;
 mod fields;
+mod filters;
 mod outputs;
 mod query;
 mod rebuild;
@@ -21,6 +23,7 @@ mod sort_key;
 pub use chains::IndexerChains;
 pub use entry::{ChainId, IndexedOutput, OutputKind};
 pub use fields::{field_prefix, has_field_prefix};
+pub use filters::{FilterField, FilterKind, FILTER_FIELDS};
 pub use query::{OutputFilter, OutputPage, OutputQuery, OutputsOf};
 pub use rebuild::{bring_up_to_date, verify};
 pub use sort_key::SortKey;

@@ -22,7 +22,8 @@ use ledger_core::Result;
 use std::collections::VecDeque;
 use std::fmt::Write;
 
-/// The conditions of indexer.md §2.1; None = not asked. All must hold.
+/// The conditions of indexer.md §2.1; None = not asked. All must hold. Their query
+/// parameters, kinds and routes are listed in `filters.rs`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OutputFilter {
     pub unlockable_by_address: Option<Address>,
