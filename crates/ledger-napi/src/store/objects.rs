@@ -1,0 +1,177 @@
+//! The plain objects `LedgerStore` hands to JavaScript (`#[napi(object)]`, typed in the
+//! generated `native/index.d.ts`) and their conversion from the store's Rust values: ids as
+//! 0x-hex strings, bytes as Buffers, large counters as numbers, and the `failure` by which a
+//! submitted batch reports each block the store refused (errors.rs).
+
+use ledger_core::json::hex;
+use ledger_store::{IssuedMilestone, MilestoneRecord, Status, Submitted, UtxoChanges};
+use napi::bindgen_prelude::Buffer;
+use napi_derive::napi;
+
+/// Why one block of a batch was not stored: data of the answer (`errors.rs`).
+#[napi(object)]
+#[derive(Debug, PartialEq)]
+pub struct NativeFailure {
+    /// A reason code (`ErrorCode`).
+    pub code: String,
+    pub path: String,
+    pub detail: String,
+}
+
+impl From<ledger_core::Error> for NativeFailure {
+    fn from(e: ledger_core::Error) -> Self {
+        NativeFailure { code: e.code.to_string(), path: e.path, detail: e.detail }
+    }
+}
+
+#[napi(object)]
+pub struct SubmitOutcome {
+    pub block_id: Option<String>,
+    pub stored: bool,
+    pub failure: Option<NativeFailure>,
+}
+
+impl From<ledger_core::Result<Submitted>> for SubmitOutcome {
+    fn from(result: ledger_core::Result<Submitted>) -> Self {
+        match result {
+            Ok(s) => {
+                SubmitOutcome { block_id: Some(hex(&s.block_id)), stored: s.stored, failure: None }
+            }
+            Err(e) => SubmitOutcome { block_id: None, stored: false, failure: Some(e.into()) },
+        }
+    }
+}
+
+#[napi(object)]
+pub struct MilestoneOutcome {
+    pub index: u32,
+    pub milestone_id: String,
+    pub block_id: String,
+    pub timestamp: u32,
+    pub referenced_blocks: u32,
+    pub included_transactions: u32,
+    /// Microseconds in white flag and in the atomic commit.
+    pub confirm_micros: f64,
+    pub commit_micros: f64,
+}
+
+impl From<IssuedMilestone> for MilestoneOutcome {
+    fn from(m: IssuedMilestone) -> Self {
+        MilestoneOutcome {
+            index: m.index,
+            milestone_id: hex(&m.milestone_id),
+            block_id: hex(&m.block_id),
+            timestamp: m.timestamp,
+            referenced_blocks: m.referenced_blocks as u32,
+            included_transactions: m.included_transactions as u32,
+            confirm_micros: m.confirm_micros as f64,
+            commit_micros: m.commit_micros as f64,
+        }
+    }
+}
+
+#[napi(object)]
+pub struct ColumnSize {
+    /// The column family's name (ledger-store `columns.rs`).
+    pub name: String,
+    pub bytes: f64,
+}
+
+#[napi(object)]
+pub struct FoundOutput {
+    pub output: Buffer,
+    pub metadata_json: String,
+}
+
+#[napi(object)]
+pub struct FoundMilestone {
+    pub index: u32,
+    pub timestamp: u32,
+    pub milestone_id: String,
+    pub block_id: String,
+    pub payload: Buffer,
+}
+
+impl From<MilestoneRecord> for FoundMilestone {
+    fn from(r: MilestoneRecord) -> Self {
+        FoundMilestone {
+            index: r.index,
+            timestamp: r.timestamp,
+            milestone_id: hex(&r.milestone_id),
+            block_id: hex(&r.block_id),
+            payload: r.payload.into(),
+        }
+    }
+}
+
+#[napi(object)]
+pub struct UtxoChangesJs {
+    pub index: u32,
+    pub created_outputs: Vec<String>,
+    pub consumed_outputs: Vec<String>,
+}
+
+impl From<UtxoChanges> for UtxoChangesJs {
+    fn from(c: UtxoChanges) -> Self {
+        UtxoChangesJs {
+            index: c.index,
+            created_outputs: c.created.iter().map(|id| hex(id)).collect(),
+            consumed_outputs: c.consumed.iter().map(|id| hex(id)).collect(),
+        }
+    }
+}
+
+#[napi(object)]
+pub struct LatestMilestoneJs {
+    pub index: u32,
+    pub timestamp: Option<u32>,
+    pub milestone_id: Option<String>,
+}
+
+/// The blocks of the last milestone interval (`ledger_store::MilestoneInterval`).
+#[napi(object)]
+pub struct MilestoneIntervalJs {
+    pub index: u32,
+    pub new_blocks: f64,
+    pub referenced_blocks: f64,
+    pub seconds: u32,
+}
+
+#[napi(object)]
+pub struct StoreStatusJs {
+    pub latest_milestone: LatestMilestoneJs,
+    pub ledger_index: u32,
+    /// The snapshot's target index (0 for a ledger that began at genesis).
+    pub pruning_index: u32,
+    pub blocks_stored: f64,
+    pub pending_blocks: f64,
+    pub blocks_below_max_depth: f64,
+    pub last_interval: Option<MilestoneIntervalJs>,
+}
+
+impl From<Status> for StoreStatusJs {
+    fn from(s: Status) -> Self {
+        let latest_milestone = match s.latest_milestone {
+            Some((index, timestamp, id)) => LatestMilestoneJs {
+                index,
+                timestamp: Some(timestamp),
+                milestone_id: Some(hex(&id)),
+            },
+            None => LatestMilestoneJs { index: 0, timestamp: None, milestone_id: None },
+        };
+        StoreStatusJs {
+            latest_milestone,
+            ledger_index: s.ledger_index,
+            pruning_index: s.pruning_index,
+            blocks_stored: s.blocks_stored as f64,
+            pending_blocks: s.pending_blocks as f64,
+            blocks_below_max_depth: s.blocks_below_max_depth as f64,
+            last_interval: s.last_interval.map(|i| MilestoneIntervalJs {
+                index: i.index,
+                new_blocks: i.new_blocks as f64,
+                referenced_blocks: i.referenced_blocks as f64,
+                seconds: i.seconds,
+            }),
+        }
+    }
+}
