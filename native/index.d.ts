@@ -116,9 +116,11 @@ export declare class LedgerStore {
   getUtxoChanges(index: number): UtxoChangesJs | null
   /**
    * One page of an indexer query as JSON text, off the event loop (a query without an
-   * address-like filter may walk many outputs): the response body of indexer.md §3.1.
+   * address-like filter may walk many outputs): the response body of indexer.md §3.1. The
+   * query holds `route`, `pageSize`, an optional `cursor` and the filters of
+   * `indexerFilterFields()` by name (indexer.rs).
    */
-  queryOutputs(query: IndexerQuery): Promise<string>
+  queryOutputs(query: { route: string; pageSize: number; cursor?: string }): Promise<string>
   /**
    * The body of a by-ID indexer route (`kind`: `alias`, `nft` or `foundry`; `id`: 0x +
    * 64 or 76 hex digits); null when no unspent output of that chain exists.
@@ -242,6 +244,19 @@ export declare function encodePayloadJson(jsonText: string): Buffer
 
 export declare function essenceHashOf(input: Buffer | string): string
 
+/**
+ * A filter of indexer queries (ledger-store `index/filters.rs`), as the HTTP layer reads
+ * it; `indexerFilterFields()` lists them in the order a route's parameters are checked.
+ */
+export interface FilterFieldJs {
+  /** The query parameter, which is also the key in `queryOutputs`' query object. */
+  name: string
+  /** `address`, `aliasAddress`, `boolean`, `time`, `tokenCount` or `tag`. */
+  kind: string
+  /** The routes that take it: `outputs`, `basic`, `alias`, `foundry`, `nft`. */
+  routes: Array<string>
+}
+
 export interface FoundMilestone {
   index: number
   timestamp: number
@@ -334,39 +349,8 @@ export interface HeartbeatJs {
  */
 export declare function identityPeerId(identityFile: string, identityPrivateKey?: string | undefined | null): string
 
-/**
- * An indexer query (indexer.md §2). Values are already checked by the HTTP layer:
- * addresses are bech32 of the network's HRP, the tag 0x-hex of 1 to 64 bytes.
- */
-export interface IndexerQuery {
-  /** `outputs` (the four kinds merged), `basic`, `alias`, `foundry` or `nft`. */
-  route: string
-  unlockableByAddress?: string
-  address?: string
-  hasStorageDepositReturn?: boolean
-  storageDepositReturnAddress?: string
-  hasTimelock?: boolean
-  timelockedBefore?: number
-  timelockedAfter?: number
-  hasExpiration?: boolean
-  expiresBefore?: number
-  expiresAfter?: number
-  expirationReturnAddress?: string
-  sender?: string
-  issuer?: string
-  tag?: string
-  stateController?: string
-  governor?: string
-  aliasAddress?: string
-  hasNativeTokens?: boolean
-  minNativeTokenCount?: number
-  maxNativeTokenCount?: number
-  createdBefore?: number
-  createdAfter?: number
-  /** The 76 hex digits of a cursor: the first key of the page. */
-  cursor?: string
-  pageSize: number
-}
+/** Every filter of the indexer's list routes, in the order their parameters are checked. */
+export declare function indexerFilterFields(): Array<FilterFieldJs>
 
 /** Inputs commitment of the consumed outputs, given as a JSON array of outputs. */
 export declare function inputsCommitmentOf(outputsJson: string): string

@@ -859,6 +859,7 @@ module.exports.encodeOutputJson = nativeBinding.encodeOutputJson
 module.exports.encodePayloadJson = nativeBinding.encodePayloadJson
 module.exports.essenceHashOf = nativeBinding.essenceHashOf
 module.exports.identityPeerId = nativeBinding.identityPeerId
+module.exports.indexerFilterFields = nativeBinding.indexerFilterFields
 module.exports.inputsCommitmentOf = nativeBinding.inputsCommitmentOf
 module.exports.listenReusePort = nativeBinding.listenReusePort
 module.exports.merkleRootOf = nativeBinding.merkleRootOf

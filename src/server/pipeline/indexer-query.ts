@@ -1,63 +1,48 @@
 // The query string of an indexer list route (indexer.md §1.3, §2.2, §3.2–§3.3, D30, D31)
 // as a checked IndexerQuery: malformed values are 400 naming the parameter; parameters the
 // route does not take, and unknown ones, are ignored; the first of repeated ones counts;
-// an empty value is no value.
+// an empty value is no value. Which filters exist, the kind of value each takes and the
+// routes that take it are the store's list (ledger-store `index/filters.rs`, handed over by
+// the binding's `indexerFilterFields()`), in the order they are checked; this file reads
+// the values.
 
 import { bech32Decode } from '../../core/ids';
+import native from '../../native';
 import type { IndexerQuery } from '../../store-contract';
 import { badRequest } from '../lib/http-error';
 
 type Route = IndexerQuery['route'];
-type Kind = 'address' | 'aliasAddress' | 'boolean' | 'time' | 'tokenCount' | 'tag';
+/** The kinds of filter value (ledger-store `FilterKind`). */
+export type FilterKind = 'address' | 'aliasAddress' | 'boolean' | 'time' | 'tokenCount' | 'tag';
+/** A filter parameter: a key of IndexerQuery. */
+export type FilterName = Exclude<keyof IndexerQuery, 'route' | 'cursor' | 'pageSize'>;
 
-const KINDS: Record<string, Kind> = {
-  unlockableByAddress: 'address',
-  address: 'address',
-  hasStorageDepositReturn: 'boolean',
-  storageDepositReturnAddress: 'address',
-  hasTimelock: 'boolean',
-  timelockedBefore: 'time',
-  timelockedAfter: 'time',
-  hasExpiration: 'boolean',
-  expiresBefore: 'time',
-  expiresAfter: 'time',
-  expirationReturnAddress: 'address',
-  sender: 'address',
-  issuer: 'address',
-  tag: 'tag',
-  stateController: 'address',
-  governor: 'address',
-  aliasAddress: 'aliasAddress',
-  hasNativeTokens: 'boolean',
-  minNativeTokenCount: 'tokenCount',
-  maxNativeTokenCount: 'tokenCount',
-  createdBefore: 'time',
-  createdAfter: 'time',
-};
+export interface FilterField {
+  name: FilterName;
+  kind: FilterKind;
+  routes: readonly Route[];
+}
 
-const COMMON = ['hasNativeTokens', 'minNativeTokenCount', 'maxNativeTokenCount', 'createdBefore', 'createdAfter'];
-const OWNED = [
-  'address',
-  'hasStorageDepositReturn',
-  'storageDepositReturnAddress',
-  'hasTimelock',
-  'timelockedBefore',
-  'timelockedAfter',
-  'hasExpiration',
-  'expiresBefore',
-  'expiresAfter',
-  'expirationReturnAddress',
-  'sender',
-  'tag',
-];
+const KINDS: readonly string[] = ['address', 'aliasAddress', 'boolean', 'time', 'tokenCount', 'tag'];
+const ROUTES: readonly Route[] = ['outputs', 'basic', 'alias', 'foundry', 'nft'];
 
-/** The parameters each route takes (indexer.md §2.2, inx-indexer's lists). */
-export const ROUTE_PARAMETERS: Record<Route, readonly string[]> = {
-  outputs: ['unlockableByAddress', ...COMMON],
-  basic: ['unlockableByAddress', ...OWNED, ...COMMON],
-  nft: ['unlockableByAddress', ...OWNED, 'issuer', ...COMMON],
-  alias: ['unlockableByAddress', 'sender', 'issuer', 'stateController', 'governor', ...COMMON],
-  foundry: ['aliasAddress', ...COMMON],
+/** Every filter, in the order a route's parameters are checked. */
+export const FILTER_FIELDS: readonly FilterField[] = native.indexerFilterFields().map((field) => {
+  // The binding and this file are built together; a kind or route this file does not know
+  // is a build mistake, found when the module loads.
+  if (!KINDS.includes(field.kind) || !field.routes.every((r) => (ROUTES as readonly string[]).includes(r)))
+    throw new Error(`indexer filter ${field.name}: kind ${field.kind} or routes ${field.routes} unknown here`);
+  return field as FilterField;
+});
+
+/** The parameters each route takes (indexer.md §2.2, inx-indexer's lists), in order. */
+const takenBy = (route: Route) => FILTER_FIELDS.filter((field) => field.routes.includes(route));
+export const ROUTE_PARAMETERS: Record<Route, readonly FilterField[]> = {
+  outputs: takenBy('outputs'),
+  basic: takenBy('basic'),
+  alias: takenBy('alias'),
+  foundry: takenBy('foundry'),
+  nft: takenBy('nft'),
 };
 
 // Go's strconv.ParseBool, which inx-indexer uses.
@@ -106,13 +91,13 @@ function pageSize(text: string | undefined, max: number): number {
 
 export function parseIndexerQuery(route: Route, query: Query, hrp: string, maxPageSize: number): IndexerQuery {
   const parsed: Record<string, unknown> = { route };
-  for (const name of ROUTE_PARAMETERS[route]) {
+  for (const { name, kind } of ROUTE_PARAMETERS[route]) {
     const text = first(query, name);
     if (text === undefined) continue;
-    switch (KINDS[name]) {
+    switch (kind) {
       case 'address':
       case 'aliasAddress':
-        parsed[name] = address(name, text, hrp, KINDS[name] === 'aliasAddress');
+        parsed[name] = address(name, text, hrp, kind === 'aliasAddress');
         break;
       case 'boolean':
         if (TRUE.has(text)) parsed[name] = true;

@@ -1,113 +1,102 @@
 //! Indexer queries for JavaScript (indexer.md §2–§3): the query object of the HTTP layer
-//! (`src/server/pipeline/indexer-query.ts`, values already checked) as an `OutputQuery`, and
-//! the body of a by-ID route (§3.4).
+//! (`src/server/pipeline/indexer-query.ts`, values already checked) as an `OutputQuery`,
+//! the list of filters that layer parses by (`indexerFilterFields()`), and the body of a
+//! by-ID route (§3.4).
+//!
+//! The filters are not named here: the query object's `route`, `pageSize` and `cursor` are,
+//! and every filter is read by ledger-store's list (`FILTER_FIELDS`: parameter name, kind of
+//! value, the `OutputFilter` field it sets). A key the list does not name is ignored, as
+//! napi ignores the extra keys of any object.
 
 use crate::codec::hex_array;
 use crate::errors::Result;
-use ledger_core::model::OutputId;
+use ledger_core::model::{Address, OutputId};
 use ledger_core::Code;
 use ledger_store::{
-    ChainId, OutputFilter, OutputKind, OutputPage, OutputQuery, OutputsOf, SortKey,
+    ChainId, FilterKind, OutputFilter, OutputPage, OutputQuery, OutputsOf, SortKey, FILTER_FIELDS,
 };
 use napi_derive::napi;
+use serde_json::{Map, Value};
 
-/// An indexer query (indexer.md §2). Values are already checked by the HTTP layer:
-/// addresses are bech32 of the network's HRP, the tag 0x-hex of 1 to 64 bytes.
+/// A filter of indexer queries (ledger-store `index/filters.rs`), as the HTTP layer reads
+/// it; `indexerFilterFields()` lists them in the order a route's parameters are checked.
 #[napi(object)]
-pub struct IndexerQuery {
-    /// `outputs` (the four kinds merged), `basic`, `alias`, `foundry` or `nft`.
-    pub route: String,
-    pub unlockable_by_address: Option<String>,
-    pub address: Option<String>,
-    pub has_storage_deposit_return: Option<bool>,
-    pub storage_deposit_return_address: Option<String>,
-    pub has_timelock: Option<bool>,
-    pub timelocked_before: Option<u32>,
-    pub timelocked_after: Option<u32>,
-    pub has_expiration: Option<bool>,
-    pub expires_before: Option<u32>,
-    pub expires_after: Option<u32>,
-    pub expiration_return_address: Option<String>,
-    pub sender: Option<String>,
-    pub issuer: Option<String>,
-    pub tag: Option<String>,
-    pub state_controller: Option<String>,
-    pub governor: Option<String>,
-    pub alias_address: Option<String>,
-    pub has_native_tokens: Option<bool>,
-    pub min_native_token_count: Option<u32>,
-    pub max_native_token_count: Option<u32>,
-    pub created_before: Option<u32>,
-    pub created_after: Option<u32>,
-    /// The 76 hex digits of a cursor: the first key of the page.
-    pub cursor: Option<String>,
-    pub page_size: u32,
+#[derive(Debug, PartialEq)]
+pub struct FilterFieldJs {
+    /// The query parameter, which is also the key in `queryOutputs`' query object.
+    pub name: String,
+    /// `address`, `aliasAddress`, `boolean`, `time`, `tokenCount` or `tag`.
+    pub kind: String,
+    /// The routes that take it: `outputs`, `basic`, `alias`, `foundry`, `nft`.
+    pub routes: Vec<String>,
 }
 
-pub(crate) fn output_query(q: IndexerQuery) -> ledger_core::Result<OutputQuery> {
-    let address = |value: &Option<String>, path: &str| -> ledger_core::Result<_> {
-        value
-            .as_deref()
-            .map(|text| {
-                ledger_core::bech32::decode_address(text)
-                    .map(|(_, a)| a)
-                    .map_err(|e| ledger_core::Error::new(e.code, path, e.detail))
-            })
-            .transpose()
-    };
-    let of = match q.route.as_str() {
-        "outputs" => OutputsOf::AllKinds,
-        "basic" => OutputsOf::Kind(OutputKind::Basic),
-        "alias" => OutputsOf::Kind(OutputKind::Alias),
-        "foundry" => OutputsOf::Kind(OutputKind::Foundry),
-        "nft" => OutputsOf::Kind(OutputKind::Nft),
-        other => {
-            return Err(ledger_core::Error::new(
-                Code::InvalidArgument,
-                "route",
-                format!("no indexer route {other}"),
-            ))
+/// Every filter of the indexer's list routes, in the order their parameters are checked.
+#[napi]
+pub fn indexer_filter_fields() -> Vec<FilterFieldJs> {
+    FILTER_FIELDS
+        .iter()
+        .map(|field| FilterFieldJs {
+            name: field.name.to_string(),
+            kind: field.kind.name().to_string(),
+            routes: field.routes.iter().map(|of| of.route().to_string()).collect(),
+        })
+        .collect()
+}
+
+fn invalid(path: &str, detail: impl Into<String>) -> ledger_core::Error {
+    ledger_core::Error::new(Code::InvalidArgument, path, detail)
+}
+
+fn text<'q>(value: &'q Value, path: &str) -> ledger_core::Result<&'q str> {
+    value.as_str().ok_or_else(|| invalid(path, "not a string"))
+}
+
+fn number(value: &Value, path: &str) -> ledger_core::Result<u32> {
+    value.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| invalid(path, "not a u32"))
+}
+
+fn address(value: &Value, path: &str) -> ledger_core::Result<Address> {
+    ledger_core::bech32::decode_address(text(value, path)?)
+        .map(|(_, a)| a)
+        .map_err(|e| ledger_core::Error::new(e.code, path, e.detail))
+}
+
+/// The query object of `LedgerStore.queryOutputs` as an `OutputQuery`: `route`, `pageSize`,
+/// the optional `cursor` (the 76 hex digits of the page's first key) and the filters by
+/// their parameter names. An absent or null filter is not asked.
+pub(crate) fn output_query(query: &Map<String, Value>) -> ledger_core::Result<OutputQuery> {
+    let given = |name: &str| query.get(name).filter(|v| !v.is_null());
+    let route = text(given("route").ok_or_else(|| invalid("route", "missing"))?, "route")?;
+    let of = OutputsOf::from_route(route)
+        .ok_or_else(|| invalid("route", format!("no indexer route {route}")))?;
+    let mut filter = OutputFilter::default();
+    for field in FILTER_FIELDS {
+        let Some(value) = given(field.name) else { continue };
+        let name = field.name;
+        match field.kind {
+            FilterKind::Address(slot) | FilterKind::AliasAddress(slot) => {
+                *slot(&mut filter) = Some(address(value, name)?)
+            }
+            FilterKind::Boolean(slot) => {
+                *slot(&mut filter) =
+                    Some(value.as_bool().ok_or_else(|| invalid(name, "not a boolean"))?)
+            }
+            FilterKind::Time(slot) | FilterKind::TokenCount(slot) => {
+                *slot(&mut filter) = Some(number(value, name)?)
+            }
+            FilterKind::Tag(slot) => {
+                let bytes = hex::decode(text(value, name)?.trim_start_matches("0x"))
+                    .map_err(|_| invalid(name, "not hex"))?;
+                *slot(&mut filter) = Some(bytes)
+            }
         }
-    };
-    let tag = match &q.tag {
-        Some(text) => Some(
-            hex::decode(text.trim_start_matches("0x"))
-                .map_err(|_| ledger_core::Error::new(Code::InvalidArgument, "tag", "not hex"))?,
-        ),
-        None => None,
-    };
-    let filter = OutputFilter {
-        unlockable_by_address: address(&q.unlockable_by_address, "unlockableByAddress")?,
-        address: address(&q.address, "address")?,
-        has_storage_deposit_return: q.has_storage_deposit_return,
-        storage_deposit_return_address: address(
-            &q.storage_deposit_return_address,
-            "storageDepositReturnAddress",
-        )?,
-        has_timelock: q.has_timelock,
-        timelocked_before: q.timelocked_before,
-        timelocked_after: q.timelocked_after,
-        has_expiration: q.has_expiration,
-        expires_before: q.expires_before,
-        expires_after: q.expires_after,
-        expiration_return_address: address(
-            &q.expiration_return_address,
-            "expirationReturnAddress",
-        )?,
-        sender: address(&q.sender, "sender")?,
-        issuer: address(&q.issuer, "issuer")?,
-        tag,
-        state_controller: address(&q.state_controller, "stateController")?,
-        governor: address(&q.governor, "governor")?,
-        alias_address: address(&q.alias_address, "aliasAddress")?,
-        has_native_tokens: q.has_native_tokens,
-        min_native_token_count: q.min_native_token_count,
-        max_native_token_count: q.max_native_token_count,
-        created_before: q.created_before,
-        created_after: q.created_after,
-    };
-    let cursor = q.cursor.as_deref().map(SortKey::from_hex).transpose()?;
-    Ok(OutputQuery { of, filter, cursor, page_size: q.page_size })
+    }
+    let cursor = given("cursor").map(|c| text(c, "cursor")).transpose()?;
+    let cursor = cursor.map(SortKey::from_hex).transpose()?;
+    let page_size =
+        number(given("pageSize").ok_or_else(|| invalid("pageSize", "missing"))?, "pageSize")?;
+    Ok(OutputQuery { of, filter, cursor, page_size })
 }
 
 /// The chain of a by-ID route (`kind`: `alias`, `nft` or `foundry`; `id`: 0x + 64 or 76

@@ -25,7 +25,7 @@ pub use tasks::{CheckpointTask, IssueTask, OpenTask, PrecheckTask, QueryTask, Su
 
 use crate::codec::hex_array;
 use crate::errors::{to_napi, Result};
-use indexer::{chain_id, chain_output_json, output_query, IndexerQuery};
+use indexer::{chain_id, chain_output_json, output_query};
 use ledger_core::json::hex;
 use ledger_core::Code;
 use ledger_store::{protocol_json, Store};
@@ -256,10 +256,18 @@ impl LedgerStore {
     }
 
     /// One page of an indexer query as JSON text, off the event loop (a query without an
-    /// address-like filter may walk many outputs): the response body of indexer.md §3.1.
-    #[napi(ts_return_type = "Promise<string>")]
-    pub fn query_outputs(&self, query: IndexerQuery) -> Result<AsyncTask<QueryTask>> {
-        Ok(AsyncTask::new(QueryTask { store: self.get()?, query: Some(output_query(query)) }))
+    /// address-like filter may walk many outputs): the response body of indexer.md §3.1. The
+    /// query holds `route`, `pageSize`, an optional `cursor` and the filters of
+    /// `indexerFilterFields()` by name (indexer.rs).
+    #[napi(
+        ts_args_type = "query: { route: string; pageSize: number; cursor?: string }",
+        ts_return_type = "Promise<string>"
+    )]
+    pub fn query_outputs(
+        &self,
+        query: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<AsyncTask<QueryTask>> {
+        Ok(AsyncTask::new(QueryTask { store: self.get()?, query: Some(output_query(&query)) }))
     }
 
     /// The body of a by-ID indexer route (`kind`: `alias`, `nft` or `foundry`; `id`: 0x +

@@ -33,7 +33,8 @@ impl OutputKind {
     }
 }
 
-/// The filterable fields of an output (indexer.md §2.1); absent ones are None.
+/// The filterable fields of an output (indexer.md §2.1); absent ones are None. The filters
+/// that test them (`OutputFilter`, `OutputFilter::matches`) are listed in `filters.rs`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IndexedOutput {
     /// Address unlock condition (basic, NFT).
