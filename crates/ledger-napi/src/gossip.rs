@@ -486,3 +486,79 @@ pub fn identity_peer_id(
             .map_err(|e| failure(Code::GossipIdentity, e.to_string()))?;
     Ok(loaded.peer_id().to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger_gossip::{SyncState, WarpSyncStatus};
+
+    fn options() -> GossipStartOptions {
+        GossipStartOptions {
+            network_name: "testnet".into(),
+            bind_multi_addresses: vec!["/ip4/127.0.0.1/tcp/15600".into()],
+            identity_private_key: None,
+            identity_file: "p2p.identity".into(),
+            peers: vec![GossipPeerConfig {
+                multi_address: format!(
+                    "/ip4/10.0.0.2/tcp/15600/p2p/{}",
+                    Keypair::generate_ed25519().public().to_peer_id()
+                ),
+                alias: Some("two".into()),
+            }],
+            unknown_peers_limit: 4,
+            reconnect_interval_ms: 1500,
+            low_watermark: 5,
+            high_watermark: 10,
+            warp_sync_range: 50,
+        }
+    }
+
+    #[test]
+    fn start_options_become_sync_options() {
+        let o = sync_options(options(), Keypair::generate_ed25519()).unwrap();
+        assert_eq!(o.network_name, "testnet");
+        assert_eq!(o.bind_addresses, vec!["/ip4/127.0.0.1/tcp/15600".parse().unwrap()]);
+        assert_eq!(o.peers.len(), 1);
+        assert_eq!(o.peers[0].alias.as_deref(), Some("two"));
+        assert_eq!(o.reconnect_interval, Duration::from_millis(1500));
+        assert_eq!((o.unknown_peers_limit, o.low_watermark, o.high_watermark), (4, 5, 10));
+        assert_eq!(o.warp_sync_range, 50);
+    }
+
+    #[test]
+    fn a_malformed_address_is_named_by_its_configuration_path() {
+        let message = |o| sync_options(o, Keypair::generate_ed25519()).err().unwrap().reason;
+        let mut o = options();
+        o.bind_multi_addresses.push("not an address".into());
+        assert!(message(o).starts_with("p2p.bindMultiAddresses[1]\u{1f}"));
+        let mut o = options();
+        o.peers[0].multi_address = "/ip4/10.0.0.2/tcp/15600".into();
+        assert!(message(o).starts_with("p2p.peers[0].multiAddress\u{1f}"));
+        let e = parse_peer_id("12D3").err().unwrap();
+        assert_eq!(e.status, "invalid-argument");
+        assert!(e.reason.starts_with("peerId\u{1f}"));
+    }
+
+    #[test]
+    fn status_and_events_for_javascript() {
+        let status = status_js(SyncStatus {
+            sync: SyncState { confirmed: 3, latest: 5, pruned: 0 },
+            held_blocks: 2,
+            held_milestones: 1,
+            warp_sync: WarpSyncStatus { running: true, target: 9, requested_up_to: 6 },
+            halted: None,
+        });
+        assert_eq!((status.confirmed_milestone_index, status.latest_milestone_index), (3, 5));
+        assert_eq!((status.held_blocks, status.held_milestones), (2, 1));
+        assert!(status.warp_syncing && status.halted.is_none());
+        assert_eq!(status.warp_sync_target, 9);
+        let peer = Keypair::generate_ed25519().public().to_peer_id();
+        let event = event_js(GossipEvent::PeerDropped {
+            peer,
+            reason: ledger_gossip::DropReason::NoHeartbeat,
+            removed: true,
+        });
+        assert_eq!((event.kind.as_str(), event.peer), ("peer-dropped", Some(peer.to_string())));
+        assert!(event.detail.ends_with(" (removed from the peer list)"), "{}", event.detail);
+    }
+}

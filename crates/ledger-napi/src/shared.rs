@@ -40,3 +40,31 @@ impl<T> Shared<T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_lives_while_a_handle_holds_it() {
+        let shared: Shared<u32> = Shared::new();
+        assert!(shared.find("a").is_none());
+        let first = Arc::new(1);
+        shared.publish("a".into(), &first);
+        assert_eq!(shared.find("a").as_deref(), Some(&1));
+        drop(first);
+        assert!(shared.find("a").is_none(), "a weak entry does not keep the object");
+    }
+
+    #[test]
+    fn only_the_object_published_under_a_key_withdraws_it() {
+        let shared: Shared<u32> = Shared::new();
+        let (old, new) = (Arc::new(1), Arc::new(2));
+        shared.publish("a".into(), &old);
+        shared.publish("a".into(), &new);
+        shared.withdraw("a", &old);
+        assert_eq!(shared.find("a").as_deref(), Some(&2));
+        shared.withdraw("a", &new);
+        assert!(shared.find("a").is_none());
+    }
+}

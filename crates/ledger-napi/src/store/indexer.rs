@@ -116,3 +116,125 @@ pub(crate) fn chain_output_json(ledger_index: u32, found: Option<OutputId>) -> O
         OutputPage { ledger_index, page_size: 0, items: vec![output_id], next: None }.to_json()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger_store::OutputKind;
+    use serde_json::json;
+
+    const OWNER: Address = Address::Ed25519([0xab; 32]);
+
+    fn bech32(address: &Address) -> String {
+        ledger_core::bech32::encode_address("rms", address)
+    }
+
+    fn query(value: Value) -> ledger_core::Result<OutputQuery> {
+        output_query(value.as_object().expect("an object"))
+    }
+
+    fn failure(value: Value) -> (String, String, String) {
+        let e = query(value).expect_err("a failure");
+        (e.code.to_string(), e.path, e.detail)
+    }
+
+    #[test]
+    fn the_list_is_handed_over_with_kind_and_route_names() {
+        let fields = indexer_filter_fields();
+        assert_eq!(fields.len(), FILTER_FIELDS.len());
+        assert_eq!(
+            fields[0],
+            FilterFieldJs {
+                name: "unlockableByAddress".into(),
+                kind: "address".into(),
+                routes: vec!["outputs".into(), "basic".into(), "alias".into(), "nft".into()],
+            }
+        );
+        let kind = |name: &str| fields.iter().find(|f| f.name == name).map(|f| f.kind.as_str());
+        assert_eq!(kind("aliasAddress"), Some("aliasAddress"));
+        assert_eq!(kind("hasTimelock"), Some("boolean"));
+        assert_eq!(kind("expiresAfter"), Some("time"));
+        assert_eq!(kind("maxNativeTokenCount"), Some("tokenCount"));
+        assert_eq!(kind("tag"), Some("tag"));
+    }
+
+    #[test]
+    fn route_page_size_and_cursor() {
+        let q = query(json!({"route": "nft", "pageSize": 7})).unwrap();
+        assert_eq!(q.of, OutputsOf::Kind(OutputKind::Nft));
+        assert_eq!((q.page_size, q.cursor, q.filter), (7, None, OutputFilter::default()));
+        let q = query(json!({"route": "outputs", "pageSize": 1, "cursor": "00".repeat(38)}));
+        assert_eq!(q.unwrap().cursor.map(|c| c.to_hex()), Some("00".repeat(38)));
+        assert_eq!(
+            failure(json!({"route": "treasury", "pageSize": 1})),
+            ("invalid-argument".into(), "route".into(), "no indexer route treasury".into())
+        );
+        assert_eq!(failure(json!({"pageSize": 1})).1, "route");
+        assert_eq!(failure(json!({"route": "basic"})).1, "pageSize");
+        assert_eq!(failure(json!({"route": "basic", "pageSize": -1})).1, "pageSize");
+        let bad_cursor = failure(json!({"route": "basic", "pageSize": 1, "cursor": "0x12"}));
+        assert_eq!((bad_cursor.0.as_str(), bad_cursor.1.as_str()), ("invalid-cursor", "cursor"));
+    }
+
+    #[test]
+    fn each_kind_of_filter_is_read_into_its_field() {
+        let alias = Address::Alias([0xcd; 32]);
+        let q = query(json!({
+            "route": "basic",
+            "pageSize": 10,
+            "address": bech32(&OWNER),
+            "aliasAddress": bech32(&alias),
+            "hasTimelock": false,
+            "expiresBefore": 1_700_000_000u32,
+            "minNativeTokenCount": 2,
+            "tag": "0xabCD",
+            "createdAfter": null,
+            "somethingElse": "ignored",
+        }))
+        .unwrap();
+        let expected = OutputFilter {
+            address: Some(OWNER),
+            alias_address: Some(alias),
+            has_timelock: Some(false),
+            expires_before: Some(1_700_000_000),
+            min_native_token_count: Some(2),
+            tag: Some(vec![0xab, 0xcd]),
+            ..OutputFilter::default()
+        };
+        assert_eq!(q.filter, expected);
+    }
+
+    #[test]
+    fn a_malformed_filter_is_named() {
+        let with = |name: &str, value: Value| {
+            let mut q = json!({"route": "basic", "pageSize": 1});
+            q[name] = value;
+            let (code, path, detail) = failure(q);
+            assert_eq!(path, name, "{detail}");
+            (code, detail)
+        };
+        assert_eq!(with("sender", json!("rms1xyz")).0, "invalid-bech32");
+        assert_eq!(with("issuer", json!(5)), ("invalid-argument".into(), "not a string".into()));
+        assert_eq!(with("hasExpiration", json!("true")).1, "not a boolean");
+        assert_eq!(with("createdBefore", json!(1.5)).1, "not a u32");
+        assert_eq!(with("maxNativeTokenCount", json!(u64::from(u32::MAX) + 1)).1, "not a u32");
+        assert_eq!(with("tag", json!("0xzz")), ("invalid-argument".into(), "not hex".into()));
+    }
+
+    #[test]
+    fn chain_ids_and_the_by_id_body() {
+        let id = format!("0x{}", "11".repeat(32));
+        assert_eq!(chain_id("alias", &id).unwrap(), ChainId::Alias([0x11; 32]));
+        assert_eq!(chain_id("nft", &id).unwrap(), ChainId::Nft([0x11; 32]));
+        let foundry = format!("0x{}", "22".repeat(38));
+        assert_eq!(chain_id("foundry", &foundry).unwrap(), ChainId::Foundry([0x22; 38]));
+        assert_eq!(chain_id("foundry", &id).unwrap_err().status, "invalid-argument");
+        assert_eq!(chain_id("basic", &id).unwrap_err().status, "binding-failure");
+        assert_eq!(chain_output_json(3, None), None);
+        let body = chain_output_json(3, Some([0x33; 34])).unwrap();
+        assert_eq!(
+            body,
+            format!("{{\"ledgerIndex\":3,\"pageSize\":0,\"items\":[\"0x{}\"]}}", "33".repeat(34))
+        );
+    }
+}

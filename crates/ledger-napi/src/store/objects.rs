@@ -175,3 +175,98 @@ impl From<Status> for StoreStatusJs {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger_store::MilestoneInterval;
+
+    fn failure() -> ledger_core::Error {
+        ledger_core::Error::new(ledger_core::Code::UnknownParent, "parents[1]", "not stored")
+    }
+
+    fn native_failure() -> NativeFailure {
+        NativeFailure {
+            code: "unknown-parent".into(),
+            path: "parents[1]".into(),
+            detail: "not stored".into(),
+        }
+    }
+
+    #[test]
+    fn a_submitted_block_is_its_id_or_its_failure() {
+        let stored = SubmitOutcome::from(Ok(Submitted { block_id: [0xab; 32], stored: false }));
+        assert_eq!(stored.block_id, Some(format!("0x{}", "ab".repeat(32))));
+        assert!(!stored.stored && stored.failure.is_none());
+        let failed = SubmitOutcome::from(Err(failure()));
+        assert_eq!((failed.block_id, failed.stored), (None, false));
+        assert_eq!(failed.failure, Some(native_failure()));
+    }
+
+    #[test]
+    fn an_issued_milestone_and_its_counters() {
+        let issued = MilestoneOutcome::from(IssuedMilestone {
+            index: 4,
+            milestone_id: [1; 32],
+            block_id: [2; 32],
+            timestamp: 1_700_000_000,
+            referenced_blocks: 5,
+            included_transactions: 6,
+            confirm_micros: 70,
+            commit_micros: 80,
+        });
+        assert_eq!((issued.index, issued.timestamp), (4, 1_700_000_000));
+        assert_eq!(issued.milestone_id, format!("0x{}", "01".repeat(32)));
+        assert_eq!(issued.block_id, format!("0x{}", "02".repeat(32)));
+        assert_eq!((issued.referenced_blocks, issued.included_transactions), (5, 6));
+        assert_eq!((issued.confirm_micros, issued.commit_micros), (70.0, 80.0));
+    }
+
+    #[test]
+    fn milestones_and_utxo_changes_carry_hex_ids() {
+        let found = FoundMilestone::from(MilestoneRecord {
+            index: 9,
+            milestone_id: [3; 32],
+            block_id: [4; 32],
+            timestamp: 12,
+            payload: vec![7, 8],
+        });
+        assert_eq!((found.index, found.timestamp), (9, 12));
+        assert_eq!(found.milestone_id, format!("0x{}", "03".repeat(32)));
+        assert_eq!(found.block_id, format!("0x{}", "04".repeat(32)));
+        assert_eq!(found.payload.to_vec(), vec![7, 8]);
+        let changes =
+            UtxoChangesJs::from(UtxoChanges { index: 2, created: vec![[5; 34]], consumed: vec![] });
+        assert_eq!(changes.index, 2);
+        assert_eq!(changes.created_outputs, vec![format!("0x{}", "05".repeat(34))]);
+        assert!(changes.consumed_outputs.is_empty());
+    }
+
+    #[test]
+    fn status_before_and_after_the_first_milestone() {
+        let status = |latest_milestone, last_interval| Status {
+            latest_milestone,
+            pruning_index: 1,
+            ledger_index: 2,
+            blocks_stored: 3,
+            pending_blocks: 4,
+            blocks_below_max_depth: 5,
+            last_interval,
+        };
+        let fresh = StoreStatusJs::from(status(None, None));
+        let latest = fresh.latest_milestone;
+        assert_eq!((latest.index, latest.timestamp, latest.milestone_id), (0, None, None));
+        assert_eq!((fresh.pruning_index, fresh.ledger_index), (1, 2));
+        assert_eq!((fresh.blocks_stored, fresh.pending_blocks), (3.0, 4.0));
+        assert_eq!(fresh.blocks_below_max_depth, 5.0);
+        assert!(fresh.last_interval.is_none());
+        let interval =
+            MilestoneInterval { index: 7, new_blocks: 10, referenced_blocks: 9, seconds: 5 };
+        let running = StoreStatusJs::from(status(Some((7, 99, [6; 32])), Some(interval)));
+        let latest = running.latest_milestone;
+        assert_eq!((latest.index, latest.timestamp), (7, Some(99)));
+        assert_eq!(latest.milestone_id, Some(format!("0x{}", "06".repeat(32))));
+        let i = running.last_interval.expect("an interval");
+        assert_eq!((i.index, i.new_blocks, i.referenced_blocks, i.seconds), (7, 10.0, 9.0, 5));
+    }
+}

@@ -23,3 +23,21 @@ pub(crate) fn store_key(data_dir: &str) -> String {
     let ledger = Path::new(data_dir).join("ledger");
     std::fs::canonicalize(&ledger).unwrap_or(ledger).to_string_lossy().into_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_spellings_of_one_directory_are_one_key() {
+        let dir = std::env::temp_dir().join(format!("ledger-napi-key-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("ledger")).unwrap();
+        let plain = store_key(dir.to_str().unwrap());
+        let roundabout = store_key(dir.join("ledger").join("..").to_str().unwrap());
+        assert_eq!(plain, roundabout);
+        assert!(plain.ends_with("ledger"));
+        std::fs::remove_dir_all(&dir).unwrap();
+        // Before the directory exists (a store being created) the key is the joined path.
+        assert_eq!(store_key("/no/such/dir"), "/no/such/dir/ledger");
+    }
+}
