@@ -97,7 +97,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     );
   const shutdown = new AbortController();
   // With gossip, every thread's store handle announces through the one hook of the store
-  // (crates/ledger-napi/src/store.rs), and the workers attach to the main thread's gossip.
+  // (crates/ledger-napi/src/store/registry.rs), and the workers attach to the main thread's gossip.
   const minerKey = `pow:${resolvePath(config.dataDir)}`;
   const miner =
     options.miner ??
