@@ -7,9 +7,9 @@
 // the values.
 
 import { bech32Decode } from '../../core/ids';
+import { badRequest } from '../../http/error';
 import native from '../../native';
 import type { IndexerQuery } from '../../store-contract';
-import { badRequest } from '../lib/http-error';
 
 type Route = IndexerQuery['route'];
 /** The kinds of filter value (ledger-store `FilterKind`). */
