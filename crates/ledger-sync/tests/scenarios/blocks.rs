@@ -26,9 +26,22 @@ async fn solid_blocks_travel_along_a_line_but_not_back() {
         assert_eq!(b.recorder.submissions(id), [false], "b validated each block once, unrequested");
         assert_eq!(c.recorder.submissions(id), [false]);
     }
-    // b did not send them back to a, and c had nobody else to send them to. The one block
-    // each side did receive from the other is the answer to its "latest milestone" request
-    // at the stream's start: milestone 3, which it has.
+    // Every counter has caught up with the 20 blocks (the deadline only bounds a failing
+    // test)...
+    eventually(WAIT, || async {
+        let b_at_a = a.peer(b.peer_id()).await.unwrap().gossip.unwrap().metrics;
+        let c_at_b = b.peer(c.peer_id()).await.unwrap().gossip.unwrap().metrics;
+        let a_at_b = b.peer(a.peer_id()).await.unwrap().gossip.unwrap().metrics;
+        b_at_a.sent_blocks >= 21
+            && c_at_b.sent_blocks >= 21
+            && a_at_b.new_blocks >= 20
+            && b.gossip().metrics().streams.new_blocks >= 20
+    })
+    .await;
+    // ...and a moment later: b did not send them back to a, c had nobody else to send them
+    // to, and nothing was counted twice. The one block each side did receive from the other
+    // is the answer to its "latest milestone" request at the stream's start: milestone 3,
+    // which it has.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let b_at_a = a.peer(b.peer_id()).await.unwrap().gossip.unwrap().metrics;
     assert_eq!((b_at_a.received_blocks, b_at_a.new_blocks, b_at_a.known_blocks), (1, 0, 1));
@@ -64,11 +77,15 @@ async fn a_block_from_two_peers_is_validated_once() {
         let m2 = c.peer(second).await.unwrap().gossip.unwrap().metrics;
         (m1, m2)
     };
+    // Both copies received and told apart (the deadline only bounds a failing test)...
     eventually(WAIT, || async {
         let (m1, m2) = from_raw().await;
-        m1.received_blocks + m2.received_blocks == 2
+        m1.received_blocks + m2.received_blocks >= 2
+            && m1.new_blocks + m2.new_blocks >= 1
+            && m1.known_blocks + m2.known_blocks >= 1
     })
     .await;
+    // ...and a moment later, nothing more.
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(c.recorder.submissions(&id).len(), 1, "the second copy never reached the store");
     // The node's counters are those of the three streams: d's brought the answer to c's

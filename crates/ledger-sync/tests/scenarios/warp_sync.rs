@@ -27,6 +27,13 @@ async fn a_follower_far_behind_asks_a_window_at_a_time_and_broadcasts_its_own_bl
     peer_up(&behind, &ahead).await;
 
     eventually(WAIT, || async { behind.confirmed() == 99 }).await;
+    // The second window is asked for: wait until ahead has looked up all of it.
+    eventually(WAIT, || async {
+        let asked = asked_by_index(&ahead, 400);
+        (151..=300).all(|i| asked.contains(&i))
+    })
+    .await;
+    // More than a stall period (500 ms) later: still at 99, and no third window.
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert_eq!(behind.confirmed(), 99);
     let status = behind.gossip().warp_sync();
