@@ -77,6 +77,11 @@ export declare class LedgerStore {
    */
   latestMilestoneIndex(): number
   /**
+   * Whether the last write failed because the file system is full: as cheap as
+   * `latest_milestone_index`, for the same reason.
+   */
+  storageFull(): boolean
+  /**
    * Validate and store serialized blocks off the event loop: one outcome per block, in
    * order; all of them written in one batch (see `Store::submit_blocks`). The buffers are
    * borrowed for the call and copied: a `Buffer` argument would create (and delete) a
@@ -593,6 +598,8 @@ export interface StoreStatusJs {
   pendingBlocks: number
   blocksBelowMaxDepth: number
   lastInterval?: MilestoneIntervalJs
+  /** The last write failed because the data directory's file system is full. */
+  storageFull: boolean
 }
 
 export interface SubmitOutcome {

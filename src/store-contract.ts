@@ -37,6 +37,8 @@ export interface StoreStatus {
   blocksBelowMaxDepth: number;
   /** The last milestone interval; absent until two milestones were applied since opening. */
   lastInterval?: MilestoneInterval;
+  /** The last write failed because the data directory's file system is full (storage-full). */
+  storageFull: boolean;
 }
 
 /**
@@ -147,6 +149,8 @@ export interface LedgerStoreApi {
   status(): StoreStatus;
   /** `status().latestMilestone.index` without building the status object: to see cheaply whether it changed. */
   latestMilestoneIndex(): number;
+  /** `status().storageFull` without building the status object. */
+  storageFull(): boolean;
   /**
    * The coordinator's checkpoint blocks before a milestone: none while at most 7 healthy tips
    * wait; else blocks without payload that approve the oldest tips, so that the milestone

@@ -125,6 +125,7 @@ export type ErrorCode =
   | 'not-ready'
   | 'milestone-not-allowed'
   | 'storage-failure'
+  | 'storage-full'
   | 'indexer-disabled'
   | 'invalid-cursor'
   | 'synthetic-ledger'
@@ -313,6 +314,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'not-ready',
   'milestone-not-allowed',
   'storage-failure',
+  'storage-full',
   'indexer-disabled',
   'invalid-cursor',
   'synthetic-ledger',

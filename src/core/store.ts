@@ -175,6 +175,10 @@ export class LedgerStore implements LedgerStoreApi {
     return fromNative(() => this.inner.latestMilestoneIndex());
   }
 
+  storageFull(): boolean {
+    return fromNative(() => this.inner.storageFull());
+  }
+
   status(): StoreStatus {
     const s = fromNative(() => this.inner.status());
     const latest = s.latestMilestone;
@@ -189,6 +193,7 @@ export class LedgerStore implements LedgerStoreApi {
       pendingBlocks: s.pendingBlocks,
       blocksBelowMaxDepth: s.blocksBelowMaxDepth,
       ...(s.lastInterval ? { lastInterval: s.lastInterval } : {}),
+      storageFull: s.storageFull,
     };
   }
 

@@ -64,6 +64,8 @@ export interface ChildNode {
   url: string;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
+  /** Everything the process wrote to stdout so far: its log lines. */
+  stdout(): string;
 }
 
 /** A port that was free a moment ago (the child binds it right after). */
@@ -122,16 +124,19 @@ export async function spawnNode(flags: string[], dataDir: string, nodeOptions: s
       LOW_POW,
       ...flags,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`node exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
     try {
-      if ((await fetch(`${url}/api/routes`)).status === 200) return { child, url, stderr: () => stderr };
+      if ((await fetch(`${url}/api/routes`)).status === 200)
+        return { child, url, stderr: () => stderr, stdout: () => stdout };
     } catch {
       // not listening yet
     }

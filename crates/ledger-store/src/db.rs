@@ -12,18 +12,21 @@
 
 use crate::columns::{self, TypedColumn};
 use crate::storage_error;
-use ledger_core::Result;
+use ledger_core::{Code, Result};
 use rocksdb::{
     BlockBasedOptions, Cache, ColumnFamily, ColumnFamilyDescriptor, DBRawIteratorWithThreadMode,
     Direction, IteratorMode, Options, ReadOptions, SliceTransform, SnapshotWithThreadMode,
     WriteBatch, WriteOptions, DB,
 };
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub struct Db {
     db: DB,
     write_options: WriteOptions,
     cache: Cache,
+    /// Whether the last batch failed for want of space (cleared by the next that succeeds).
+    full: AtomicBool,
 }
 
 pub struct DbOptions {
@@ -115,7 +118,7 @@ impl Db {
         let mut write_options = WriteOptions::default();
         write_options.set_sync(options.sync_writes);
         write_options.disable_wal(false);
-        Ok(Db { db, write_options, cache })
+        Ok(Db { db, write_options, cache, full: AtomicBool::new(false) })
     }
 
     /// Open an existing database for reading only: no lock is taken, so the node may be
@@ -133,7 +136,7 @@ impl Db {
             DB::open_cf_descriptors_read_only(&opts, path, descriptors, false).map_err(|e| {
                 storage_error(format!("cannot open RocksDB in {} for reading: {e}", path.display()))
             })?;
-        Ok(Db { db, write_options: WriteOptions::default(), cache })
+        Ok(Db { db, write_options: WriteOptions::default(), cache, full: AtomicBool::new(false) })
     }
 
     pub fn cf(&self, name: &str) -> &ColumnFamily {
@@ -205,6 +208,11 @@ impl Db {
             .collect()
     }
 
+    /// Whether the last write failed because the file system is full.
+    pub fn storage_full(&self) -> bool {
+        self.full.load(Ordering::Relaxed)
+    }
+
     /// Memory RocksDB holds now: the block cache's contents plus every memtable, in bytes.
     pub fn memory_bytes(&self) -> u64 {
         let memtables: u64 = columns::ALL
@@ -250,7 +258,11 @@ impl Batch<'_> {
     }
 
     pub fn commit(self) -> Result<()> {
-        self.db.db.write_opt(self.batch, &self.db.write_options).map_err(storage_error)
+        let written =
+            self.db.db.write_opt(self.batch, &self.db.write_options).map_err(storage_error);
+        let full = matches!(&written, Err(e) if e.code == Code::StorageFull);
+        self.db.full.store(full, Ordering::Relaxed);
+        written
     }
 }
 

@@ -64,7 +64,16 @@ pub use store::{
     StoreOptions, Submitted, UtxoChanges, MAX_CHECKPOINTS,
 };
 
-/// An error of the storage engine itself: never the client's fault (HTTP 500).
+/// An error of the storage engine itself: never the client's fault. A full file system
+/// is told apart (HTTP 503 and a line for the operator) from any other failure (HTTP 500).
 pub(crate) fn storage_error(err: impl std::fmt::Display) -> Error {
-    Error::new(Code::StorageFailure, "", err.to_string())
+    let text = err.to_string();
+    // RocksDB reports ENOSPC as an IO error carrying strerror's text, from the write that
+    // met it and, once it has stopped writing, from every later write.
+    let code = if text.contains("No space left on device") {
+        Code::StorageFull
+    } else {
+        Code::StorageFailure
+    };
+    Error::new(code, "", text)
 }

@@ -74,11 +74,13 @@ impl SyncStore {
             // A milestone this node cannot accept (another coordinator's keys, a coordinator
             // node, a broken chain) stays unstored; it may be valid elsewhere: no punishment.
             (code, Some(_))
-                if code.as_str().starts_with("milestone-") || code == Code::StorageFailure =>
+                if code.as_str().starts_with("milestone-")
+                    || matches!(code, Code::StorageFailure | Code::StorageFull) =>
             {
                 Intake::Ignored
             }
-            (Code::StorageFailure, None) => Intake::Failed(describe(&e)),
+            // The node's own failure, a full disk included: the peer did nothing wrong.
+            (Code::StorageFailure | Code::StorageFull, None) => Intake::Failed(describe(&e)),
             _ => Intake::Invalid(describe(&e)),
         }
     }

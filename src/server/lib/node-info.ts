@@ -23,12 +23,16 @@ export class NodeInfo {
 
   /** The info object as JSON text; rebuilt when the latest milestone or the health changed. */
   jsonText(now = Date.now() / 1000): string {
-    // Everything the info object takes from the status changes with the latest milestone:
-    // one number tells whether to read the whole status object again.
-    if (this.status === undefined || this.store.latestMilestoneIndex() !== this.status.latestMilestone.index)
+    // Everything the info object takes from the status changes with the latest milestone or
+    // with a full disk: two cheap reads tell whether to read the whole status object again.
+    if (
+      this.status === undefined ||
+      this.store.latestMilestoneIndex() !== this.status.latestMilestone.index ||
+      this.store.storageFull() !== this.status.storageFull
+    )
       this.status = this.store.status();
     const status = this.status;
-    const healthy = nodeHealthyAt(status.latestMilestone, this.config, this.gossip, now);
+    const healthy = nodeHealthyAt(status, this.config, this.gossip, now);
     // With gossip, the latest milestone is the highest verified one (D47): above the
     // confirmed one while the node syncs.
     const seen = this.gossip

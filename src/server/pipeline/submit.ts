@@ -26,6 +26,10 @@ const MAX_JSON_DEPTH = 32;
 /** Store errors that are the node's fault, not the block's: they stay 500s. */
 const STORE_FAILURES = new Set<ErrorCode>(['storage-failure', 'store-closed']);
 const MILESTONE_PAYLOAD = 7;
+/** How long a client is asked to wait when the disk is full: an operator has to act. */
+const FULL_RETRY_AFTER_SECONDS = '60';
+/** Whether this thread has told the operator of the full disk since its last good write. */
+let storageFullLogged = false;
 
 export class BlockSubmitter {
   constructor(private readonly services: ServerServices) {}
@@ -136,6 +140,7 @@ export class BlockSubmitter {
   async store(bytes: Buffer): Promise<string> {
     const started = performance.now();
     const { blockId, stored } = await this.storeCall(() => this.services.store.submitBlock(bytes));
+    storageFullLogged = false;
     this.services.metrics.intakeSeconds.observe((performance.now() - started) / 1000);
     this.services.metrics.submitted.inc({ outcome: stored ? 'stored' : 'known' });
     return blockId;
@@ -146,12 +151,25 @@ export class BlockSubmitter {
     try {
       return await call();
     } catch (err) {
+      if (err instanceof LedgerError && err.code === 'storage-full') throw this.storageFull();
       if (err instanceof LedgerError && !STORE_FAILURES.has(err.code)) {
         if (err.code === 'not-ready') throw unavailable('node is not ready');
         throw invalidData(err);
       }
       throw err;
     }
+  }
+
+  /** The 503 of a full disk; the first of an episode also tells the operator where. */
+  private storageFull(): HttpError {
+    if (!storageFullLogged) {
+      storageFullLogged = true;
+      this.services.logger.error(
+        { dataDir: this.services.config.dataDir },
+        `storage full: no space left on the file system of ${this.services.config.dataDir}; blocks are refused with 503 until space is freed`,
+      );
+    }
+    return unavailable("the node's storage is full", { 'Retry-After': FULL_RETRY_AFTER_SECONDS });
   }
 }
 

@@ -307,6 +307,9 @@ codes! {
     /// RocksDB failed, or a stored record has the wrong size: never the client's fault.
     /// HTTP 500.
     StorageFailure = "storage-failure",
+    /// The file system of the data directory has no space left: nothing of the write was
+    /// kept. HTTP 503; writes succeed again once space is freed.
+    StorageFull = "storage-full",
     /// The UTXO indexer is switched off on this node.
     IndexerDisabled = "indexer-disabled",
     /// An indexer cursor is not 76 hex digits.

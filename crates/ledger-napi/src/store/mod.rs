@@ -139,6 +139,13 @@ impl LedgerStore {
         Ok(self.get()?.status().latest_milestone.map_or(0, |(index, _, _)| index))
     }
 
+    /// Whether the last write failed because the file system is full: as cheap as
+    /// `latest_milestone_index`, for the same reason.
+    #[napi]
+    pub fn storage_full(&self) -> Result<bool> {
+        Ok(self.get()?.status().storage_full)
+    }
+
     /// Validate and store serialized blocks off the event loop: one outcome per block, in
     /// order; all of them written in one batch (see `Store::submit_blocks`). The buffers are
     /// borrowed for the call and copied: a `Buffer` argument would create (and delete) a

@@ -147,6 +147,8 @@ pub struct StoreStatusJs {
     pub pending_blocks: f64,
     pub blocks_below_max_depth: f64,
     pub last_interval: Option<MilestoneIntervalJs>,
+    /// The last write failed because the data directory's file system is full.
+    pub storage_full: bool,
 }
 
 impl From<Status> for StoreStatusJs {
@@ -172,6 +174,7 @@ impl From<Status> for StoreStatusJs {
                 referenced_blocks: i.referenced_blocks as f64,
                 seconds: i.seconds,
             }),
+            storage_full: s.storage_full,
         }
     }
 }

@@ -122,6 +122,7 @@ fn status_of(state: &State) -> Status {
         pending_blocks: state.graph.len() as u64,
         blocks_below_max_depth: state.blocks_below_max_depth,
         last_interval: state.last_interval,
+        storage_full: false,
     }
 }
 
@@ -142,6 +143,9 @@ pub struct Status {
     /// The blocks of the last milestone interval; None until two milestones have been
     /// applied since the store was opened.
     pub last_interval: Option<MilestoneInterval>,
+    /// The last write failed because the data directory's file system is full
+    /// (`Code::StorageFull`); the next write that succeeds clears it.
+    pub storage_full: bool,
 }
 
 /// What happened between two consecutive milestones (Hornet's confirmed milestone metric):

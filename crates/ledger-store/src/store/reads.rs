@@ -162,7 +162,7 @@ impl Store {
 
     /// The latest milestone and the counts, as of the last change (without the state lock).
     pub fn status(&self) -> Status {
-        *lock(&self.status)
+        Status { storage_full: self.db.storage_full(), ..*lock(&self.status) }
     }
 
     /// Memory RocksDB holds now (block cache contents and memtables), in bytes.
