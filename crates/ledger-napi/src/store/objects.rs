@@ -255,6 +255,7 @@ mod tests {
             pending_blocks: 4,
             blocks_below_max_depth: 5,
             last_interval,
+            storage_full: last_interval.is_some(),
         };
         let fresh = StoreStatusJs::from(status(None, None));
         let latest = fresh.latest_milestone;
@@ -263,6 +264,7 @@ mod tests {
         assert_eq!((fresh.blocks_stored, fresh.pending_blocks), (3.0, 4.0));
         assert_eq!(fresh.blocks_below_max_depth, 5.0);
         assert!(fresh.last_interval.is_none());
+        assert!(!fresh.storage_full);
         let interval =
             MilestoneInterval { index: 7, new_blocks: 10, referenced_blocks: 9, seconds: 5 };
         let running = StoreStatusJs::from(status(Some((7, 99, [6; 32])), Some(interval)));
@@ -271,5 +273,6 @@ mod tests {
         assert_eq!(latest.milestone_id, Some(format!("0x{}", "06".repeat(32))));
         let i = running.last_interval.expect("an interval");
         assert_eq!((i.index, i.new_blocks, i.referenced_blocks, i.seconds), (7, 10.0, 9.0, 5));
+        assert!(running.storage_full);
     }
 }
