@@ -170,6 +170,40 @@ describe('devnet', () => {
     expect(bytes[1].equals(bytes[0]) && bytes[2].equals(bytes[0])).toBe(true);
   });
 
+  it("reports blocks per second over gossip and the peer id in Hornet's dashboard-metrics", async () => {
+    const rates = async (url: string) => (await getJson(url, '/api/dashboard-metrics/v1/gossip')).body;
+    expect(Object.keys(await rates(urls[1]))).toEqual(['incoming', 'new', 'outgoing']);
+    // Blocks keep coming at the follower until a one-second window on each side counted some:
+    // the follower sends them out, the coordinator receives them as new.
+    let submitting = true;
+    const load = (async () => {
+      for (let i = 0; submitting; i++)
+        await submitPayload(urls[1], { type: 5, tag: '0x7261746573', data: `0x${i.toString(16).padStart(4, '0')}` });
+    })();
+    try {
+      await poll(
+        'a second with blocks sent by the follower',
+        async () => ((await rates(urls[1])).outgoing > 0 ? true : undefined),
+        30_000,
+        100,
+      );
+      await poll(
+        'a second with new blocks at the coordinator',
+        async () => {
+          const r = await rates(urls[0]);
+          return r.new > 0 && r.incoming >= r.new ? true : undefined;
+        },
+        30_000,
+        100,
+      );
+    } finally {
+      submitting = false;
+      await load;
+    }
+    const info = (await getJson(urls[0], '/api/dashboard-metrics/v1/info')).body;
+    expect(info.nodeId).toBe(devnet.nodes[0].peerId);
+  });
+
   it('includes a transfer submitted to the other follower; included-block is the same on all nodes', async () => {
     const networkId = await networkIdOf(urls[2]);
     const genesis = await genesisSpendable(urls[2]);
