@@ -115,7 +115,9 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     const metrics = new NodeMetrics(
       {
         status: () => store.status(),
+        storageFull: () => store.storageFull(),
         sizeBytes: () => store.approximateSizeBytes(),
+        approximateSizes: () => store.approximateSizes(),
         memoryBytes: () => store.storageMemoryBytes(),
       },
       () => miner.status(),

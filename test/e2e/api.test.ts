@@ -256,6 +256,9 @@ describe('routing, auth and CORS', () => {
     expect(text).toContain('ledger_node_http_requests_total');
     expect(text).toContain('ledger_node_blocks_stored');
     expect(text).toContain('ledger_node_rocksdb_size_bytes');
+    expect(text).toMatch(/^ledger_node_rocksdb_family_size_bytes\{family="blocks"\} \d+$/m);
+    expect(text).toMatch(/^ledger_node_pruning_index 0$/m);
+    expect(text).toMatch(/^ledger_node_storage_full 0$/m);
   });
 
   it('answers 405 for a known path with another method', async () => {

@@ -19,7 +19,9 @@ import type { StoreStatus } from '../../store-contract';
 
 export interface StoreFigures {
   status(): StoreStatus;
+  storageFull(): boolean;
   sizeBytes(): number;
+  approximateSizes(): { name: string; bytes: number }[];
   memoryBytes(): number;
 }
 
@@ -129,6 +131,31 @@ export class NodeMetrics {
       registers,
       collect() {
         this.set(store.sizeBytes());
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_rocksdb_family_size_bytes',
+      help: 'approximate RocksDB size on disk of each column family',
+      labelNames: ['family'],
+      registers,
+      collect() {
+        for (const { name, bytes } of store.approximateSizes()) this.set({ family: name }, bytes);
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_pruning_index',
+      help: 'the pruning index: nothing at or below it is served (a snapshot target or the last pruning)',
+      registers,
+      collect() {
+        this.set(store.status().pruningIndex);
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_storage_full',
+      help: '1 while the last write failed because the data directory file system is full, else 0',
+      registers,
+      collect() {
+        this.set(store.storageFull() ? 1 : 0);
       },
     });
     new Gauge({
