@@ -203,6 +203,9 @@ export declare function blockId(bytes: Buffer): string
 /** The block id of a block given as JSON text (no bytes cross back). */
 export declare function blockIdOfJson(jsonText: string): string
 
+/** Check the ledger in `dataDir` (opened read-only, so a node may run on it). */
+export declare function checkDatabaseHealth(dataDir: string): HealthReportJs
+
 export interface ColumnSize {
   /** The column family's name (ledger-store `columns.rs`). */
   name: string
@@ -337,6 +340,15 @@ export interface GossipStatusJs {
    * the node no longer follows the network.
    */
   halted?: string
+}
+
+export interface HealthReportJs {
+  unspentOutputs: number
+  blocks: number
+  milestones: number
+  indexerChecked: boolean
+  /** One line each; empty when the database is healthy. */
+  problems: Array<string>
 }
 
 export interface HeartbeatJs {

@@ -4,6 +4,7 @@
 //   ledger-node jwt [flags]       print a token for protected routes
 //   ledger-node bench pow|codec|node   benchmark the native core or a whole node
 //   ledger-node snapshot write    write the genesis as a Hornet full snapshot
+//   ledger-node tool db-health    check the data directory's ledger
 //   --version, --help
 // Configuration errors end the process with a one-line message and exit code 2.
 
@@ -12,6 +13,7 @@ import { devnetCommand } from './commands/devnet';
 import { jwtCommand } from './commands/jwt';
 import { snapshotCommand } from './commands/snapshot';
 import { startCommand } from './commands/start';
+import { toolCommand } from './commands/tool';
 import { ConfigError, optionsHelp } from './config/load';
 import { StartupError } from './node';
 const { version } = require('../package.json') as { version: string };
@@ -22,6 +24,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   jwt: jwtCommand,
   bench: benchCommand,
   snapshot: snapshotCommand,
+  tool: toolCommand,
 };
 
 function help(): string {
@@ -46,6 +49,10 @@ Usage:
   ledger-node snapshot write --out <file> [options]
                                   write the genesis of the data directory as a Hornet
                                   full snapshot (never over an existing file)
+  ledger-node tool db-health [options]
+                                  check the data directory's ledger: supply, outputs,
+                                  indexer, milestones, blocks (read-only; exit code 1
+                                  and one line per problem when damaged)
   ledger-node --version
   ledger-node --help
 

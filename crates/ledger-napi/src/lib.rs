@@ -12,6 +12,7 @@ mod errors;
 mod events;
 mod gossip;
 mod handoff;
+mod health;
 mod js_text;
 mod listen;
 mod pow;

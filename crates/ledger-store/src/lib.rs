@@ -33,6 +33,7 @@ mod graph;
 mod history;
 mod index;
 mod initial_state;
+pub mod integrity;
 mod ledger;
 mod metadata;
 mod milestone;
