@@ -179,6 +179,10 @@ export type ErrorCode =
   | 'target-not-confirmed'
   | 'history-missing'
   | 'snapshot-index-out-of-range'
+  | 'history-task-running'
+  | 'no-pruning-needed'
+  | 'not-enough-history'
+  | 'pruning-aborted'
   | 'pow-queue-full'
   | 'pow-pool-closed'
   | 'pow-aborted'
@@ -368,6 +372,10 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'target-not-confirmed',
   'history-missing',
   'snapshot-index-out-of-range',
+  'history-task-running',
+  'no-pruning-needed',
+  'not-enough-history',
+  'pruning-aborted',
   'pow-queue-full',
   'pow-pool-closed',
   'pow-aborted',

@@ -186,6 +186,56 @@ impl Db {
         Ok(())
     }
 
+    /// `scan` from `from` on (inclusive), while keys begin with `prefix`: to go on with a
+    /// range where an earlier pass stopped, without walking back over what it deleted.
+    pub fn scan_from(
+        &self,
+        cf: &str,
+        from: &[u8],
+        prefix: &[u8],
+        mut each: impl FnMut(&[u8], &[u8]) -> Result<bool>,
+    ) -> Result<()> {
+        let mut options = ReadOptions::default();
+        options.set_total_order_seek(true);
+        let mode = IteratorMode::From(from, Direction::Forward);
+        for item in self.db.iterator_cf_opt(self.cf(cf), options, mode) {
+            let (k, v) = item.map_err(storage_error)?;
+            if !k.starts_with(prefix) || !each(&k, &v)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Compact the keys of `cf` from `start` to `end` (exclusive; None: unbounded) down to
+    /// the last level, so that what was deleted there leaves the files on disk. Blocks the
+    /// calling thread until done; holds no lock of the store.
+    pub fn compact_range(&self, cf: &str, start: Option<&[u8]>, end: Option<&[u8]>) {
+        let mut options = rocksdb::CompactOptions::default();
+        options.set_bottommost_level_compaction(rocksdb::BottommostLevelCompaction::ForceOptimized);
+        self.db.compact_range_cf_opt(self.cf(cf), start, end, &options);
+    }
+
+    /// Write every column family's memtable to disk, so that no write-ahead log file is
+    /// needed any more and RocksDB deletes them all (each flush or manual compaction starts
+    /// a new one, preallocated at about the write buffer's size, which stays until every
+    /// family with data in it has flushed).
+    pub fn flush_all(&self) -> Result<()> {
+        for name in crate::columns::ALL {
+            self.db.flush_cf(self.cf(name)).map_err(storage_error)?;
+        }
+        Ok(())
+    }
+
+    /// RocksDB's estimate of the number of keys in a column family.
+    pub fn estimated_keys(&self, cf: &str) -> u64 {
+        self.db
+            .property_int_value_cf(self.cf(cf), "rocksdb.estimate-num-keys")
+            .ok()
+            .flatten()
+            .unwrap_or(0)
+    }
+
     /// Live data on disk (SST files) plus the memtables, in bytes.
     pub fn approximate_size(&self) -> u64 {
         self.approximate_sizes().iter().map(|(_, bytes)| bytes).sum()
@@ -250,6 +300,20 @@ impl Batch<'_> {
 
     pub fn delete_typed<C: TypedColumn>(&mut self, key: &C::Key) {
         self.batch.delete_cf(self.db.cf(C::NAME), C::encode_key(key));
+    }
+
+    /// Every key of `cf` from `from` (inclusive) to `to` (exclusive), as one range tombstone.
+    pub fn delete_range(&mut self, cf: &str, from: &[u8], to: &[u8]) {
+        self.batch.delete_range_cf(self.db.cf(cf), from, to);
+    }
+
+    /// Changes in the batch so far.
+    pub fn len(&self) -> usize {
+        self.batch.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.batch.is_empty()
     }
 
     /// Every key of the family (all keys are shorter than 256 bytes of 0xff).

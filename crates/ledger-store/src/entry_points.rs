@@ -1,8 +1,10 @@
 //! The solid entry points (ledger.md §3, snapshot.md §4): virtual blocks at the bottom of
 //! the graph — solid, never stored, where every walk stops. Each belongs to a milestone
-//! index (the snapshot's target; 0 at genesis), which is the cone root index of a block
-//! that approves it. Persisted in the `solid_entry_points` family when the ledger is
-//! created and fixed from then on; kept in memory (a few, or a few thousand ids).
+//! index (the snapshot's target; 0 at genesis; for those a pruning run installs, the
+//! milestone that confirmed the block), which is the cone root index of a block that
+//! approves it. Persisted in the `solid_entry_points` family when the ledger is created;
+//! replaced by each pruning run (`prune/steps.rs`); kept in memory (a few, or a few
+//! thousand ids).
 
 use crate::columns::SOLID_ENTRY_POINTS;
 use crate::db::{Batch, Db};
@@ -59,6 +61,11 @@ impl SolidEntryPoints {
     /// The milestone index the entry point belongs to.
     pub fn index_of(&self, id: &Id32) -> Option<u32> {
         self.index_of.get(id).copied()
+    }
+
+    /// Every entry point with its index, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (Id32, u32)> + '_ {
+        self.index_of.iter().map(|(id, index)| (*id, *index))
     }
 
     /// All entry points, ascending byte-wise.

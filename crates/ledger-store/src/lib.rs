@@ -17,6 +17,8 @@
 //! * `milestone_blocks` — the blocks each milestone settled (referenced, or left below max
 //!   depth), for pruning; `entry_point_rule` — Hornet's solid entry points for a target;
 //! * `index` — the UTXO indexer's column families, written with each milestone, and its queries;
+//! * `prune` — pruning: runs to a target in bounded, crash-safe steps, the background
+//!   worker after each milestone (Hornet's rules), compaction of what was deleted;
 //! * `store` — the `Store` that ties them together under one lock discipline;
 //! * `events` — the feed of what each commit changed, for the event API.
 
@@ -39,6 +41,7 @@ mod metadata;
 mod milestone;
 mod milestone_blocks;
 mod origin;
+mod prune;
 mod records;
 mod schema;
 mod snapshot;
@@ -56,6 +59,10 @@ pub use index::{
 pub use ledger_core::{Code, Error, Result};
 pub use milestone::{KeyRange, MilestoneKeys};
 pub use origin::{GenesisStyle, Origin};
+pub use prune::{
+    directory_size, PruneReport, PruneTarget, PruningConfig, PruningStatus, SizeRule,
+    ENTRY_POINT_LOOK_BACK, MAX_STEP_DELETES,
+};
 pub use records::{InclusionState, MilestoneRecord};
 pub use snapshot::export::{write_genesis_snapshot, WrittenSnapshot};
 #[cfg(feature = "synthetic-ledger")]

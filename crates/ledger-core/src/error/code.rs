@@ -437,6 +437,18 @@ codes! {
     HistoryMissing = "history-missing",
     /// A snapshot index outside the pruning index … confirmed milestone range.
     SnapshotIndexOutOfRange = "snapshot-index-out-of-range",
+    /// A pruning run or a snapshot is in progress already (Hornet: "node is already
+    /// creating a snapshot or pruning is running"). HTTP 503 (prune).
+    HistoryTaskRunning = "history-task-running",
+    /// The pruning index is at the target already (Hornet's `ErrNoPruningNeeded`), or the
+    /// database is below the size asked for. HTTP 500 (prune), as Hornet answers it.
+    NoPruningNeeded = "no-pruning-needed",
+    /// Not enough history above the entry point index for the target (Hornet's
+    /// `ErrNotEnoughHistory`). HTTP 500 (prune).
+    NotEnoughHistory = "not-enough-history",
+    /// A pruning run stopped between two of its batches (the store closes); the next run,
+    /// or the next start, finishes it.
+    PruningAborted = "pruning-aborted",
 
     // ----- Proof of work (pow/pool.rs, src/core/mining-pool.ts) -----
 

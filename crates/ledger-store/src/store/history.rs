@@ -7,10 +7,15 @@
 //! the periodic ones one after the other). `begin_history_task` hands out the only token.
 
 use super::{lock, Store};
+use crate::columns::{state_key, STATE};
+use crate::db::Batch;
 use crate::entry_point_rule;
+use crate::entry_points::SolidEntryPoints;
 use crate::history::HistoryIndexes;
 use ledger_core::model::Id32;
 use ledger_core::{Code, Error, Result};
+use std::sync::Arc;
+use std::time::Instant;
 
 /// What reads or rewrites the node's history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,5 +112,44 @@ impl Store {
         batch.commit()?;
         state.history = history;
         Ok(())
+    }
+
+    /// The solid entry points as they are now (a pruning run replaces the set).
+    pub(crate) fn entry_points(&self) -> Arc<SolidEntryPoints> {
+        self.entry_points.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Write one step of a pruning run under the state lock (`prune/steps.rs`): the batch,
+    /// the history indexes as `change` leaves them (persisted when it changes them; the
+    /// pruning index only ever rises), the block count less `deleted`; then memory: the
+    /// indexes, the count, the entry points when given, and the published status. Returns
+    /// the microseconds the lock was held.
+    pub(crate) fn commit_history_step(
+        &self,
+        mut batch: Batch<'_>,
+        deleted: u64,
+        change: impl FnOnce(&mut HistoryIndexes),
+        entry_points: Option<SolidEntryPoints>,
+    ) -> Result<u64> {
+        let mut state = lock(&self.state);
+        let locked = Instant::now();
+        let mut history = state.history;
+        change(&mut history);
+        history.pruning_index = history.pruning_index.max(state.history.pruning_index);
+        if history != state.history {
+            history.put(&mut batch);
+        }
+        let count = state.block_count.saturating_sub(deleted);
+        if deleted > 0 {
+            batch.put(STATE, state_key::BLOCK_COUNT, &count.to_le_bytes());
+        }
+        batch.commit()?;
+        state.history = history;
+        state.block_count = count;
+        if let Some(points) = entry_points {
+            *self.entry_points.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(points);
+        }
+        self.publish_status(&state);
+        Ok(locked.elapsed().as_micros() as u64)
     }
 }

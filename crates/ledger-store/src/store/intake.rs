@@ -222,8 +222,9 @@ impl Store {
         staged: &HashSet<Id32>,
         referenced: &mut ReferencedParents,
     ) -> Result<()> {
+        let entry_points = self.entry_points();
         for (i, p) in parents.iter().enumerate() {
-            if self.entry_points.contains(p) || state.graph.get(p).is_some() || staged.contains(p) {
+            if entry_points.contains(p) || state.graph.get(p).is_some() || staged.contains(p) {
                 continue;
             }
             if referenced.lookup(&self.db, p)?.is_none() {
@@ -253,6 +254,7 @@ impl Store {
         referenced: &mut ReferencedParents,
     ) -> Result<()> {
         let db = &self.db;
+        let entry_points = self.entry_points();
         let arrival_ms = now_ms();
         let mut staged_roots: HashMap<Id32, ConeRoots> = HashMap::new();
         let mut entries = Vec::with_capacity(blocks.len());
@@ -266,9 +268,7 @@ impl Store {
                     let known = |p: &Id32| {
                         graph.get(p).map(|x| x.roots).or_else(|| staged_roots.get(p).copied())
                     };
-                    cone_roots(&b.parents, known, &mut |p| {
-                        referenced.index(db, &self.entry_points, p)
-                    })?
+                    cone_roots(&b.parents, known, &mut |p| referenced.index(db, &entry_points, p))?
                 }
             };
             staged_roots.insert(b.id, roots);

@@ -54,7 +54,7 @@ impl Store {
                         timestamp: now,
                         previous_milestone_id: [0; 32],
                         parents: self
-                            .entry_points
+                            .entry_points()
                             .sorted()
                             .iter()
                             .take(MAX_PARENTS)
@@ -166,7 +166,7 @@ impl Store {
             };
             milestone::check_foreign(&payload, &previous, &self.milestone_keys)?;
             if payload.index == self.origin.first_milestone_index()
-                && !payload.parents.iter().all(|p| self.entry_points.contains(p))
+                && !payload.parents.iter().all(|p| self.entry_points().contains(p))
             {
                 return Err(Error::new(
                     Code::MilestoneParentsInvalid,
@@ -215,7 +215,7 @@ impl Store {
     /// A coordinator following the same rules never selects one (ledger.md §5).
     fn check_parents_not_below_max_depth(&self, state: &State, parents: &[Id32]) -> Result<()> {
         for (i, p) in parents.iter().enumerate() {
-            if state.graph.get(p).is_some() || self.entry_points.contains(p) {
+            if state.graph.get(p).is_some() || self.entry_points().contains(p) {
                 continue;
             }
             if let Some(meta) = self.db.get(BLOCK_META, p)? {
@@ -271,7 +271,8 @@ impl Store {
         let db = &self.db;
         let mut state = lock(&self.state);
         let referenced: HashSet<Id32> = c.order.iter().copied().collect();
-        let entry_points = &self.entry_points;
+        let entry_points = self.entry_points();
+        let entry_points = &*entry_points;
         let updates = state
             .graph
             .roots_after(&referenced, index, |p| referenced_index(db, entry_points, p))?;
@@ -390,16 +391,17 @@ impl Store {
         if let Some(start) = state.interval_start {
             state.last_interval = Some(MilestoneInterval {
                 index,
-                new_blocks: state.block_count - start.block_count,
+                new_blocks: state.next_seq - start.next_seq,
                 referenced_blocks: state.referenced_total - start.referenced_total,
                 seconds: payload.timestamp.saturating_sub(previous_timestamp),
             });
         }
         state.interval_start = Some(IntervalStart {
-            block_count: state.block_count,
+            next_seq: state.next_seq,
             referenced_total: state.referenced_total,
         });
         self.publish_status(&state);
+        self.milestone_confirmed_for_pruning(index);
         if let (Some(transactions), Some(referenced_blocks)) = (ledger_changes, referenced_events) {
             self.emit_milestone_committed(
                 &state,

@@ -41,6 +41,7 @@ use crate::history::HistoryIndexes;
 use crate::initial_state::InitialState;
 use crate::milestone::{CoordinatorKeys, MilestoneKeys};
 use crate::origin::{GenesisStyle, Origin};
+use crate::prune::Pruning;
 use crate::records::{array_at, BlockMeta};
 use crate::snapshot;
 use crate::storage_error;
@@ -50,7 +51,7 @@ use ledger_core::model::{Id32, Output, OutputId};
 use ledger_core::protocol::ProtocolParameters;
 use ledger_core::{Code, Error, Result};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub struct StoreOptions {
@@ -177,10 +178,11 @@ struct NewBlock<'a> {
     roots: Option<ConeRoots>,
 }
 
-/// Counters at the last applied milestone, for the next `MilestoneInterval`.
+/// Counters at the last applied milestone, for the next `MilestoneInterval` (arrivals, not
+/// the stored count, which pruning lowers).
 #[derive(Clone, Copy)]
 struct IntervalStart {
-    block_count: u64,
+    next_seq: u64,
     referenced_total: u64,
 }
 
@@ -213,7 +215,9 @@ pub struct Store {
     milestone_keys: MilestoneKeys,
     thresholds: TipThresholds,
     origin: Origin,
-    entry_points: SolidEntryPoints,
+    /// Replaced (never changed in place) by pruning, under the state lock; readers take the
+    /// set of the moment (`entry_points()`).
+    entry_points: RwLock<Arc<SolidEntryPoints>>,
     state: Mutex<State>,
     /// A copy of what `status()` reports, renewed whenever the state changes under its lock:
     /// the API reads it on every info request, and must not wait while a batch or a
@@ -223,10 +227,18 @@ pub struct Store {
     /// The pruning run or snapshot in progress (`history.rs`).
     history_task: Mutex<Option<HistoryTask>>,
     events: EventFeed,
+    /// The data directory (RocksDB's), whose size pruning by size measures.
+    path: PathBuf,
+    /// The background pruning worker, its configuration and its last run (`prune/`).
+    pub(crate) pruning: Pruning,
 }
 
 fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+pub(crate) fn unix_seconds() -> u64 {
+    now_ms() / 1000
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -328,11 +340,13 @@ impl Store {
             thresholds,
             status: Mutex::new(status_of(&state)),
             origin,
-            entry_points,
+            entry_points: RwLock::new(Arc::new(entry_points)),
             state: Mutex::new(state),
             issuing: Mutex::new(()),
             history_task: Mutex::new(None),
             events: EventFeed::default(),
+            path: path.to_path_buf(),
+            pruning: Pruning::default(),
         })
     }
 
@@ -348,6 +362,15 @@ impl Store {
     /// Where the ledger began: genesis style, snapshot indexes.
     pub fn origin(&self) -> &Origin {
         &self.origin
+    }
+
+    pub(crate) fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// The data directory RocksDB lives in.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 }
 
@@ -456,7 +479,7 @@ fn referenced_index(db: &Db, entry_points: &SolidEntryPoints, id: &Id32) -> Resu
 }
 
 /// The parents of a stored block, read from its header without decoding the payload.
-fn parents_of(bytes: &[u8]) -> Result<Vec<Id32>> {
+pub(crate) fn parents_of(bytes: &[u8]) -> Result<Vec<Id32>> {
     let count = *bytes.get(1).ok_or_else(|| storage_error("stored block too short"))? as usize;
     if bytes.len() < 2 + 32 * count {
         return Err(storage_error("stored block too short"));
@@ -524,7 +547,7 @@ mod tests {
         assert_eq!(err.code, Code::GenesisStyleMismatch);
         let store = Store::open(dir.path(), options(GenesisStyle::Ledger)).unwrap();
         assert_eq!(store.origin(), &Origin::built_in(GenesisStyle::Ledger));
-        assert_eq!(store.entry_points.sorted(), GenesisStyle::Ledger.entry_points().as_slice());
+        assert_eq!(store.entry_points().sorted(), GenesisStyle::Ledger.entry_points().as_slice());
         assert_eq!(store.issue_milestone(None).unwrap().index, 2);
     }
 

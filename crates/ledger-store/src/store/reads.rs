@@ -26,7 +26,7 @@ impl Store {
     /// Whether the id is one of the ledger's solid entry points (never a stored block; a
     /// parent that needs nothing more, for gossip's solidification).
     pub fn is_solid_entry_point(&self, id: &Id32) -> bool {
-        self.entry_points.contains(id)
+        self.entry_points().contains(id)
     }
 
     /// The block metadata object of api.md §2.7 as JSON text.
@@ -62,7 +62,12 @@ impl Store {
         Ok(Some(found))
     }
 
+    /// None for unknown indexes and at or below the pruning index (a run may still be
+    /// deleting there: what it has not reached yet is not served either).
     pub fn milestone_by_index(&self, index: u32) -> Result<Option<MilestoneRecord>> {
+        if self.is_pruned(index) {
+            return Ok(None);
+        }
         self.db
             .get(MILESTONES, &columns::index_key(index))?
             .map(|b| MilestoneRecord::from_bytes(&b))
@@ -79,6 +84,9 @@ impl Store {
     }
 
     pub fn utxo_changes(&self, index: u32) -> Result<Option<UtxoChanges>> {
+        if self.is_pruned(index) {
+            return Ok(None);
+        }
         let Some(bytes) = self.db.get(DIFFS, &columns::index_key(index))? else { return Ok(None) };
         let diff = Diff::from_bytes(&bytes)?;
         Ok(Some(UtxoChanges { index, created: diff.created, consumed: diff.consumed }))
@@ -158,6 +166,13 @@ impl Store {
     /// Renew the copy `status()` reads (called under the state lock after every change).
     pub(super) fn publish_status(&self, state: &State) {
         *lock(&self.status) = super::status_of(state);
+    }
+
+    /// At or below the pruning index (nothing there is served), except index 0 of a
+    /// ledger that was never pruned, where nothing is stored anyway.
+    fn is_pruned(&self, index: u32) -> bool {
+        let pruning = self.status().pruning_index;
+        pruning > 0 && index <= pruning
     }
 
     /// The latest milestone and the counts, as of the last change (without the state lock).

@@ -90,12 +90,14 @@ impl Store {
 
     /// §5 steps 2 and 3 (D21, revised): while fewer than two, add milestone blocks, the
     /// latest first, then solid entry points (ascending; at genesis `0x00…00`, reached only
-    /// before milestone 2). Milestones at or below a snapshot's target have no block here.
+    /// before milestone 2). Milestones at or below the pruning index (a snapshot's target,
+    /// or pruned) have no block here.
     /// Never the other parents of a milestone block: on an idle node those are old blocks,
     /// and a block approving one would be below max depth the moment it is attached.
     fn fill_and_sort(&self, mut chosen: Vec<Id32>, latest_index: u32) -> Result<Vec<Id32>> {
         let mut index = latest_index;
-        while chosen.len() < MIN_PARENTS && index > self.origin.target_milestone_index {
+        let pruning_index = self.status().pruning_index;
+        while chosen.len() < MIN_PARENTS && index > pruning_index {
             let record = self
                 .milestone_by_index(index)?
                 .ok_or_else(|| storage_error(format!("milestone {index} is missing")))?;
@@ -104,7 +106,7 @@ impl Store {
             }
             index -= 1;
         }
-        for entry_point in self.entry_points.sorted() {
+        for entry_point in self.entry_points().sorted() {
             if chosen.len() >= MIN_PARENTS {
                 break;
             }
