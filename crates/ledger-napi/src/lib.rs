@@ -16,6 +16,7 @@ mod health;
 mod js_text;
 mod listen;
 mod pow;
+mod prune;
 mod shared;
 mod snapshot;
 mod store;

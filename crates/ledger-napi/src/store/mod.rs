@@ -104,6 +104,8 @@ impl LedgerStore {
         // must not call into JavaScript after the store was closed there.
         if let Some(store) = self.store.write().unwrap_or_else(|p| p.into_inner()).take() {
             if let Some(key) = &self.published_as {
+                // The background pruning stops between two of its batches.
+                store.stop_pruning();
                 OPEN_STORES.withdraw(key, &store);
                 LOCAL_BLOCKS.withdraw(key, &self.local);
                 store.set_event_listener(None);

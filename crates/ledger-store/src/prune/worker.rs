@@ -105,13 +105,14 @@ pub struct PruningStatus {
 }
 
 impl Store {
-    /// Start pruning in the background with `config` (or only set `config`, for
-    /// `PruneTarget::Size`, when neither rule is enabled). Before its first milestone the
-    /// thread finishes a run that a crash stopped.
+    /// Start pruning in the background with `config`. Before its first milestone the thread
+    /// finishes a run that a crash or a close stopped, also when neither rule is enabled
+    /// (a REST run may have been stopped); then it waits for milestones, and prunes after
+    /// them by the rules that are.
     pub fn start_pruning(self: &Arc<Self>, config: PruningConfig) {
         *lock(&self.pruning.config) = config;
         let mut thread = lock(&self.pruning.thread);
-        if thread.is_some() || !config.enabled() {
+        if thread.is_some() {
             return;
         }
         let store = Arc::downgrade(self);
@@ -164,6 +165,9 @@ impl Store {
             return;
         }
         let config = self.pruning.config();
+        if !config.enabled() {
+            return;
+        }
         let mut target = 0;
         if let Some(keep) = config.max_milestones_to_keep {
             if confirmed > keep {
