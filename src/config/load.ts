@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { bech32Decode } from '../core/ids';
+import { parseDuration, parseSize } from '../core/sizes';
 import { defaultConfig, type NodeConfig } from './schema';
 
 export class ConfigError extends Error {
@@ -476,6 +477,7 @@ function check(c: NodeConfig): void {
   for (const k of ['maxClients', 'maxSubscriptionsPerClient', 'maxClientBufferBytes'] as const) {
     if (!Number.isInteger(c.events[k]) || c.events[k] < 1) fail(`events.${k} must be a positive integer`);
   }
+  checkPruning(c.pruning, fail);
   if (typeof c.indexer.enabled !== 'boolean') fail('indexer.enabled must be true or false');
   if (!Number.isInteger(c.indexer.maxPageSize) || c.indexer.maxPageSize < 1 || c.indexer.maxPageSize > 10000)
     fail('indexer.maxPageSize must be an integer 1..10000');
@@ -512,6 +514,37 @@ function checkMilestoneKeys(c: NodeConfig, fail: (msg: string) => void): void {
     fail(
       `protocol.milestonePublicKeyCount ${count} is more than the ${distinct} key(s) of protocol.publicKeyRanges: no milestone could be valid`,
     );
+}
+
+/** Hornet's provisioning checks (`components/pruning/component.go`) and the value types. */
+function checkPruning(p: NodeConfig['pruning'], fail: (msg: string) => void): void {
+  const { milestones, size } = p;
+  if (typeof milestones.enabled !== 'boolean') fail('pruning.milestones.enabled must be true or false');
+  if (!isU32(milestones.maxMilestonesToKeep))
+    fail('pruning.milestones.maxMilestonesToKeep must be a whole number of milestones');
+  if (milestones.enabled && milestones.maxMilestonesToKeep === 0)
+    fail('pruning.milestones.maxMilestonesToKeep has to be specified if pruning.milestones.enabled is enabled');
+  if (typeof size.enabled !== 'boolean') fail('pruning.size.enabled must be true or false');
+  if (typeof size.targetSize !== 'string') fail('pruning.size.targetSize must be a size text such as "30GB"');
+  let bytes = 0;
+  try {
+    bytes = parseSize(size.targetSize);
+  } catch {
+    fail('parameter pruning.size.targetSize invalid');
+  }
+  if (size.enabled && bytes === 0)
+    fail('pruning.size.targetSize has to be specified if pruning.size.enabled is enabled');
+  if (
+    typeof size.thresholdPercentage !== 'number' ||
+    !(size.thresholdPercentage >= 0 && size.thresholdPercentage < 100)
+  )
+    fail('pruning.size.thresholdPercentage must be a number from 0 to below 100');
+  try {
+    if (typeof size.cooldownTime !== 'string' || parseDuration(size.cooldownTime) < 0) throw new RangeError();
+  } catch {
+    fail('pruning.size.cooldownTime must be a duration such as "5m"');
+  }
+  if (typeof p.pruneReceipts !== 'boolean') fail('pruning.pruneReceipts must be true or false');
 }
 
 function checkFaucet(f: NodeConfig['faucet'], fail: (msg: string) => void): void {

@@ -97,7 +97,21 @@ export interface NodeConfig {
   p2p: P2pConfig;
   /** Milestones requested per warp-sync window (gossip.md §7). */
   warpsync: { advancementRange: number };
+  pruning: PruningConfig;
   logLevel: string;
+}
+
+/**
+ * Pruning of the history (Hornet 2.0.1's `pruning.*`, names and defaults; docs/configuration.md):
+ * after each confirmed milestone, by milestones keep `maxMilestonesToKeep` below it; by size,
+ * when the data directory reaches `targetSize` ("30GB": decimal units, "GiB" binary), prune
+ * to `thresholdPercentage` % below it, at most once per `cooldownTime` (a Go duration, "5m").
+ * `pruneReceipts`: also receipts (this node stores none; kept for Hornet's configuration).
+ */
+export interface PruningConfig {
+  milestones: { enabled: boolean; maxMilestonesToKeep: number };
+  size: { enabled: boolean; targetSize: string; thresholdPercentage: number; cooldownTime: string };
+  pruneReceipts: boolean;
 }
 
 /** A coordinator public key (hex) and the milestone indexes it signs: start ≤ index, and index ≤ end unless end is 0. */
@@ -204,6 +218,11 @@ export function defaultConfig(): NodeConfig {
       connectionManager: { lowWatermark: 5, highWatermark: 10 },
     },
     warpsync: { advancementRange: 150 },
+    pruning: {
+      milestones: { enabled: false, maxMilestonesToKeep: 60480 },
+      size: { enabled: true, targetSize: '30GB', thresholdPercentage: 10, cooldownTime: '5m' },
+      pruneReceipts: false,
+    },
     logLevel: 'info',
   };
 }
