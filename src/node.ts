@@ -37,7 +37,8 @@ import {
 } from './server/http-workers';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
-import type { LedgerStoreApi, LedgerStoreClass } from './store-contract';
+import type { LedgerStoreApi, LedgerStoreClass, PruningRules } from './store-contract';
+import { parseDuration, parseSize } from './core/sizes';
 const { version } = require('../package.json') as { version: string };
 
 export class StartupError extends Error {}
@@ -137,6 +138,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       }
       metrics.addGossip(gossip);
     }
+    store.startPruning(pruningRules(config));
     faucet = createFaucet(config, protocol, store, logger);
     const services = {
       config,
@@ -288,6 +290,18 @@ function createFaucet(
     'faucet on: /faucet, /api/faucet/v1',
   );
   return new Faucet({ store, protocol, key, settings: config.faucet, tokenName: config.baseToken.name, logger });
+}
+
+/** `pruning.*` as the store's background pruning takes it (checked by config/load.ts). */
+function pruningRules(config: NodeConfig): PruningRules {
+  const { milestones, size, pruneReceipts } = config.pruning;
+  return {
+    ...(milestones.enabled ? { maxMilestonesToKeep: milestones.maxMilestonesToKeep } : {}),
+    ...(size.enabled ? { targetBytes: parseSize(size.targetSize) } : {}),
+    thresholdPercentage: size.thresholdPercentage,
+    cooldownSeconds: parseDuration(size.cooldownTime) / 1000,
+    pruneReceipts,
+  };
 }
 
 async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {

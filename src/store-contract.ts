@@ -100,6 +100,36 @@ export interface IndexerQuery {
 
 export type ChainKind = 'alias' | 'nft' | 'foundry';
 
+/** What to prune to: exactly one of index, depth, targetBytes. */
+export interface PruneRequest {
+  index?: number;
+  depth?: number;
+  /** Prune until the database is this size less `thresholdPercentage` %. */
+  targetBytes?: number;
+  thresholdPercentage: number;
+}
+
+/** A finished pruning run: the new pruning index and what it took (microseconds). */
+export interface PruneReport {
+  from: number;
+  index: number;
+  blocks: number;
+  outputs: number;
+  steps: number;
+  longestStepMicros: number;
+  compactionMicros: number;
+  micros: number;
+}
+
+/** The background pruning's rules, parsed from `pruning.*`; a rule left out is disabled. */
+export interface PruningRules {
+  maxMilestonesToKeep?: number;
+  targetBytes?: number;
+  thresholdPercentage: number;
+  cooldownSeconds: number;
+  pruneReceipts: boolean;
+}
+
 export interface StoreOptions {
   protocol: ProtocolJson;
   /** Serialized genesis outputs; used once, when the data directory is new. */
@@ -163,6 +193,17 @@ export interface LedgerStoreApi {
   /** The body of a by-ID indexer route (§3.4) as JSON text; null when the chain has no unspent output. */
   getChainOutput(kind: ChainKind, id: string): string | null;
   approximateSizeBytes(): number;
+  /**
+   * Prune the history to a target (Hornet's `PruneDatabaseBy*`, docs/configuration.md
+   * `pruning`), off the event loop; LedgerError with Hornet's reason when refused.
+   */
+  prune(request: PruneRequest): Promise<PruneReport>;
+  /** Start the background pruning with these rules (the store's own thread). */
+  startPruning(config: PruningRules): void;
+  /** The history task running now: a pruning run or a snapshot (the prune route answers 503 then). */
+  historyTask(): 'pruning' | 'snapshot' | null;
+  /** `status().pruningIndex` without building the status object. */
+  pruningIndex(): number;
   /** approximateSizeBytes per RocksDB column family. */
   approximateSizes(): { name: string; bytes: number }[];
   /** Every later event to `listener`, on the event loop, in commit order. */

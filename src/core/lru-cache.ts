@@ -1,5 +1,5 @@
 // A least-recently-used cache with a size budget, for values that never change once
-// written (stored blocks, the block that includes a transaction). A Map keeps insertion
+// written (stored blocks, the block that includes a transaction) until pruning deletes them. A Map keeps insertion
 // order, so the first key is always the least recently used one.
 
 export class LruCache<V> {
@@ -44,6 +44,12 @@ export class LruCache<V> {
       this.entries.delete(oldest);
       this.used -= entry.size;
     }
+  }
+
+  /** Forget every entry (values a later change made stale, such as pruned blocks). */
+  clear(): void {
+    this.entries.clear();
+    this.used = 0;
   }
 
   get size(): number {

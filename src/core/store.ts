@@ -9,6 +9,9 @@ import type {
   IssuedMilestone,
   LedgerStoreApi,
   MilestoneRecord,
+  PruneReport,
+  PruneRequest,
+  PruningRules,
   StoreEvent,
   StoreOptions,
   StoreStatus,
@@ -39,6 +42,8 @@ export class LedgerStore implements LedgerStoreApi {
   private readonly blocks = new LruCache<Buffer>(BLOCK_CACHE_BYTES, (b) => b.length + 64);
   private readonly includedBlocks = new LruCache<string>(INCLUDED_CACHE_ENTRIES);
   private readonly metadataTexts = new LruCache<MetadataText>(METADATA_CACHE_BYTES, (m) => 2 * m.text.length + 96);
+  /** The pruning index the cached blocks and metadata texts were read above. */
+  private cachedAbovePruningIndex = -1;
 
   private constructor(
     private readonly inner: NativeStore,
@@ -116,18 +121,33 @@ export class LedgerStore implements LedgerStoreApi {
     await fromNativeAsync(() => this.inner.precheckBlock(bytes));
   }
 
+  /**
+   * Cached blocks and metadata texts are final until pruning deletes them: when the pruning
+   * index moved since the last read, both caches start again (pruning is rare; one native
+   * read of an integer per lookup tells).
+   */
+  private forgetPruned(): void {
+    const index = fromNative(() => this.inner.pruningIndex());
+    if (index === this.cachedAbovePruningIndex) return;
+    this.blocks.clear();
+    this.metadataTexts.clear();
+    this.cachedAbovePruningIndex = index;
+  }
+
   /** The same Buffer object for repeated reads of a cached block (callers must not modify it). */
   getBlock(blockId: string): Buffer | null {
+    this.forgetPruned();
     return this.blocks.getOrLoad(blockId, () => fromNative(() => this.inner.getBlock(blockId)) ?? null);
   }
 
   /**
-   * A referenced block's metadata is final (D25: nothing is pruned). A solid unreferenced
+   * A referenced block's metadata is final until pruned (`forgetPruned`). A solid unreferenced
    * block's changes only with a milestone: its reference, and its tip score, which depends
    * on its cone roots and the confirmed index alone. So texts are kept, the latter until
    * the latest milestone index moves; a block that is not solid yet (gossip) is read anew.
    */
   getBlockMetadata(blockId: string): string | null {
+    this.forgetPruned();
     const index = this.latestMilestoneIndex();
     const cached = this.metadataTexts.get(blockId);
     if (cached !== undefined && (cached.index === -1 || cached.index === index)) return cached.text;
@@ -215,6 +235,22 @@ export class LedgerStore implements LedgerStoreApi {
 
   approximateSizeBytes(): number {
     return fromNative(() => this.inner.approximateSizeBytes());
+  }
+
+  prune(request: PruneRequest): Promise<PruneReport> {
+    return fromNativeAsync(() => this.inner.prune(request));
+  }
+
+  startPruning(config: PruningRules): void {
+    fromNative(() => this.inner.startPruning(config));
+  }
+
+  historyTask(): 'pruning' | 'snapshot' | null {
+    return (fromNative(() => this.inner.historyTask()) as 'pruning' | 'snapshot' | null) ?? null;
+  }
+
+  pruningIndex(): number {
+    return fromNative(() => this.inner.pruningIndex());
   }
 
   approximateSizes(): { name: string; bytes: number }[] {

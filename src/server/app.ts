@@ -16,6 +16,7 @@ import { errors } from './middleware/errors';
 import { requestLog } from './middleware/logging';
 import { requestMetrics } from './middleware/request-metrics';
 import { blocksRoutes } from './routes/blocks';
+import { controlRoutes } from './routes/control';
 import { dashboardRoutes } from './routes/dashboard';
 import { dashboardMetricsRoutes } from './routes/dashboard-metrics';
 import { faucetRoutes } from './routes/faucet';
@@ -49,6 +50,7 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   milestonesRoutes(router, services);
   indexerRoutes(router, services);
   peersRoutes(router, services);
+  controlRoutes(router, services);
   metricsRoutes(router, services);
   if (services.config.events.enabled) mqttRoutes(router);
   dashboardMetricsRoutes(router, services);

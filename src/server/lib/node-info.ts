@@ -24,10 +24,12 @@ export class NodeInfo {
   /** The info object as JSON text; rebuilt when the latest milestone or the health changed. */
   jsonText(now = Date.now() / 1000): string {
     // Everything the info object takes from the status changes with the latest milestone or
-    // with a full disk: two cheap reads tell whether to read the whole status object again.
+    // with the pruning index (which a run moves between milestones) or with a full disk:
+    // three cheap reads tell whether to read the whole status object again.
     if (
       this.status === undefined ||
       this.store.latestMilestoneIndex() !== this.status.latestMilestone.index ||
+      this.store.pruningIndex() !== this.status.pruningIndex ||
       this.store.storageFull() !== this.status.storageFull
     )
       this.status = this.store.status();
@@ -38,7 +40,7 @@ export class NodeInfo {
     const seen = this.gossip
       ? Math.max(this.gossip.status().latestMilestoneIndex, status.latestMilestone.index)
       : status.latestMilestone.index;
-    const key = `${status.latestMilestone.index}:${seen}:${healthy}`;
+    const key = `${status.latestMilestone.index}:${status.pruningIndex}:${seen}:${healthy}`;
     if (key !== this.builtFor) {
       this.text = JSON.stringify(this.build(status, healthy, seen));
       this.builtFor = key;
