@@ -175,6 +175,13 @@ impl Store {
         pruning > 0 && index <= pruning
     }
 
+    /// Write every memtable to disk and let go of the write-ahead logs (what a pruning run
+    /// does after its compaction): for a measure of the data directory that does not depend
+    /// on when RocksDB last flushed.
+    pub fn flush(&self) -> Result<()> {
+        self.db.flush_all()
+    }
+
     /// The latest milestone and the counts, as of the last change (without the state lock).
     pub fn status(&self) -> Status {
         Status { storage_full: self.db.storage_full(), ..*lock(&self.status) }
