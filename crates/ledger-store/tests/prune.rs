@@ -270,8 +270,12 @@ fn pruning_by_index_drops_the_history_below_it_and_keeps_the_ledger() {
     );
     assert!(after < before * 3 / 4, "du {before} → {after}");
 
-    // The same after a restart; and a target above the cap is lowered to it.
+    // The same after a restart, and the whole directory passes tool db-health's check; a
+    // target above the cap is lowered to it.
     drop(store);
+    let health = ledger_store::integrity::check_directory(dir.path()).unwrap();
+    assert_eq!(health.problems, Vec::<String>::new());
+    assert_eq!(health.milestones, u64::from(confirmed + 3 - 30));
     let store = open(dir.path());
     check_history(&store, &chain, 30);
     still_works(&store, &mut chain);
@@ -280,6 +284,9 @@ fn pruning_by_index_drops_the_history_below_it_and_keeps_the_ledger() {
     assert_eq!(report.to, confirmed - 20, "capped at the confirmed index less belowMaxDepth + 5");
     check_history(&store, &chain, confirmed - 20);
     still_works(&store, &mut chain);
+    drop(store);
+    let health = ledger_store::integrity::check_directory(dir.path()).unwrap();
+    assert_eq!(health.problems, Vec::<String>::new());
 }
 
 #[test]
