@@ -176,6 +176,9 @@ export type ErrorCode =
   | 'file-exists'
   | 'no-ledger'
   | 'ledger-too-old'
+  | 'snapshot-delta-mismatch'
+  | 'snapshot-sep-offset-mismatch'
+  | 'snapshot-milestone-chain-broken'
   | 'target-not-confirmed'
   | 'history-missing'
   | 'snapshot-index-out-of-range'
@@ -369,6 +372,9 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'file-exists',
   'no-ledger',
   'ledger-too-old',
+  'snapshot-delta-mismatch',
+  'snapshot-sep-offset-mismatch',
+  'snapshot-milestone-chain-broken',
   'target-not-confirmed',
   'history-missing',
   'snapshot-index-out-of-range',

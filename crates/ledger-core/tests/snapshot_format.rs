@@ -86,6 +86,19 @@ fn dev_genesis() -> FullSnapshot {
     }
 }
 
+/// Milestones 1..=n, each naming the one before (milestone 1 names the zero id).
+fn chain(n: u32) -> Vec<MilestonePayload> {
+    let mut out: Vec<MilestonePayload> = Vec::new();
+    for index in 1..=n {
+        let previous = out.last().map_or([0; 32], ids::milestone_id);
+        out.push(MilestonePayload {
+            previous_milestone_id: previous,
+            ..milestone(index, 1000 + index)
+        });
+    }
+    out
+}
+
 fn milestone(index: u32, timestamp: u32) -> MilestonePayload {
     MilestonePayload {
         index,
@@ -116,28 +129,29 @@ fn rolled_forward() -> FullSnapshot {
     let a = at(&tx2, 0, 1_000_000, 2);
     let b = at(&tx2, 1, SUPPLY - 1_000_000, 2);
     let c = at(&tx3, 0, 1_000_000, 3);
+    let ms = chain(3);
     FullSnapshot {
         genesis_milestone_index: 0,
         target_milestone_index: 1,
         target_milestone_timestamp: 1001,
-        target_milestone_id: [9; 32],
+        target_milestone_id: ids::milestone_id(&ms[0]),
         ledger_milestone_index: 3,
         outputs: vec![b.clone(), c.clone()],
         milestone_diffs: vec![
             MilestoneDiff {
-                milestone: milestone(3, 1003),
+                milestone: ms[2].clone(),
                 spent_treasury: None,
                 created: vec![c],
                 consumed: vec![SpentOutput { output: a.clone(), transaction_id_spent: tx3 }],
             },
             MilestoneDiff {
-                milestone: milestone(2, 1002),
+                milestone: ms[1].clone(),
                 spent_treasury: None,
                 created: vec![a, b],
                 consumed: vec![SpentOutput { output: genesis_output(), transaction_id_spent: tx2 }],
             },
             MilestoneDiff {
-                milestone: milestone(1, 1001),
+                milestone: ms[0].clone(),
                 spent_treasury: None,
                 created: vec![],
                 consumed: vec![],
@@ -424,5 +438,299 @@ fn a_snapshot_written_by_hornet_reads_rolls_back_and_writes_back_identically() {
     assert_eq!(
         hex::encode(ids::block_id(&ledger_core::codec::encode_block(&block))),
         "f07a3d8c3f05341f0b75daea5412138589cfff39b040f0de300246954efd9288"
+    );
+}
+
+// ----- delta snapshots (snapshot.md §7) and the milestone chain -------------------------------
+
+/// The delta that brings `rolled_forward()`'s ledger, rolled back to its target 1, up to 3:
+/// its two diffs above the target, ascending.
+fn delta_to_3() -> DeltaSnapshot {
+    let full = rolled_forward();
+    let mut diffs = full.milestone_diffs[..2].to_vec();
+    diffs.reverse();
+    DeltaSnapshot {
+        target_milestone_index: 3,
+        target_milestone_timestamp: 1003,
+        full_snapshot_target_milestone_id: full.target_milestone_id,
+        milestone_diffs: diffs,
+        solid_entry_points: vec![[0x42; 32]],
+    }
+}
+
+/// The full snapshot at target 1 whose ledger is at 1 (no diffs above the target).
+fn full_at_1() -> FullSnapshot {
+    let full = rolled_forward();
+    FullSnapshot {
+        ledger_milestone_index: 1,
+        outputs: vec![genesis_output()],
+        milestone_diffs: full.milestone_diffs[2..].to_vec(),
+        ..full
+    }
+}
+
+#[test]
+fn a_delta_round_trips_and_brings_the_ledger_forward() {
+    let delta = delta_to_3();
+    let bytes = write_delta_snapshot(&delta).unwrap();
+    assert_eq!(read_delta_snapshot(&bytes).unwrap(), delta);
+    // Header: version, type 1, target, timestamp, full id, SEP offset = where the SEPs start.
+    assert_eq!(&bytes[..2], &[2, 1]);
+    let (header, length) = read_snapshot_header(&bytes).unwrap();
+    assert_eq!(length, DELTA_HEADER_LENGTH);
+    let SnapshotHeader::Delta(h) = header else { panic!("a delta header") };
+    assert_eq!(
+        (h.target_milestone_index, h.milestone_diff_count, h.solid_entry_point_count),
+        (3, 2, 1)
+    );
+    assert_eq!(h.sep_file_offset as usize, bytes.len() - 32);
+    // Read as a full snapshot it is refused, and the other way round.
+    assert_eq!(read_full_snapshot(&bytes).unwrap_err().code, Code::SnapshotTypeUnsupported);
+    assert_eq!(
+        read_delta_snapshot(&write_full_snapshot(&full_at_1()).unwrap()).unwrap_err().code,
+        Code::SnapshotTypeUnsupported
+    );
+
+    let at_1 = roll_back_to_target(
+        read_full_snapshot(&write_full_snapshot(&full_at_1()).unwrap()).unwrap(),
+    )
+    .unwrap();
+    let forward = roll_forward(at_1, delta).unwrap();
+    let rolled = rolled_forward();
+    let mut expected = rolled.outputs.clone();
+    expected.sort_by_key(|o| o.output_id);
+    assert_eq!(forward.unspent, expected);
+    assert_eq!(forward.target_milestone_index, 3);
+    assert_eq!(
+        forward.target_milestone_id,
+        ids::milestone_id(&rolled.milestone_diffs[0].milestone)
+    );
+    assert_eq!(forward.solid_entry_points, vec![[0x42; 32]]);
+    assert!(forward.receipts.is_empty());
+    // The same ledger as the full snapshot at ledger 3 holds.
+    let full_at_3 = FullSnapshot {
+        target_milestone_index: 3,
+        target_milestone_id: forward.target_milestone_id,
+        ..rolled
+    };
+    assert_eq!(roll_back_to_target(full_at_3).unwrap().unspent, forward.unspent);
+}
+
+#[test]
+fn a_delta_must_continue_its_full_snapshot() {
+    let at_1 = || roll_back_to_target(full_at_1()).unwrap();
+    // Another full snapshot's target id.
+    let mut d = delta_to_3();
+    d.full_snapshot_target_milestone_id = [7; 32];
+    let err = roll_forward(at_1(), d).unwrap_err();
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        (Code::SnapshotDeltaMismatch, "fullSnapshotTargetMilestoneId")
+    );
+    // Not starting right after the full target.
+    let mut d = delta_to_3();
+    d.milestone_diffs.remove(0);
+    d.target_milestone_index = 3;
+    assert_eq!(roll_forward(at_1(), d).unwrap_err().code, Code::SnapshotDeltaMismatch);
+    // A milestone that does not name the one before.
+    let mut d = delta_to_3();
+    d.milestone_diffs[1].milestone.previous_milestone_id = [1; 32];
+    let err = roll_forward(at_1(), d).unwrap_err();
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        (Code::SnapshotMilestoneChainBroken, "milestoneDiffs[1].milestone.previousMilestoneId")
+    );
+    // A diff that consumes what the ledger does not hold.
+    let mut d = delta_to_3();
+    d.milestone_diffs[0].consumed[0].output.output_id[33] = 9;
+    assert_eq!(roll_forward(at_1(), d).unwrap_err().code, Code::SnapshotDiffInconsistent);
+    // Structure: gaps, a target the diffs do not reach, a wrong SEP offset, truncation.
+    let mut d = delta_to_3();
+    d.milestone_diffs.swap(0, 1);
+    assert_eq!(
+        read_delta_snapshot(&write_delta_snapshot(&d).unwrap()).unwrap_err().code,
+        Code::SnapshotDiffOrder
+    );
+    let mut d = delta_to_3();
+    d.target_milestone_index = 4;
+    assert_eq!(
+        read_delta_snapshot(&write_delta_snapshot(&d).unwrap()).unwrap_err().code,
+        Code::SnapshotDiffOrder
+    );
+    let mut bytes = write_delta_snapshot(&delta_to_3()).unwrap();
+    bytes[42] ^= 1;
+    assert_eq!(read_delta_snapshot(&bytes).unwrap_err().code, Code::SnapshotSepOffsetMismatch);
+    let bytes = write_delta_snapshot(&delta_to_3()).unwrap();
+    for len in 0..bytes.len() {
+        let err = read_delta_snapshot(&bytes[..len]).expect_err(&format!("{len} bytes"));
+        assert!(
+            [Code::TruncatedBytes, Code::LengthPrefixTooLarge].contains(&err.code),
+            "{len}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_full_snapshots_milestones_must_form_one_chain() {
+    let mut s = rolled_forward();
+    s.milestone_diffs[0].milestone.previous_milestone_id = [5; 32];
+    let err = roll_back_to_target(s).unwrap_err();
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        (Code::SnapshotMilestoneChainBroken, "milestoneDiffs[0].milestone.previousMilestoneId")
+    );
+    // The diff of the target milestone must be the milestone the header names.
+    let mut s = rolled_forward();
+    s.target_milestone_id = [6; 32];
+    assert_eq!(roll_back_to_target(s).unwrap_err().code, Code::SnapshotMilestoneChainBroken);
+}
+
+#[test]
+fn a_header_reads_from_the_start_of_a_file() {
+    let bytes = write_full_snapshot(&rolled_forward()).unwrap();
+    let (header, length) = read_snapshot_header(&bytes).unwrap();
+    assert_eq!(length, 155);
+    let SnapshotHeader::Full(h) = header else { panic!("a full header") };
+    assert_eq!(
+        (
+            h.target_milestone_index,
+            h.ledger_milestone_index,
+            h.output_count,
+            h.milestone_diff_count
+        ),
+        (1, 3, 2, 3)
+    );
+    assert_eq!(read_snapshot_header(&bytes[..155]).unwrap().1, 155);
+    assert_eq!(read_snapshot_header(&bytes[..154]).unwrap_err().code, Code::TruncatedBytes);
+    // The streaming pieces give the same bytes as the whole-file writer.
+    let mut pieces = encode_full_header(&FullHeader {
+        output_count: 2,
+        milestone_diff_count: 3,
+        solid_entry_point_count: 1,
+        ..h
+    });
+    for o in &rolled_forward().outputs {
+        write_output_record(&mut pieces, o);
+    }
+    for d in &rolled_forward().milestone_diffs {
+        write_milestone_diff(&mut pieces, d).unwrap();
+    }
+    pieces.extend_from_slice(&[0; 32]);
+    assert_eq!(pieces, bytes);
+}
+
+// ----- receipts and the treasury through snapshots -----------------------------------------
+
+const TREASURY: u64 = 1_000_000_000;
+
+fn receipt_milestone(previous: Id32) -> MilestonePayload {
+    MilestonePayload {
+        previous_milestone_id: previous,
+        options: vec![MilestoneOption::Receipt(ReceiptOption {
+            migrated_at: 17,
+            last: false,
+            funds: vec![MigratedFundsEntry {
+                tail_transaction_hash: [1; 49],
+                address: Address::Ed25519([0x77; 32]),
+                deposit: 3_000_000,
+            }],
+            transaction: TreasuryTransaction {
+                input: Input::Treasury { milestone_id: [0; 32] },
+                output: Output::Treasury { amount: TREASURY - 3_000_000 },
+            },
+        })],
+        ..milestone(2, 1002)
+    }
+}
+
+/// Ledger at 1: the genesis output less the treasury, and the treasury; milestone 2's
+/// receipt migrates 3 Mi to 0x77….
+fn treasury_network() -> (FullSnapshot, MilestoneDiff, SnapshotOutput) {
+    let ms = chain(1);
+    let genesis =
+        SnapshotOutput { output: basic(SUPPLY - TREASURY, d23_address()), ..genesis_output() };
+    let at_1 = FullSnapshot {
+        target_milestone_index: 1,
+        target_milestone_timestamp: 1001,
+        target_milestone_id: ids::milestone_id(&ms[0]),
+        ledger_milestone_index: 1,
+        treasury: TreasuryOutput { milestone_id: [0; 32], amount: TREASURY },
+        outputs: vec![genesis],
+        milestone_diffs: vec![MilestoneDiff {
+            milestone: ms[0].clone(),
+            spent_treasury: None,
+            created: vec![],
+            consumed: vec![],
+        }],
+        ..dev_genesis()
+    };
+    let m2 = receipt_milestone(ids::milestone_id(&ms[0]));
+    let mut migrated_id = [0u8; 34];
+    migrated_id[..32].copy_from_slice(&ids::milestone_id(&m2));
+    let migrated = SnapshotOutput {
+        output_id: migrated_id,
+        block_id: [0; 32],
+        milestone_index_booked: 2,
+        milestone_timestamp_booked: 1002,
+        output: basic(3_000_000, [0x77; 32]),
+    };
+    let diff = MilestoneDiff {
+        milestone: m2,
+        spent_treasury: Some(at_1.treasury),
+        created: vec![migrated.clone()],
+        consumed: vec![],
+    };
+    (at_1, diff, migrated)
+}
+
+#[test]
+fn a_receipt_is_undone_by_a_full_snapshot_and_applied_by_a_delta() {
+    let (at_1, diff, migrated) = treasury_network();
+    let after = TreasuryOutput {
+        milestone_id: ids::milestone_id(&diff.milestone),
+        amount: TREASURY - 3_000_000,
+    };
+    // A full snapshot at ledger 2, target 1: the receipt's diff carries the spent treasury.
+    let full = FullSnapshot {
+        ledger_milestone_index: 2,
+        treasury: after,
+        outputs: vec![at_1.outputs[0].clone(), migrated.clone()],
+        milestone_diffs: vec![diff.clone(), at_1.milestone_diffs[0].clone()],
+        ..at_1.clone()
+    };
+    let bytes = write_full_snapshot(&full).unwrap();
+    let read = read_full_snapshot(&bytes).unwrap();
+    assert_eq!(read, full);
+    let back = roll_back_to_target(read).unwrap();
+    assert_eq!(back.treasury, at_1.treasury);
+    assert_eq!(back.unspent, at_1.outputs);
+    assert!(back.receipts.is_empty());
+    // A diff with a receipt must carry the spent treasury output (and only then).
+    let mut broken = full.clone();
+    broken.milestone_diffs[0].spent_treasury = None;
+    assert_eq!(write_full_snapshot(&broken).unwrap_err().code, Code::SnapshotDiffInconsistent);
+
+    // The delta from target 1 to 2 on the full snapshot at 1: the receipt is applied and kept.
+    let delta = DeltaSnapshot {
+        target_milestone_index: 2,
+        target_milestone_timestamp: 1002,
+        full_snapshot_target_milestone_id: at_1.target_milestone_id,
+        milestone_diffs: vec![diff.clone()],
+        solid_entry_points: vec![[3; 32]],
+    };
+    let delta = read_delta_snapshot(&write_delta_snapshot(&delta).unwrap()).unwrap();
+    let forward = roll_forward(roll_back_to_target(at_1.clone()).unwrap(), delta.clone()).unwrap();
+    assert_eq!(forward.treasury, after);
+    assert_eq!(forward.receipts.len(), 1);
+    assert_eq!(forward.receipts[0].0, 2);
+    assert!(forward.unspent.contains(&migrated));
+    // A receipt that spends another treasury output than the ledger's is refused.
+    let mut wrong = delta;
+    wrong.milestone_diffs[0].spent_treasury =
+        Some(TreasuryOutput { milestone_id: [9; 32], amount: TREASURY });
+    let err = roll_forward(roll_back_to_target(at_1).unwrap(), wrong).unwrap_err();
+    assert_eq!(
+        (err.code, err.path.as_str()),
+        (Code::SnapshotDiffInconsistent, "milestoneDiffs[0].spentTreasuryOutput")
     );
 }

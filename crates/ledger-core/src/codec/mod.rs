@@ -132,6 +132,22 @@ pub fn encode_milestone_payload(m: &MilestonePayload) -> Vec<u8> {
     out
 }
 
+/// One milestone option as it sits in a milestone (type byte first): how the store keeps a
+/// receipt.
+pub fn encode_milestone_option(o: &MilestoneOption) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    milestone_option::write_option(&mut out, o);
+    out
+}
+
+/// A milestone option from exactly these bytes.
+pub fn decode_milestone_option(bytes: &[u8]) -> Result<MilestoneOption> {
+    let mut r = Reader::new(bytes);
+    let option = milestone_option::read_option(&mut r, "")?;
+    r.finish("")?;
+    Ok(option)
+}
+
 pub fn decode_milestone_payload(bytes: &[u8]) -> Result<MilestonePayload> {
     match decode_payload(bytes)? {
         Payload::Milestone(m) => Ok(*m),

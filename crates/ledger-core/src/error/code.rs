@@ -376,11 +376,12 @@ codes! {
     /// The data directory has a storage schema version this node does not read.
     StorageVersionUnsupported = "storage-version-unsupported",
 
-    // ----- Snapshots: the Hornet full snapshot file (snapshot/, ledger-store snapshot/) -----
+    // ----- Snapshots: the Hornet full and delta snapshot files (snapshot/, ledger-store snapshot/) -----
 
     /// The snapshot's format version is not the one this node reads.
     SnapshotVersionUnsupported = "snapshot-version-unsupported",
-    /// The snapshot is not a full snapshot (a delta snapshot, or an unknown type).
+    /// The snapshot is not of the type expected where it is given (a delta snapshot as the
+    /// full one, a full snapshot as the delta), or of an unknown type.
     SnapshotTypeUnsupported = "snapshot-type-unsupported",
     /// The header's milestone indexes are out of order (target below genesis, ledger below
     /// target).
@@ -427,6 +428,14 @@ codes! {
     NoLedger = "no-ledger",
     /// `snapshot write` on a ledger created before genesis styles existed.
     LedgerTooOld = "ledger-too-old",
+    /// A delta snapshot does not continue the full snapshot given with it (it names another
+    /// full snapshot target milestone, or its diffs do not start after that target).
+    SnapshotDeltaMismatch = "snapshot-delta-mismatch",
+    /// A delta snapshot's solid entry point offset is not where its entry points begin.
+    SnapshotSepOffsetMismatch = "snapshot-sep-offset-mismatch",
+    /// The milestones of a snapshot's diffs do not form one chain (each naming the previous
+    /// one's id) through the target milestone.
+    SnapshotMilestoneChainBroken = "snapshot-milestone-chain-broken",
 
     // ----- History: pruning and snapshots after genesis (store/history.rs) -----
 

@@ -140,6 +140,29 @@ pub fn output(out: &Output) -> String {
     o.finish()
 }
 
+/// A receipt milestone option as Hornet's `/receipts` writes it (iota.go's
+/// `jsonReceiptMilestoneOpt`: type, migratedAt, funds, transaction, final).
+pub fn receipt(r: &ReceiptOption) -> String {
+    let mut o = Out::new(256);
+    o.open('{');
+    o.num("type", 0);
+    o.num("migratedAt", r.migrated_at as u64);
+    o.arr("funds", &r.funds, |o, f| {
+        o.hex("tailTransactionHash", &f.tail_transaction_hash);
+        o.obj("address", |o| address_fields(o, &f.address));
+        o.dec("deposit", f.deposit);
+    });
+    o.obj("transaction", |o| {
+        o.num("type", 4);
+        treasury_fields(o, &r.transaction);
+    });
+    o.key("final");
+    o.push_str(if r.last { "true" } else { "false" });
+    o.first = false;
+    o.close('}');
+    o.finish()
+}
+
 pub fn address(a: &Address) -> String {
     let mut o = Out::new(80);
     o.open('{');

@@ -1,18 +1,33 @@
-//! The objects of a full snapshot file (snapshot.md §2; Hornet `pkg/snapshot/snapshot_file.go`,
+//! The objects of a snapshot file (snapshot.md §2, §7; Hornet `pkg/snapshot/snapshot_file.go`,
 //! `pkg/model/utxo/snapshot.go`). All integers little-endian.
 //!
-//! Layout: version u8 ‖ type u8 ‖ genesis index u32 ‖ target index u32 ‖ target timestamp u32
-//! ‖ target milestone id [32] ‖ ledger index u32 ‖ treasury (milestone id [32] ‖ amount u64)
-//! ‖ u16 length ‖ protocol parameters milestone option ‖ output count u64 ‖ diff count u32
-//! ‖ SEP count u16 ‖ outputs ‖ milestone diffs (ledger index downwards) ‖ SEPs [32] each.
+//! Full: version u8 ‖ type u8 (0) ‖ genesis index u32 ‖ target index u32 ‖ target timestamp
+//! u32 ‖ target milestone id [32] ‖ ledger index u32 ‖ treasury (milestone id [32] ‖ amount
+//! u64) ‖ u16 length ‖ protocol parameters milestone option ‖ output count u64 ‖ diff count
+//! u32 ‖ SEP count u16 ‖ outputs ‖ milestone diffs (ledger index downwards) ‖ SEPs [32] each.
+//!
+//! Delta: version u8 ‖ type u8 (1) ‖ target index u32 ‖ target timestamp u32 ‖ the full
+//! snapshot's target milestone id [32] ‖ SEP file offset i64 ‖ diff count u32 ‖ SEP count u16
+//! ‖ milestone diffs (the full snapshot's target + 1 upwards) ‖ SEPs [32] each.
 
 use crate::model::{Id32, MilestonePayload, Output, OutputId};
 use crate::protocol::ProtocolParameters;
 
 /// The only format version this node reads and writes.
 pub const FORMAT_VERSION: u8 = 2;
-/// Snapshot type byte: a full snapshot (1 would be a delta snapshot).
+/// Snapshot type byte: a full snapshot.
 pub const FULL_SNAPSHOT: u8 = 0;
+/// Snapshot type byte: a delta snapshot (milestone diffs on top of a full snapshot).
+pub const DELTA_SNAPSHOT: u8 = 1;
+/// The bytes of a full snapshot header besides the protocol parameters option (106 + its length).
+pub const FULL_HEADER_FIXED_LENGTH: usize = 106;
+/// Where the three counts sit, counted back from the end of a full header (u64 ‖ u32 ‖ u16).
+pub const FULL_COUNTS_LENGTH: usize = 8 + 4 + 2;
+/// A delta snapshot header: its diffs start right after it.
+pub const DELTA_HEADER_LENGTH: usize = 56;
+/// File offsets of the delta header's fields that change when a delta is extended.
+pub const DELTA_TARGET_INDEX_OFFSET: usize = 2;
+pub const DELTA_SEP_FILE_OFFSET_OFFSET: usize = 42;
 /// Option type of the protocol parameters milestone option (wire-format §8.1).
 pub const PROTOCOL_PARAMETERS_OPTION_TYPE: u8 = 1;
 
@@ -98,5 +113,65 @@ pub struct MilestoneDiff {
 impl MilestoneDiff {
     pub fn index(&self) -> u32 {
         self.milestone.index
+    }
+}
+
+/// A whole delta snapshot, decoded: the milestone diffs that bring the ledger of a full
+/// snapshot (whose target milestone id it names) from that full snapshot's target to its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeltaSnapshot {
+    pub target_milestone_index: u32,
+    pub target_milestone_timestamp: u32,
+    /// The `target_milestone_id` of the full snapshot this delta continues.
+    pub full_snapshot_target_milestone_id: Id32,
+    /// Ascending: the full snapshot's target + 1, …, this delta's target.
+    pub milestone_diffs: Vec<MilestoneDiff>,
+    pub solid_entry_points: Vec<Id32>,
+}
+
+/// A full snapshot's header: everything before its outputs (what `hornet tool snap-info`
+/// prints, and what a download probe reads).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FullHeader {
+    pub genesis_milestone_index: u32,
+    pub target_milestone_index: u32,
+    pub target_milestone_timestamp: u32,
+    pub target_milestone_id: Id32,
+    pub ledger_milestone_index: u32,
+    pub treasury: TreasuryOutput,
+    pub protocol_parameters: ProtocolParametersOption,
+    pub output_count: u64,
+    pub milestone_diff_count: u32,
+    pub solid_entry_point_count: u16,
+}
+
+/// A delta snapshot's header (56 bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeltaHeader {
+    pub target_milestone_index: u32,
+    pub target_milestone_timestamp: u32,
+    pub full_snapshot_target_milestone_id: Id32,
+    /// Where the solid entry points start: the diffs end there, so that a delta can be
+    /// extended without reading them.
+    pub sep_file_offset: i64,
+    pub milestone_diff_count: u32,
+    pub solid_entry_point_count: u16,
+}
+
+/// The header of either kind, and how many bytes it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SnapshotHeader {
+    Full(FullHeader),
+    Delta(DeltaHeader),
+}
+
+impl SnapshotHeader {
+    /// The milestone index the ledger of a node that loads this file (after its full
+    /// snapshot, for a delta) ends at: the target index.
+    pub fn target_milestone_index(&self) -> u32 {
+        match self {
+            SnapshotHeader::Full(h) => h.target_milestone_index,
+            SnapshotHeader::Delta(h) => h.target_milestone_index,
+        }
     }
 }

@@ -9,26 +9,144 @@
 use super::format::*;
 use crate::codec::{decode_milestone_payload, decode_output, decode_protocol_parameters, Reader};
 use crate::error::{Code, Error, Result};
-use crate::model::{MilestoneOption, Output};
+use crate::model::{Id32, MilestoneOption, Output};
 
 /// Decode a whole full snapshot (format version 2, type 0).
 pub fn read_full_snapshot(bytes: &[u8]) -> Result<FullSnapshot> {
     let mut r = Reader::new(bytes);
+    let header = match read_header(&mut r)? {
+        SnapshotHeader::Full(h) => h,
+        SnapshotHeader::Delta(_) => {
+            return Err(Error::new(
+                Code::SnapshotTypeUnsupported,
+                "type",
+                "type 1 (a delta snapshot) at file offset 1 where a full snapshot (type 0) was expected",
+            ))
+        }
+    };
+    let counts_at = r.position() - FULL_COUNTS_LENGTH;
+    let count = usize::try_from(header.output_count).unwrap_or(usize::MAX);
+    check_count(&r, count, MIN_OUTPUT_RECORD_LENGTH, "outputCount", counts_at)?;
+    let mut outputs = Vec::with_capacity(count);
+    for i in 0..count {
+        let start = r.position();
+        outputs
+            .push(read_output_record(&mut r).map_err(|e| {
+                located(e.within(&format!("outputs[{i}]")), "output record", start)
+            })?);
+    }
+    let milestone_diffs = read_diffs(&mut r, header.milestone_diff_count, counts_at + 8)?;
+    check_diff_order(
+        &milestone_diffs,
+        header.target_milestone_index,
+        header.ledger_milestone_index,
+    )?;
+    let solid_entry_points =
+        read_solid_entry_points(&mut r, header.solid_entry_point_count, counts_at + 12)?;
+    r.finish("")?;
+    Ok(FullSnapshot {
+        genesis_milestone_index: header.genesis_milestone_index,
+        target_milestone_index: header.target_milestone_index,
+        target_milestone_timestamp: header.target_milestone_timestamp,
+        target_milestone_id: header.target_milestone_id,
+        ledger_milestone_index: header.ledger_milestone_index,
+        treasury: header.treasury,
+        protocol_parameters: header.protocol_parameters,
+        outputs,
+        milestone_diffs,
+        solid_entry_points,
+    })
+}
+
+/// Decode a whole delta snapshot (format version 2, type 1). Its diffs must come in
+/// ascending order without gaps and end at its target; its solid entry points must start
+/// where the header says. Whether it follows a given full snapshot is the loader's check.
+pub fn read_delta_snapshot(bytes: &[u8]) -> Result<DeltaSnapshot> {
+    let mut r = Reader::new(bytes);
+    let header = match read_header(&mut r)? {
+        SnapshotHeader::Delta(h) => h,
+        SnapshotHeader::Full(_) => {
+            return Err(Error::new(
+                Code::SnapshotTypeUnsupported,
+                "type",
+                "type 0 (a full snapshot) at file offset 1 where a delta snapshot (type 1) was expected",
+            ))
+        }
+    };
+    let milestone_diffs = read_diffs(&mut r, header.milestone_diff_count, 50)?;
+    for (i, diff) in milestone_diffs.iter().enumerate().skip(1) {
+        if diff.index() != milestone_diffs[i - 1].index() + 1 {
+            return Err(Error::new(
+                Code::SnapshotDiffOrder,
+                format!("milestoneDiffs[{i}].milestone.index"),
+                format!(
+                    "milestone {}, expected {}",
+                    diff.index(),
+                    milestone_diffs[i - 1].index() + 1
+                ),
+            ));
+        }
+    }
+    if let Some(last) = milestone_diffs.last() {
+        if last.index() != header.target_milestone_index {
+            return Err(Error::new(
+                Code::SnapshotDiffOrder,
+                format!("milestoneDiffs[{}].milestone.index", milestone_diffs.len() - 1),
+                format!(
+                    "the last diff is of milestone {}, the delta's target is {}",
+                    last.index(),
+                    header.target_milestone_index
+                ),
+            ));
+        }
+    }
+    if header.sep_file_offset != r.position() as i64 {
+        return Err(Error::new(
+            Code::SnapshotSepOffsetMismatch,
+            "solidEntryPointsFileOffset",
+            format!(
+                "the header (file offset 42) puts the solid entry points at {}, they start at {}",
+                header.sep_file_offset,
+                r.position()
+            ),
+        ));
+    }
+    let solid_entry_points = read_solid_entry_points(&mut r, header.solid_entry_point_count, 54)?;
+    r.finish("")?;
+    Ok(DeltaSnapshot {
+        target_milestone_index: header.target_milestone_index,
+        target_milestone_timestamp: header.target_milestone_timestamp,
+        full_snapshot_target_milestone_id: header.full_snapshot_target_milestone_id,
+        milestone_diffs,
+        solid_entry_points,
+    })
+}
+
+/// The header of a snapshot of either type, read from the start of `bytes` (which may be
+/// only the beginning of the file: a download probe), and the header's length.
+pub fn read_snapshot_header(bytes: &[u8]) -> Result<(SnapshotHeader, usize)> {
+    let mut r = Reader::new(bytes);
+    let header = read_header(&mut r)?;
+    Ok((header, r.position()))
+}
+
+fn read_header(r: &mut Reader) -> Result<SnapshotHeader> {
     let version = r.u8("version")?;
     if version != FORMAT_VERSION {
         return Err(Error::new(Code::SnapshotVersionUnsupported, "version", format!("format version {version} at file offset 0; only version {FORMAT_VERSION} can be read")));
     }
-    let kind = r.u8("type")?;
-    if kind != FULL_SNAPSHOT {
-        let name = if kind == 1 { " (a delta snapshot)" } else { "" };
-        return Err(Error::new(
+    match r.u8("type")? {
+        FULL_SNAPSHOT => read_full_header(r).map(SnapshotHeader::Full),
+        DELTA_SNAPSHOT => read_delta_header(r).map(SnapshotHeader::Delta),
+        kind => Err(Error::new(
             Code::SnapshotTypeUnsupported,
             "type",
-            format!(
-                "type {kind}{name} at file offset 1; only full snapshots (type 0) can be loaded"
-            ),
-        ));
+            format!("type {kind} at file offset 1; a snapshot is full (0) or delta (1)"),
+        )),
     }
+}
+
+fn read_full_header(r: &mut Reader) -> Result<FullHeader> {
     let genesis_milestone_index = r.u32("genesisMilestoneIndex")?;
     let target_milestone_index = r.u32("targetMilestoneIndex")?;
     let target_milestone_timestamp = r.u32("targetMilestoneTimestamp")?;
@@ -52,45 +170,53 @@ pub fn read_full_snapshot(bytes: &[u8]) -> Result<FullSnapshot> {
         milestone_id: r.array("treasuryOutput.milestoneId")?,
         amount: r.u64("treasuryOutput.amount")?,
     };
-    let protocol_parameters = read_protocol_parameters_option(&mut r)?;
-    let counts_at = r.position();
-    let output_count = r.u64("outputCount")?;
-    let diff_count = r.u32("milestoneDiffCount")?;
-    let sep_count = r.u16("solidEntryPointCount")?;
+    let protocol_parameters = read_protocol_parameters_option(r)?;
+    Ok(FullHeader {
+        genesis_milestone_index,
+        target_milestone_index,
+        target_milestone_timestamp,
+        target_milestone_id,
+        ledger_milestone_index,
+        treasury,
+        protocol_parameters,
+        output_count: r.u64("outputCount")?,
+        milestone_diff_count: r.u32("milestoneDiffCount")?,
+        solid_entry_point_count: r.u16("solidEntryPointCount")?,
+    })
+}
 
-    let count = usize::try_from(output_count).unwrap_or(usize::MAX);
-    check_count(&r, count, MIN_OUTPUT_RECORD_LENGTH, "outputCount", counts_at)?;
-    let mut outputs = Vec::with_capacity(count);
-    for i in 0..count {
-        let start = r.position();
-        outputs
-            .push(read_output_record(&mut r).map_err(|e| {
-                located(e.within(&format!("outputs[{i}]")), "output record", start)
-            })?);
-    }
+fn read_delta_header(r: &mut Reader) -> Result<DeltaHeader> {
+    Ok(DeltaHeader {
+        target_milestone_index: r.u32("targetMilestoneIndex")?,
+        target_milestone_timestamp: r.u32("targetMilestoneTimestamp")?,
+        full_snapshot_target_milestone_id: r.array("fullSnapshotTargetMilestoneId")?,
+        sep_file_offset: r.u64("solidEntryPointsFileOffset")? as i64,
+        milestone_diff_count: r.u32("milestoneDiffCount")?,
+        solid_entry_point_count: r.u16("solidEntryPointCount")?,
+    })
+}
 
-    check_count(
-        &r,
-        diff_count as usize,
-        MIN_DIFF_RECORD_LENGTH,
-        "milestoneDiffCount",
-        counts_at + 8,
-    )?;
-    let mut milestone_diffs = Vec::with_capacity(diff_count as usize);
-    for i in 0..diff_count as usize {
+fn read_diffs(r: &mut Reader, count: u32, count_offset: usize) -> Result<Vec<MilestoneDiff>> {
+    check_count(r, count as usize, MIN_DIFF_RECORD_LENGTH, "milestoneDiffCount", count_offset)?;
+    let mut diffs = Vec::with_capacity(count as usize);
+    for i in 0..count as usize {
         let start = r.position();
-        let diff = read_milestone_diff(&mut r).map_err(|e| {
+        let diff = read_milestone_diff(r).map_err(|e| {
             located(e.within(&format!("milestoneDiffs[{i}]")), "milestone diff", start)
         })?;
-        milestone_diffs.push(diff);
+        diffs.push(diff);
     }
-    check_diff_order(&milestone_diffs, target_milestone_index, ledger_milestone_index)?;
+    Ok(diffs)
+}
 
-    check_count(&r, sep_count as usize, 32, "solidEntryPointCount", counts_at + 12)?;
-    let mut solid_entry_points = Vec::with_capacity(sep_count as usize);
-    for i in 0..sep_count as usize {
+/// Solid entry points, none twice.
+fn read_solid_entry_points(r: &mut Reader, count: u16, count_offset: usize) -> Result<Vec<Id32>> {
+    check_count(r, count as usize, 32, "solidEntryPointCount", count_offset)?;
+    let mut solid_entry_points: Vec<Id32> = Vec::with_capacity(count as usize);
+    let mut seen = std::collections::HashSet::with_capacity(count as usize);
+    for i in 0..count as usize {
         let id = r.array(&format!("solidEntryPoints[{i}]"))?;
-        if solid_entry_points.contains(&id) {
+        if !seen.insert(id) {
             return Err(Error::new(
                 Code::SnapshotDuplicateEntryPoint,
                 format!("solidEntryPoints[{i}]"),
@@ -103,19 +229,7 @@ pub fn read_full_snapshot(bytes: &[u8]) -> Result<FullSnapshot> {
         }
         solid_entry_points.push(id);
     }
-    r.finish("")?;
-    Ok(FullSnapshot {
-        genesis_milestone_index,
-        target_milestone_index,
-        target_milestone_timestamp,
-        target_milestone_id,
-        ledger_milestone_index,
-        treasury,
-        protocol_parameters,
-        outputs,
-        milestone_diffs,
-        solid_entry_points,
-    })
+    Ok(solid_entry_points)
 }
 
 /// Field 10–11: a u16 length and, exactly that long, option type 1 ‖ target index ‖
