@@ -145,6 +145,7 @@ export type ErrorCode =
   | 'milestone-signer-not-applicable'
   | 'milestone-signature-duplicate'
   | 'milestone-signature-invalid'
+  | 'milestone-receipt-invalid'
   | 'invalid-protocol'
   | 'protocol-mismatch'
   | 'genesis-invalid'
@@ -341,6 +342,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'milestone-signer-not-applicable',
   'milestone-signature-duplicate',
   'milestone-signature-invalid',
+  'milestone-receipt-invalid',
   'invalid-protocol',
   'protocol-mismatch',
   'genesis-invalid',

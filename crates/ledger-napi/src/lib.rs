@@ -17,6 +17,7 @@ mod js_text;
 mod listen;
 mod pow;
 mod prune;
+mod receipts;
 mod shared;
 mod snapshot;
 mod store;

@@ -58,6 +58,7 @@ fn main() {
             genesis_outputs: vec![genesis],
             genesis_style: ledger_store::GenesisStyle::Ledger,
             snapshot: None,
+            snapshot_delta: None,
             coordinator_seeds: vec![],
             trusted_public_keys: vec![],
             milestone_keys: Default::default(),

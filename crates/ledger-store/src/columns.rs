@@ -14,13 +14,14 @@ pub const MILESTONE_IDS: &str = "milestone_ids"; // milestone id → index (u32 
 pub const DIFFS: &str = "diffs"; // index (u32 BE) → records::Diff
 pub const STATE: &str = "state"; // name → value (see `state_key`)
 pub const SOLID_ENTRY_POINTS: &str = "solid_entry_points"; // block id → milestone index (u32 LE)
+pub const RECEIPTS: &str = "receipts"; // migratedAt (u32 BE) ‖ milestone index (u32 BE) → receipts::Receipts
 pub const MILESTONE_BLOCKS: &str = "milestone_blocks"; // index (u32 BE) ‖ block id → milestone_blocks::Settled
                                                        // The UTXO indexer (indexer.md §6); typed columns in `index/`, keys end in the sort key.
 pub const INDEXER_OUTPUTS: &str = "indexer_outputs"; // kind ‖ sort key → index::IndexedOutput
 pub const INDEXER_FIELDS: &str = "indexer_fields"; // kind ‖ field code ‖ field value ‖ sort key → ()
 pub const INDEXER_CHAINS: &str = "indexer_chains"; // kind ‖ alias/NFT id or foundry id → output id
 
-pub const ALL: [&str; 17] = [
+pub const ALL: [&str; 18] = [
     BLOCKS,
     BLOCK_META,
     CHILDREN,
@@ -35,6 +36,7 @@ pub const ALL: [&str; 17] = [
     STATE,
     SOLID_ENTRY_POINTS,
     MILESTONE_BLOCKS,
+    RECEIPTS,
     INDEXER_OUTPUTS,
     INDEXER_FIELDS,
     INDEXER_CHAINS,
@@ -70,7 +72,10 @@ pub mod state_key {
     pub const INDEXED_LEDGER: &[u8] = b"indexed_ledger";
     /// `origin::Origin`: the genesis style and the snapshot the ledger started from.
     pub const ORIGIN: &[u8] = b"origin";
-    /// The unspent treasury output: milestone id ‖ u64 LE amount (absent: none).
+    /// The unspent treasury output: milestone id ‖ u64 LE amount. Written when the ledger is
+    /// created (also with amount 0, as Hornet stores a snapshot's treasury) and by every
+    /// milestone with a receipt; absent only in data directories of schema version 4 and
+    /// older, whose treasury was the zero one.
     pub const TREASURY: &[u8] = b"treasury";
     /// `history::HistoryIndexes` (Hornet's `SnapshotInfo`): genesis, snapshot, entry point
     /// and pruning index and the snapshot's timestamp, five u32 LE. Absent in older data

@@ -62,7 +62,7 @@ pub fn built_in(
         outputs,
         entry_points: SolidEntryPoints::new(style.entry_points().into_iter().map(|id| (id, 0))),
         treasury: Default::default(),
-        milestones: Vec::new(),
+        receipts: Vec::new(),
     })
 }
 

@@ -1,20 +1,24 @@
 //! The first state of a ledger (ledger.md §3, snapshot.md §4), built from the built-in
 //! genesis (`genesis`) or from a Hornet snapshot (`snapshot::load`) and written in one
 //! batch when the data directory is created: the protocol parameters, the outputs, the
-//! solid entry points, the treasury, where the ledger began, the ledger index and the
-//! history indexes (the snapshot's target, 0 at genesis), and the UTXO indexer's entries of
-//! the outputs.
+//! solid entry points, the treasury (and the receipts a delta snapshot applied), where the
+//! ledger began, the ledger index and the history indexes (the snapshot's target, 0 at
+//! genesis), and the UTXO indexer's entries of the outputs. Milestones are not written: a
+//! snapshot's milestones above its target are undone, and those at or below it are history
+//! the node does not have (Hornet does the same, `importer.go`); they come again over gossip
+//! with their blocks.
 
-use crate::columns::{self, state_key, MILESTONES, MILESTONE_IDS, OUTPUTS, STATE, UNSPENT};
+use crate::columns::{state_key, OUTPUTS, STATE, UNSPENT};
 use crate::db::Db;
 use crate::entry_points::SolidEntryPoints;
 use crate::genesis::protocol_json;
 use crate::history::HistoryIndexes;
 use crate::origin::Origin;
-use crate::records::{MilestoneRecord, OutputRecord};
+use crate::receipts::{ReceiptKey, Receipts};
+use crate::records::OutputRecord;
 use crate::schema;
 use crate::{index, ledger};
-use ledger_core::model::OutputId;
+use ledger_core::model::{OutputId, ReceiptOption};
 use ledger_core::protocol::ProtocolParameters;
 use ledger_core::snapshot::TreasuryOutput;
 use ledger_core::Result;
@@ -25,9 +29,8 @@ pub struct InitialState {
     pub outputs: Vec<(OutputId, OutputRecord)>,
     pub entry_points: SolidEntryPoints,
     pub treasury: TreasuryOutput,
-    /// Milestones known without their blocks: a snapshot's diffs above its target, so that
-    /// the milestone routes answer for them.
-    pub milestones: Vec<MilestoneRecord>,
+    /// Receipts of the milestones a delta snapshot applied: (milestone index, receipt).
+    pub receipts: Vec<(u32, ReceiptOption)>,
 }
 
 impl InitialState {
@@ -48,12 +51,13 @@ impl InitialState {
             self.origin.target_milestone_index,
         )?;
         self.entry_points.put_all(&mut batch);
-        for m in &self.milestones {
-            batch.put(MILESTONES, &columns::index_key(m.index), &m.to_bytes());
-            batch.put(MILESTONE_IDS, &m.milestone_id, &columns::index_key(m.index));
-        }
-        if self.treasury.amount > 0 {
-            batch.put(STATE, state_key::TREASURY, &ledger::treasury_bytes(&self.treasury));
+        // Always, as Hornet stores a snapshot's treasury output even with amount 0.
+        batch.put(STATE, state_key::TREASURY, &ledger::treasury_bytes(&self.treasury));
+        for (index, receipt) in &self.receipts {
+            batch.put_typed::<Receipts>(
+                &ReceiptKey { migrated_at: receipt.migrated_at, milestone_index: *index },
+                receipt,
+            );
         }
         batch.put(STATE, state_key::ORIGIN, &self.origin.to_bytes());
         HistoryIndexes::initial(&self.origin).put(&mut batch);

@@ -10,6 +10,7 @@
 //! * `graph`, `tips`, `tip_pool` — the unreferenced part of the block graph kept in memory,
 //!   tip scores, the healthy tips that selection draws from;
 //! * `ledger`, `white_flag`, `milestone` — confirmation of a milestone's past cone;
+//!   `receipts` — migrated funds and the treasury;
 //! * `origin`, `genesis`, `snapshot`, `initial_state` — where the ledger began (built-in
 //!   genesis in a style, or a Hornet snapshot) and its first state; `entry_points` — the
 //!   solid entry points; `history` — how far back the stored history reaches (snapshot,
@@ -42,6 +43,7 @@ mod milestone;
 mod milestone_blocks;
 mod origin;
 mod prune;
+mod receipts;
 mod records;
 mod schema;
 mod snapshot;

@@ -3,6 +3,7 @@
 
 use crate::storage_error;
 use ledger_core::model::Id32;
+use ledger_core::snapshot::TreasuryOutput;
 use ledger_core::Result;
 
 /// How white flag judged a referenced block (ledger.md §7.2).
@@ -190,21 +191,30 @@ impl MilestoneRecord {
     }
 }
 
-/// The ledger changes of one milestone (its UTXO diff).
+/// The ledger changes of one milestone (its UTXO diff): the outputs it created (migrated
+/// funds of a receipt last) and consumed, and, for a milestone with a receipt, the treasury
+/// output the receipt spent (a snapshot's diff carries it; the new one follows from the
+/// receipt). Records of milestones without a receipt end after the two lists, as they did
+/// before receipts were kept.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Diff {
     pub created: Vec<[u8; 34]>,
     pub consumed: Vec<[u8; 34]>,
+    pub spent_treasury: Option<TreasuryOutput>,
 }
 
 impl Diff {
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(8 + 34 * (self.created.len() + self.consumed.len()));
+        let mut b = Vec::with_capacity(48 + 34 * (self.created.len() + self.consumed.len()));
         for list in [&self.created, &self.consumed] {
             b.extend_from_slice(&(list.len() as u32).to_le_bytes());
             for id in list {
                 b.extend_from_slice(id);
             }
+        }
+        if let Some(t) = &self.spent_treasury {
+            b.extend_from_slice(&t.milestone_id);
+            b.extend_from_slice(&t.amount.to_le_bytes());
         }
         b
     }
@@ -226,7 +236,14 @@ impl Diff {
         };
         let created = read_list()?;
         let consumed = read_list()?;
-        Ok(Diff { created, consumed })
+        let spent_treasury = match b.len() - at {
+            0 => None,
+            40 => {
+                Some(TreasuryOutput { milestone_id: array_at(b, at), amount: u64_at(b, at + 32) })
+            }
+            n => return Err(storage_error(format!("diff record with {n} bytes after its lists"))),
+        };
+        Ok(Diff { created, consumed, spent_treasury })
     }
 }
 
@@ -280,8 +297,14 @@ mod tests {
         let spent =
             SpentRecord { transaction_id: [1; 32], milestone_index: 2, milestone_timestamp: 3 };
         assert_eq!(SpentRecord::from_bytes(&spent.to_bytes()).unwrap(), spent);
-        let diff = Diff { created: vec![[1; 34], [2; 34]], consumed: vec![[3; 34]] };
+        let diff =
+            Diff { created: vec![[1; 34], [2; 34]], consumed: vec![[3; 34]], spent_treasury: None };
         assert_eq!(Diff::from_bytes(&diff.to_bytes()).unwrap(), diff);
+        let receipt = Diff {
+            spent_treasury: Some(TreasuryOutput { milestone_id: [8; 32], amount: 77 }),
+            ..diff
+        };
+        assert_eq!(Diff::from_bytes(&receipt.to_bytes()).unwrap(), receipt);
         let ms = MilestoneRecord {
             index: 4,
             milestone_id: [4; 32],
@@ -298,6 +321,7 @@ mod tests {
         assert!(OutputRecord::from_bytes(&[0; 40]).is_err());
         assert!(SpentRecord::from_bytes(&[0; 39]).is_err());
         assert!(Diff::from_bytes(&[5, 0, 0, 0]).is_err());
+        assert!(Diff::from_bytes(&[0, 0, 0, 0, 0, 0, 0, 0, 1]).is_err());
         assert!(MilestoneRecord::from_bytes(&[0; 71]).is_err());
     }
 }

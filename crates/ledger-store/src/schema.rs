@@ -18,6 +18,11 @@
 //!   `SnapshotInfo`). A directory of an older version gets the family from its block
 //!   metadata on the first open (`milestone_blocks::rebuild`) and the key from its origin
 //!   (`history::HistoryIndexes::load`).
+//! * 5 — the `receipts` family (milestones with a receipt; `receipts.rs`), a diff record may
+//!   end with the treasury output its receipt spent, and the `treasury` state key is always
+//!   written (also for the zero treasury). A directory of an older version has no receipts
+//!   (none could be applied) and a missing treasury key there is the zero treasury: nothing
+//!   to convert.
 //!
 //! Older versions are upgraded on the first open (the key is written); newer are refused.
 
@@ -28,7 +33,7 @@ use crate::storage_error;
 use ledger_core::{Code, Error, Result};
 
 /// The version this build writes and reads.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// Add the version to the batch that creates a data directory.
 pub fn write(batch: &mut Batch<'_>) {
@@ -50,8 +55,10 @@ pub fn check(db: &Db) -> Result<()> {
     };
     match found {
         VERSION => Ok(()),
-        0..=3 => {
-            crate::milestone_blocks::rebuild(db)?;
+        0..=4 => {
+            if found <= 3 {
+                crate::milestone_blocks::rebuild(db)?;
+            }
             let mut batch = db.batch();
             write(&mut batch);
             batch.commit()

@@ -247,7 +247,7 @@ fn an_older_layout_is_migrated_and_indexed_and_a_newer_one_refused() {
 
     {
         let db = raw(dir.path());
-        db.put_cf(db.cf_handle("state").unwrap(), b"schema_version", 5u32.to_le_bytes()).unwrap();
+        db.put_cf(db.cf_handle("state").unwrap(), b"schema_version", 99u32.to_le_bytes()).unwrap();
     }
     let err = Store::open(dir.path(), dev_options(0)).err().unwrap();
     assert_eq!(err.code, Code::StorageVersionUnsupported);

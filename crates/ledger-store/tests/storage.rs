@@ -33,9 +33,9 @@ fn get_state(dir: &Path, key: &[u8]) -> Option<Vec<u8>> {
 fn a_new_data_directory_gets_the_schema_version() {
     let dir = tempfile::tempdir().unwrap();
     drop(open_dev(dir.path(), 0));
-    // Version 4: with the indexer's column families, the origin and the entry points, the
-    // milestone blocks and the history indexes.
-    assert_eq!(get_state(dir.path(), b"schema_version"), Some(4u32.to_le_bytes().to_vec()));
+    // Version 5: with the indexer's column families, the origin and the entry points, the
+    // milestone blocks and the history indexes, the receipts.
+    assert_eq!(get_state(dir.path(), b"schema_version"), Some(5u32.to_le_bytes().to_vec()));
 }
 
 #[test]
@@ -46,7 +46,7 @@ fn a_newer_schema_version_is_refused_with_a_clear_error() {
     let err = ledger_store::Store::open(dir.path(), dev_options(0)).err().unwrap();
     assert_eq!(err.code, Code::StorageVersionUnsupported);
     assert!(
-        err.detail.contains("version 7") && err.detail.contains("reads version 4"),
+        err.detail.contains("version 7") && err.detail.contains("reads version 5"),
         "{}",
         err.detail
     );
@@ -64,7 +64,7 @@ fn a_data_directory_without_a_version_is_read_and_upgraded() {
     let store = open_dev(dir.path(), 0);
     assert!(store.block_metadata_json(&id).unwrap().is_some());
     drop(store);
-    assert_eq!(get_state(dir.path(), b"schema_version"), Some(4u32.to_le_bytes().to_vec()));
+    assert_eq!(get_state(dir.path(), b"schema_version"), Some(5u32.to_le_bytes().to_vec()));
 }
 
 #[test]

@@ -354,6 +354,9 @@ codes! {
     MilestoneSignatureDuplicate = "milestone-signature-duplicate",
     /// A signature does not verify against the milestone id.
     MilestoneSignatureInvalid = "milestone-signature-invalid",
+    /// A milestone's receipt does not spend the unspent treasury output, or leaves the treasury
+    /// another amount than the old one less the migrated funds. HTTP 400.
+    MilestoneReceiptInvalid = "milestone-receipt-invalid",
 
     // ----- Opening a data directory (store/mod.rs, genesis.rs, origin.rs, schema.rs) -----
 

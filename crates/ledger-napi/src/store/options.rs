@@ -19,6 +19,8 @@ pub struct StoreOpenOptions {
     pub genesis_style: String,
     /// A Hornet full snapshot to create a new ledger from instead of the built-in genesis.
     pub snapshot_path: Option<String>,
+    /// A delta snapshot applied on top of `snapshotPath`.
+    pub snapshot_delta_path: Option<String>,
     pub coordinator_enabled: bool,
     /// 0x-hex Ed25519 seeds of the embedded coordinator.
     pub coordinator_private_keys: Vec<String>,
@@ -94,6 +96,7 @@ pub(crate) fn open_options(o: StoreOpenOptions) -> Result<StoreOptions> {
         genesis_outputs,
         genesis_style: GenesisStyle::parse(&o.genesis_style).map_err(to_napi)?,
         snapshot: o.snapshot_path.filter(|p| !p.is_empty()).map(Into::into),
+        snapshot_delta: o.snapshot_delta_path.filter(|p| !p.is_empty()).map(Into::into),
         coordinator_seeds,
         trusted_public_keys,
         milestone_keys,
@@ -120,6 +123,7 @@ mod tests {
             genesis_outputs: vec![],
             genesis_style: "ledger".into(),
             snapshot_path: None,
+            snapshot_delta_path: None,
             coordinator_enabled: true,
             coordinator_private_keys: vec![format!("0x{}", "01".repeat(32))],
             coordinator_public_keys: vec![],

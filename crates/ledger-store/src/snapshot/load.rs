@@ -1,38 +1,52 @@
-//! A new ledger from a Hornet full snapshot (snapshot.md §3, §4): the file is read and
-//! checked whole, in memory, before anything is written, so a refused file leaves no
-//! ledger behind; what it holds then becomes the store's initial state, written in one
-//! batch. Its protocol parameters replace the configured ones (only the network name must
-//! agree), its ledger is rolled back to the target index, its entry points all belong to
-//! that index, and the milestones of its diffs above the target are kept as milestones
-//! without blocks.
+//! A new ledger from a Hornet full snapshot, and optionally a delta snapshot on top of it
+//! (snapshot.md §3, §4, §7): the files are read and checked whole, in memory, before
+//! anything is written, so a refused file leaves no ledger behind; what they hold then
+//! becomes the store's initial state, written in one batch. The full snapshot's protocol
+//! parameters replace the configured ones (only the network name must agree), its ledger is
+//! rolled back to its target index, a delta's diffs are applied from there to the delta's
+//! target (the delta must name the full snapshot's target milestone, which Hornet's import
+//! does not check), and the entry points all belong to the final target.
+//!
+//! No milestone is stored (as in Hornet's import): the diffs' milestones above the target
+//! were undone, the delta's are history below the new target, and the node gets the
+//! milestones after the target over gossip, with their blocks. `/milestones/{index}` thus
+//! answers only for milestones whose ledger changes this node applied.
 
 use crate::entry_points::SolidEntryPoints;
 use crate::initial_state::InitialState;
-use crate::milestone::block_of;
 use crate::origin::{GenesisStyle, Origin};
-use crate::records::{MilestoneRecord, OutputRecord};
-use ledger_core::codec::{encode_block, encode_milestone_payload, encode_output};
-use ledger_core::ids;
+use crate::records::OutputRecord;
+use ledger_core::codec::encode_output;
 use ledger_core::protocol::{network_id, ProtocolParameters};
-use ledger_core::snapshot::{read_full_snapshot, roll_back_to_target};
+use ledger_core::snapshot::{
+    read_delta_snapshot, read_full_snapshot, roll_back_to_target, roll_forward,
+};
 use ledger_core::{Code, Error, Result};
 use std::path::Path;
 
-/// Read, check and roll back the snapshot at `path` for a node configured with `configured`.
-pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<InitialState> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        Error::new(
-            Code::SnapshotUnreadable,
-            "snapshot.loadPath",
-            format!("cannot read {}: {e}", path.display()),
-        )
-    })?;
-    let in_file = |e: Error| Error { detail: format!("{} in {}", e.detail, path.display()), ..e };
-    let snapshot = read_full_snapshot(&bytes).map_err(in_file)?;
+fn read_file(path: &Path, key: &str) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| {
+        Error::new(Code::SnapshotUnreadable, key, format!("cannot read {}: {e}", path.display()))
+    })
+}
+
+fn in_file(path: &Path) -> impl Fn(Error) -> Error + '_ {
+    move |e: Error| Error { detail: format!("{} in {}", e.detail, path.display()), ..e }
+}
+
+/// Read, check and roll back the full snapshot at `full` (and bring it forward with the
+/// delta snapshot at `delta`) for a node configured with `configured`.
+pub fn initial_state(
+    full: &Path,
+    delta: Option<&Path>,
+    configured: &ProtocolParameters,
+) -> Result<InitialState> {
+    let bytes = read_file(full, "snapshot.loadPath")?;
+    let snapshot = read_full_snapshot(&bytes).map_err(in_file(full))?;
     drop(bytes);
     let name = &snapshot.protocol_parameters.params.network_name;
     if *name != configured.network_name {
-        return Err(in_file(Error::new(
+        return Err(in_file(full)(Error::new(
             Code::SnapshotNetworkMismatch,
             "protocolParameters.params.networkName",
             format!(
@@ -44,13 +58,26 @@ pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<Ini
         )));
     }
     if snapshot.solid_entry_points.is_empty() {
-        return Err(in_file(Error::new(
+        return Err(in_file(full)(Error::new(
             Code::SnapshotNoEntryPoints,
             "solidEntryPointCount",
             "a snapshot needs at least one solid entry point for the next milestone to approve",
         )));
     }
-    let ledger = roll_back_to_target(snapshot).map_err(in_file)?;
+    let mut ledger = roll_back_to_target(snapshot).map_err(in_file(full))?;
+    if let Some(delta) = delta {
+        let bytes = read_file(delta, "snapshots.deltaPath")?;
+        let snapshot = read_delta_snapshot(&bytes).map_err(in_file(delta))?;
+        drop(bytes);
+        if snapshot.solid_entry_points.is_empty() {
+            return Err(in_file(delta)(Error::new(
+                Code::SnapshotNoEntryPoints,
+                "solidEntryPointCount",
+                "a snapshot needs at least one solid entry point for the next milestone to approve",
+            )));
+        }
+        ledger = roll_forward(ledger, snapshot).map_err(in_file(delta))?;
+    }
     let target = ledger.target_milestone_index;
     let outputs = ledger
         .unspent
@@ -63,19 +90,6 @@ pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<Ini
                 output: encode_output(&o.output),
             };
             (o.output_id, record)
-        })
-        .collect();
-    // The blocks of these milestones are not in the file; a milestone block has the
-    // milestone's parents and nonce 0 (D42), which gives its id.
-    let milestones = ledger
-        .milestones_above_target
-        .into_iter()
-        .map(|m| MilestoneRecord {
-            index: m.index,
-            milestone_id: ids::milestone_id(&m),
-            timestamp: m.timestamp,
-            payload: encode_milestone_payload(&m),
-            block_id: ids::block_id(&encode_block(&block_of(m))),
         })
         .collect();
     Ok(InitialState {
@@ -93,6 +107,6 @@ pub fn initial_state(path: &Path, configured: &ProtocolParameters) -> Result<Ini
             ledger.solid_entry_points.into_iter().map(|id| (id, target)),
         ),
         treasury: ledger.treasury,
-        milestones,
+        receipts: ledger.receipts,
     })
 }

@@ -19,7 +19,7 @@ use crate::origin::GenesisStyle;
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
 use crate::tips::{self, TipScore};
 use crate::white_flag::{self, Confirmation};
-use crate::{index, storage_error};
+use crate::{index, ledger, receipts, storage_error};
 use ledger_core::codec::{encode_block, encode_milestone_payload};
 use ledger_core::ids;
 use ledger_core::model::{Block, Id32, MilestonePayload, Payload};
@@ -183,7 +183,8 @@ impl Store {
             self.check_parents_not_below_max_depth(&state, &block.parents)?;
             white_flag::traversal_order(&payload.parents, &state.graph)
         };
-        let confirmation = white_flag::confirm(&self.db, order, payload.index, payload.timestamp)?;
+        let mut confirmation =
+            white_flag::confirm(&self.db, order, payload.index, payload.timestamp)?;
         // D42: at the first index TIP-29's all-zero roots (`ledger` style) are accepted
         // as well as white flag's MTH(∅) (`hornet` style).
         let tip29_first = payload.index == self.origin.first_milestone_index()
@@ -205,6 +206,16 @@ impl Store {
                     format!("this node computes 0x{}", hex::encode(applied)),
                 ));
             }
+        }
+        // A receipt pays migrated funds out of the treasury after the cone is applied; the
+        // treasury only changes under `issuing`, which is held.
+        let treasury = ledger::treasury(&self.db)?;
+        let milestone_id = ids::milestone_id(&payload);
+        if let Some(applied) =
+            receipts::apply(&payload, &milestone_id, treasury, self.protocol.token_supply)?
+        {
+            confirmation.created.extend(applied.created.iter().cloned());
+            confirmation.receipt = Some(applied);
         }
         self.commit_milestone(block_id, bytes, &payload, confirmation)?;
         Ok(Submitted { block_id, stored: true })
@@ -342,6 +353,10 @@ impl Store {
             batch.put(SPENTS, id, &spent.to_bytes());
             batch.delete(UNSPENT, id);
             diff.consumed.push(*id);
+        }
+        if let Some(applied) = &c.receipt {
+            diff.spent_treasury = Some(applied.spent_treasury);
+            receipts::put(&mut batch, index, applied);
         }
         batch.put(DIFFS, &columns::index_key(index), &diff.to_bytes());
         let record = MilestoneRecord {

@@ -65,6 +65,8 @@ pub struct StoreOptions {
     /// A Hornet full snapshot to build a new ledger from instead of the built-in genesis
     /// (snapshot.md §4); ignored once the ledger exists.
     pub snapshot: Option<PathBuf>,
+    /// A delta snapshot to apply on top of `snapshot` (snapshot.md §7).
+    pub snapshot_delta: Option<PathBuf>,
     /// Seeds of the embedded coordinator; empty when it does not run here.
     pub coordinator_seeds: Vec<[u8; 32]>,
     /// Keys whose milestones this node accepts from elsewhere (coordinator disabled);
@@ -377,7 +379,11 @@ impl Store {
 /// The first state of a new ledger: from the configured snapshot, else the built-in genesis.
 fn initial_state(options: &StoreOptions) -> Result<InitialState> {
     match &options.snapshot {
-        Some(path) => snapshot::load::initial_state(path, &options.protocol),
+        Some(path) => snapshot::load::initial_state(
+            path,
+            options.snapshot_delta.as_deref(),
+            &options.protocol,
+        ),
         None => {
             genesis::built_in(&options.protocol, &options.genesis_outputs, options.genesis_style)
         }
@@ -506,6 +512,7 @@ mod tests {
             genesis_outputs: vec![genesis],
             genesis_style: style,
             snapshot: None,
+            snapshot_delta: None,
             coordinator_seeds: vec![[7; 32]],
             trusted_public_keys: vec![],
             milestone_keys: MilestoneKeys::default(),

@@ -7,7 +7,7 @@ use crate::columns::{
 use crate::index::{self, ChainId, OutputPage, OutputQuery};
 use crate::records::{array_at, BlockMeta, Diff, MilestoneRecord};
 use crate::tips::TipScore;
-use crate::{ledger, metadata};
+use crate::{ledger, metadata, receipts};
 use ledger_core::ids;
 use ledger_core::model::{Id32, OutputId};
 use ledger_core::{Code, Error, Result};
@@ -127,6 +127,16 @@ impl Store {
         drop(state);
         let json = metadata::output_json(output_id, &record, spent.as_ref(), ledger_index);
         Ok(Some((record.output, json)))
+    }
+
+    /// The body of `/treasury`: the unspent treasury output as JSON text.
+    pub fn treasury_json(&self) -> Result<String> {
+        Ok(receipts::treasury_json(&ledger::treasury(&self.db)?))
+    }
+
+    /// The body of `/receipts` (all, or those of one migratedAt index) as JSON text.
+    pub fn receipts_json(&self, migrated_at: Option<u32>) -> Result<String> {
+        Ok(receipts::receipts_json(&receipts::list(&self.db, migrated_at)?))
     }
 
     // ----- indexer (indexer.md) ---------------------------------------------------------

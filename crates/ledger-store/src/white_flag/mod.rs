@@ -71,6 +71,9 @@ pub struct Confirmation {
     /// Base tokens created minus base tokens consumed: 0, or the ledger would break the
     /// supply invariant (checked again before committing).
     pub supply_change: i128,
+    /// The milestone's receipt, applied after the cone (its migrated funds are at the end
+    /// of `created`): Hornet's order (`pkg/whiteflag/confirmation.go`).
+    pub receipt: Option<crate::receipts::AppliedReceipt>,
 }
 
 /// Apply every block of `order` to a working copy of the ledger, as milestone `index`

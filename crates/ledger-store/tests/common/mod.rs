@@ -41,6 +41,7 @@ pub fn dev_options(min_pow_score: u32) -> StoreOptions {
         genesis_outputs: vec![basic_output(SUPPLY, genesis_address())],
         genesis_style: ledger_store::GenesisStyle::Ledger,
         snapshot: None,
+        snapshot_delta: None,
         coordinator_seeds: vec![coordinator_seed()],
         trusted_public_keys: vec![],
         milestone_keys: Default::default(),

@@ -63,6 +63,7 @@ pub fn coordinator_options(owner: [u8; 32]) -> StoreOptions {
         protocol,
         genesis_style: GenesisStyle::Ledger,
         snapshot: None,
+        snapshot_delta: None,
         coordinator_seeds: vec![coordinator_seed()],
         trusted_public_keys: vec![],
         milestone_keys: Default::default(),
