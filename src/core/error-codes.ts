@@ -187,6 +187,12 @@ export type ErrorCode =
   | 'no-pruning-needed'
   | 'not-enough-history'
   | 'pruning-aborted'
+  | 'snapshot-not-enough-history'
+  | 'snapshot-target-too-new'
+  | 'snapshot-target-too-old'
+  | 'snapshot-history-missing'
+  | 'snapshot-path-missing'
+  | 'snapshot-busy'
   | 'pow-queue-full'
   | 'pow-pool-closed'
   | 'pow-aborted'
@@ -384,6 +390,12 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'no-pruning-needed',
   'not-enough-history',
   'pruning-aborted',
+  'snapshot-not-enough-history',
+  'snapshot-target-too-new',
+  'snapshot-target-too-old',
+  'snapshot-history-missing',
+  'snapshot-path-missing',
+  'snapshot-busy',
   'pow-queue-full',
   'pow-pool-closed',
   'pow-aborted',

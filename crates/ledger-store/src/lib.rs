@@ -66,12 +66,16 @@ pub use prune::{
     ENTRY_POINT_LOOK_BACK, MAX_STEP_DELETES,
 };
 pub use records::{InclusionState, MilestoneRecord};
-pub use snapshot::export::{write_genesis_snapshot, WrittenSnapshot};
+pub use snapshot::delta::read_header_of as read_snapshot_header_of;
+pub use snapshot::export::{write_genesis_snapshot, WrittenGenesis};
+pub use snapshot::limits::Limits as SnapshotLimits;
+pub use snapshot::offline::create_from_directory as create_snapshot_from_directory;
+pub use snapshot::{temp_path as snapshot_temp_path, SnapshotKind, WrittenSnapshot};
 #[cfg(feature = "synthetic-ledger")]
 pub use store::SyntheticChanges;
 pub use store::{
-    Checkpoint, HistoryTask, HistoryWork, IssuedMilestone, MilestoneInterval, Status, Store,
-    StoreOptions, Submitted, UtxoChanges, MAX_CHECKPOINTS,
+    Checkpoint, HistoryTask, HistoryWork, IssuedMilestone, MilestoneInterval, SnapshotRequest,
+    Status, Store, StoreOptions, Submitted, UtxoChanges, MAX_CHECKPOINTS,
 };
 
 /// An error of the storage engine itself: never the client's fault. A full file system

@@ -461,6 +461,20 @@ codes! {
     /// A pruning run stopped between two of its batches (the store closes); the next run,
     /// or the next start, finishes it.
     PruningAborted = "pruning-aborted",
+    /// No snapshot target is within reach yet: the confirmed milestone is not far enough past
+    /// the pruning index (belowMaxDepth + 5 on either side). REST 500.
+    SnapshotNotEnoughHistory = "snapshot-not-enough-history",
+    /// A snapshot target less than belowMaxDepth + 5 milestones below the confirmed one. REST 500.
+    SnapshotTargetTooNew = "snapshot-target-too-new",
+    /// A snapshot target too close to the pruning index, or (periodic, delta) not after the
+    /// last snapshot. REST 500.
+    SnapshotTargetTooOld = "snapshot-target-too-old",
+    /// A milestone or diff a snapshot must carry is not stored. REST 500.
+    SnapshotHistoryMissing = "snapshot-history-missing",
+    /// A delta snapshot was asked for without a path to write it to.
+    SnapshotPathMissing = "snapshot-path-missing",
+    /// A snapshot or a pruning run is already in progress. REST 503.
+    SnapshotBusy = "snapshot-busy",
 
     // ----- Proof of work (pow/pool.rs, src/core/mining-pool.ts) -----
 

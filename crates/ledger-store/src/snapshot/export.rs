@@ -24,7 +24,7 @@ use std::io::Write;
 use std::path::Path;
 
 /// What was written.
-pub struct WrittenSnapshot {
+pub struct WrittenGenesis {
     pub bytes: usize,
     pub outputs: usize,
     pub solid_entry_points: usize,
@@ -32,11 +32,11 @@ pub struct WrittenSnapshot {
 }
 
 /// Write the genesis snapshot of the ledger in `ledger_dir` to `out`, which must not exist.
-pub fn write_genesis_snapshot(ledger_dir: &Path, out: &Path) -> Result<WrittenSnapshot> {
+pub fn write_genesis_snapshot(ledger_dir: &Path, out: &Path) -> Result<WrittenGenesis> {
     let (snapshot, origin) = genesis_snapshot(ledger_dir)?;
     let bytes = write_full_snapshot(&snapshot)?;
     write_new_file(out, &bytes)?;
-    Ok(WrittenSnapshot {
+    Ok(WrittenGenesis {
         bytes: bytes.len(),
         outputs: snapshot.outputs.len(),
         solid_entry_points: snapshot.solid_entry_points.len(),

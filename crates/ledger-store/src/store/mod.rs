@@ -23,12 +23,14 @@ mod intake;
 mod load;
 mod milestones;
 mod reads;
+mod snapshots;
 #[cfg(feature = "synthetic-ledger")]
 mod synthetic;
 mod tip_selection;
 
 pub use checkpoints::{Checkpoint, MAX_CHECKPOINTS};
 pub use history::{HistoryTask, HistoryWork};
+pub use snapshots::SnapshotRequest;
 #[cfg(feature = "synthetic-ledger")]
 pub use synthetic::SyntheticChanges;
 
@@ -43,7 +45,7 @@ use crate::milestone::{CoordinatorKeys, MilestoneKeys};
 use crate::origin::{GenesisStyle, Origin};
 use crate::prune::Pruning;
 use crate::records::{array_at, BlockMeta};
-use crate::snapshot;
+use crate::snapshot::{self, WrittenSnapshot};
 use crate::storage_error;
 use crate::tips::TipThresholds;
 use crate::{genesis, index, ledger, schema};
@@ -233,6 +235,8 @@ pub struct Store {
     path: PathBuf,
     /// The background pruning worker, its configuration and its last run (`prune/`).
     pub(crate) pruning: Pruning,
+    /// The last snapshot written since the store was opened (`snapshots.rs`).
+    last_snapshot: Mutex<Option<WrittenSnapshot>>,
 }
 
 fn now_ms() -> u64 {
@@ -349,6 +353,7 @@ impl Store {
             events: EventFeed::default(),
             path: path.to_path_buf(),
             pruning: Pruning::default(),
+            last_snapshot: Mutex::new(None),
         })
     }
 
