@@ -33,11 +33,14 @@ fn unspent(store: &Store) -> Vec<OutputId> {
 }
 
 /// A coordinator network of `milestones` milestones: every third one confirms a transfer
-/// that splits the dev genesis key's newest output; the unspent set after each milestone.
+/// that splits the dev genesis key's newest output; the unspent set after each milestone and
+/// the blocks of each (the transfer, then the milestone's own block), as gossip would bring
+/// them.
 struct Network {
     _dir: tempfile::TempDir,
     store: Store,
     unspent_at: BTreeMap<u32, Vec<OutputId>>,
+    blocks_of: BTreeMap<u32, Vec<Vec<u8>>>,
 }
 
 fn network(milestones: u32) -> Network {
@@ -49,7 +52,9 @@ fn network(milestones: u32) -> Network {
     .unwrap();
     let mut owned: (OutputId, Output) = ([0; 34], genesis_output());
     let mut unspent_at = BTreeMap::new();
+    let mut blocks_of = BTreeMap::new();
     for index in 1..=milestones {
+        let mut blocks = Vec::new();
         if index > 1 && index % 3 == 0 {
             let amount = owned.1.amount();
             let tx = transfer(
@@ -60,13 +65,45 @@ fn network(milestones: u32) -> Network {
                     basic_output(amount - 1_000_000, genesis_address()),
                 ],
             );
-            store.submit_block(&tx_block(&store, &tx)).unwrap();
+            let block = tx_block(&store, &tx);
+            store.submit_block(&block).unwrap();
+            blocks.push(block);
             owned = (ids::output_id(&ids::transaction_id(&tx), 1), tx.essence.outputs[1].clone());
         }
-        store.issue_milestone(Some(1_700_000_000 + index)).unwrap();
+        let issued = store.issue_milestone(Some(1_700_000_000 + index)).unwrap();
+        blocks.push(store.block(&issued.block_id).unwrap().unwrap());
+        blocks_of.insert(index, blocks);
         unspent_at.insert(index, unspent(&store));
     }
-    Network { _dir: dir, store, unspent_at }
+    Network { _dir: dir, store, unspent_at, blocks_of }
+}
+
+/// A follower that started at `target` is given the network's blocks after it, as gossip
+/// brings them (the target's milestone block first: the next milestone approves it), and
+/// ends with the network's ledger and milestones.
+fn sync_after(n: &Network, joined: &Store, target: u32) {
+    let last = *n.blocks_of.keys().last().unwrap();
+    let target_block = n.blocks_of[&target].last().unwrap();
+    joined.submit_block(target_block).unwrap();
+    for index in target + 1..=last {
+        for block in &n.blocks_of[&index] {
+            joined.submit_block(block).unwrap();
+        }
+        assert_eq!(joined.status().ledger_index, index);
+    }
+    assert_eq!(unspent(joined), n.unspent_at[&last]);
+    for index in target + 1..=last {
+        assert_eq!(
+            joined.milestone_by_index(index).unwrap().map(|m| m.milestone_id),
+            n.store.milestone_by_index(index).unwrap().map(|m| m.milestone_id)
+        );
+        let (got, want) = (
+            joined.utxo_changes(index).unwrap().unwrap(),
+            n.store.utxo_changes(index).unwrap().unwrap(),
+        );
+        assert_eq!((got.created, got.consumed), (want.created, want.consumed));
+    }
+    joined.verify_index().unwrap();
 }
 
 fn full(target: u32, path: &Path) -> SnapshotRequest {
@@ -146,6 +183,10 @@ fn a_full_snapshot_at_a_target_within_reach_loads_to_the_ledger_at_that_target()
         assert_eq!(joined.output(id).unwrap().unwrap().0, n.store.output(id).unwrap().unwrap().0);
     }
 
+    // It syncs the milestones after the target and reaches the network's ledger at 60.
+    sync_after(&n, &joined, 30);
+    drop(joined);
+
     // Targets out of reach, in Hornet's words: at most CMI − 20, at least 21.
     let err = n.store.create_snapshot(&full(41, &out.path().join("x.bin"))).unwrap_err();
     assert_eq!(
@@ -206,6 +247,7 @@ fn a_delta_continues_its_full_snapshot_and_grows_in_place() {
         joined.status().latest_milestone.map(|l| l.2),
         Some(n.store.milestone_by_index(38).unwrap().unwrap().milestone_id)
     );
+    sync_after(&n, &joined, 38);
     drop(joined);
 
     // Not backwards, not onto another full snapshot.

@@ -132,6 +132,16 @@ impl Store {
         blocks.iter().zip(zeros).map(|(b, z)| check_pow_zeros(b.len(), z, min)).collect()
     }
 
+    /// Store one block that passed every rule as an ordinary block (no proof of work is
+    /// scored: a milestone block is not mined). For the block of the snapshot's target
+    /// milestone (`milestones.rs`), which the next milestone approves.
+    pub(super) fn store_plain_block(&self, block: Block, bytes: &[u8]) -> Result<Submitted> {
+        let accepted = Accepted { ids: BlockIds::of(bytes, &block), index: 0, block };
+        let mut out = self.store_blocks(&[bytes], vec![accepted]);
+        // `store_blocks` answers every block it accepts: one block, one answer.
+        out.pop().map(|(_, r)| r).expect("one answer for one block")
+    }
+
     /// Store blocks that passed every rule: under the lock, drop the ones already stored,
     /// check parents, and write the rest in one batch.
     fn store_blocks(

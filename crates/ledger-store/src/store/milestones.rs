@@ -146,6 +146,17 @@ impl Store {
                 "not a milestone block",
             ));
         };
+        if self.origin.from_snapshot
+            && payload.index == self.origin.target_milestone_index
+            && ids::milestone_id(&payload) == self.origin.target_milestone_id
+        {
+            // The block of the milestone a snapshot ends at: the node has its ledger but not
+            // the block, which the next milestone approves (its parents are entry points).
+            // Stored as an ordinary block, once its signatures check (Hornet stores it too).
+            self.milestone_keys.check(&payload)?;
+            let block = Block { payload: Some(Payload::Milestone(payload)), ..block };
+            return self.store_plain_block(block, bytes);
+        }
         let _issuing = lock(&self.issuing);
         if self.db.exists(BLOCKS, &block_id)? {
             return Ok(Submitted { block_id, stored: false });
