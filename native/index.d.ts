@@ -53,25 +53,6 @@ export declare class LedgerStore {
   /** Build events (true) or skip that work while nobody listens (false). */
   setEventsActive(active: boolean): void
   /**
-   * Prune to a target (Hornet's `PruneDatabaseBy*`), off the event loop; rejects with
-   * Hornet's reasons (`history-task-running`, `no-pruning-needed`, `not-enough-history`,
-   * `history-missing`).
-   */
-  prune(request: PruneRequest): Promise<PruneReportJs>
-  /**
-   * Start the background pruning with these rules (or only keep them, when neither rule
-   * is enabled). It runs on the store's own thread and is stopped when the store closes.
-   */
-  startPruning(config: PruningConfigJs): void
-  /**
-   * Which history task runs now: "pruning", "snapshot" or null (the prune route answers
-   * 503 while one does, before it reads the body, as Hornet).
-   */
-  historyTask(): string | null
-  /** The pruning index now (it moves between milestones while a run works). */
-  pruningIndex(): number
-  pruningStatus(): PruningStatusJs
-  /**
    * Open or create the store in `dataDir` (RocksDB lives in `dataDir/ledger`), off the
    * event loop: on a large ledger, checking the supply invariant reads every unspent
    * output.
@@ -222,14 +203,20 @@ export declare function blockId(bytes: Buffer): string
 /** The block id of a block given as JSON text (no bytes cross back). */
 export declare function blockIdOfJson(jsonText: string): string
 
-/** Check the ledger in `dataDir` (opened read-only, so a node may run on it). */
-export declare function checkDatabaseHealth(dataDir: string): HealthReportJs
-
 export interface ColumnSize {
   /** The column family's name (ledger-store `columns.rs`). */
   name: string
   bytes: number
 }
+
+/**
+ * Write a snapshot of the running store off the event loop; refused with `snapshot-busy`
+ * while another one is written (by any thread of this process).
+ */
+export declare function createSnapshot(store: LedgerStore, request: SnapshotRequestJs): Promise<SnapshotWrittenJs>
+
+/** Write a snapshot of the ledger in `dataDir` without a running node (opened read-only). */
+export declare function createSnapshotFromDirectory(dataDir: string, request: SnapshotRequestJs): SnapshotWrittenJs
 
 export declare function decodeBlockToJson(bytes: Buffer): string
 
@@ -359,15 +346,6 @@ export interface GossipStatusJs {
    * the node no longer follows the network.
    */
   halted?: string
-}
-
-export interface HealthReportJs {
-  unspentOutputs: number
-  blocks: number
-  milestones: number
-  indexerChecked: boolean
-  /** One line each; empty when the database is healthy. */
-  problems: Array<string>
 }
 
 export interface HeartbeatJs {
@@ -556,52 +534,14 @@ export declare function powScoreMany(blocks: Array<Buffer>): Array<number>
 
 export declare function powTrailingZeros(bytes: Buffer): number
 
-/** A finished run: the new pruning index and what it took. */
-export interface PruneReportJs {
-  from: number
-  index: number
-  blocks: number
-  outputs: number
-  /** Batches written, each under the store's lock. */
-  steps: number
-  /** The longest the store's lock was held by one batch, in microseconds. */
-  longestStepMicros: number
-  compactionMicros: number
-  micros: number
-}
+/**
+ * The header at the start of `bytes` (the beginning of a file is enough); throws with
+ * `truncated-bytes` when more bytes are needed.
+ */
+export declare function readSnapshotHeaderBytes(bytes: Buffer): SnapshotHeaderJs
 
-/** What to prune to: exactly one of the three (the route checks it). */
-export interface PruneRequest {
-  /** Every milestone up to this index. */
-  index?: number
-  /** All but the last `depth` confirmed milestones. */
-  depth?: number
-  /**
-   * As many of the oldest milestones as bring the database to this size (bytes) less
-   * `thresholdPercentage` %.
-   */
-  targetBytes?: number
-  thresholdPercentage: number
-}
-
-/** The background pruning's rules (`pruning.*`, already parsed). */
-export interface PruningConfigJs {
-  /** `pruning.milestones.maxMilestonesToKeep` when `pruning.milestones.enabled`. */
-  maxMilestonesToKeep?: number
-  /** `pruning.size.targetSize` in bytes when `pruning.size.enabled`. */
-  targetBytes?: number
-  thresholdPercentage: number
-  cooldownSeconds: number
-  pruneReceipts: boolean
-}
-
-export interface PruningStatusJs {
-  running: boolean
-  runs: number
-  lastRun?: PruneReportJs
-  /** The last failure of a background run (its code and text), other than "not yet". */
-  lastError?: NativeFailure
-}
+/** `{"receipts":[…]}`: every receipt, or those of one migratedAt index. */
+export declare function receiptsJson(store: LedgerStore, migratedAt?: number | undefined | null): string
 
 export interface ReferencedBlockEvent {
   blockId: string
@@ -610,6 +550,80 @@ export interface ReferencedBlockEvent {
 
 /** Whether this platform can open sockets that share a port (Linux and the BSDs). */
 export declare function reusePortSupported(): boolean
+
+/** A snapshot file's header as `hornet tool snap-info` prints it (snapshot.md §7). */
+export interface SnapshotHeaderJs {
+  /** `full` or `delta`. */
+  kind: string
+  version: number
+  targetMilestoneIndex: number
+  targetMilestoneTimestamp: number
+  /** Full: its target milestone id; delta: the full snapshot's it continues. */
+  targetMilestoneId?: string
+  fullSnapshotTargetMilestoneId?: string
+  genesisMilestoneIndex?: number
+  ledgerMilestoneIndex?: number
+  /** Full: the treasury output, `{milestoneId, amount}` as JSON text. */
+  treasuryOutputJson?: string
+  /** Full: the protocol parameters as the info endpoint shows them (JSON text). */
+  protocolParametersJson?: string
+  networkName?: string
+  outputCount?: number
+  milestoneDiffCount: number
+  solidEntryPointsCount: number
+  solidEntryPointsFileOffset?: number
+  /** The header's length in bytes. */
+  headerLength: number
+}
+
+/** What to write (snapshot.md §8). */
+export interface SnapshotRequestJs {
+  /** `full` or `delta`. */
+  kind: string
+  /** The target milestone index. */
+  index: number
+  /** The full snapshot to write, or the one a delta continues. */
+  fullPath: string
+  /**
+   * The delta snapshot to write or extend; after a recorded full snapshot, the delta to
+   * remove.
+   */
+  deltaPath?: string
+  /** Written to the node's snapshot paths (periodic): the snapshot index moves. */
+  record: boolean
+  /** Test hook: microseconds to pause after every record. */
+  paceMicros?: number
+}
+
+export declare function snapshotStatus(store: LedgerStore): SnapshotStatusJs
+
+/** The store's snapshots, for `/metrics` and the periodic schedule. */
+export interface SnapshotStatusJs {
+  /** A snapshot or a pruning run (the store's one history task) is in progress. */
+  busy: boolean
+  /** The last snapshot written to the snapshot paths, or loaded. */
+  snapshotIndex: number
+  /** The last snapshot written since the store was opened. */
+  last?: SnapshotWrittenJs
+}
+
+/** A written snapshot (`ledger_store::WrittenSnapshot`). */
+export interface SnapshotWrittenJs {
+  kind: string
+  filePath: string
+  index: number
+  targetMilestoneTimestamp: number
+  targetMilestoneId: string
+  ledgerIndex: number
+  bytes: number
+  outputs: number
+  milestoneDiffs: number
+  solidEntryPoints: number
+  /** How long the write took. */
+  micros: number
+  /** When it was complete (Unix milliseconds). */
+  finishedAtMs: number
+}
 
 /**
  * Minimum storage deposit of an output (decimal string) under a rent structure
@@ -644,6 +658,8 @@ export interface StoreOpenOptions {
   genesisStyle: string
   /** A Hornet full snapshot to create a new ledger from instead of the built-in genesis. */
   snapshotPath?: string
+  /** A delta snapshot applied on top of `snapshotPath`. */
+  snapshotDeltaPath?: string
   coordinatorEnabled: boolean
   /** 0x-hex Ed25519 seeds of the embedded coordinator. */
   coordinatorPrivateKeys: Array<string>
@@ -687,6 +703,9 @@ export interface SubmitOutcome {
 }
 
 export declare function transactionIdOf(input: Buffer | string): string
+
+/** `{"milestoneId":…,"amount":…}`: the unspent treasury output. */
+export declare function treasuryJson(store: LedgerStore): string
 
 export interface UnlockAddress {
   /**

@@ -1,6 +1,7 @@
 // The ledger store as the node uses it (implemented natively, src/core/store.ts), as a
 // type, so that the server is type-checked against it and tests can see its shape.
 
+import type { SnapshotRequest, SnapshotStatus, WrittenSnapshot } from './core/snapshot';
 import type { ProtocolJson } from './core/types';
 import type { StoreEventJs } from '../native/index';
 
@@ -138,6 +139,8 @@ export interface StoreOptions {
   genesisStyle?: 'ledger' | 'hornet';
   /** A Hornet full snapshot to create a new ledger from instead of the built-in genesis. */
   snapshotPath?: string;
+  /** A delta snapshot applied on top of `snapshotPath`. */
+  snapshotDeltaPath?: string;
   coordinator: { enabled: boolean; privateKeys: string[]; publicKeys: string[] };
   /**
    * D42: the keys a followed coordinator signs with, per milestone index (`end` 0 = open;
@@ -212,6 +215,16 @@ export interface LedgerStoreApi {
   setEventsActive(active: boolean): void;
   /** Memory RocksDB holds now (block cache contents and memtables). */
   storageMemoryBytes(): number;
+  /** The body of `/treasury` (TIP-25) as JSON text. */
+  treasuryJson(): string;
+  /** The body of `/receipts` (TIP-25), all or of one migratedAt index, as JSON text. */
+  receiptsJson(migratedAt?: number): string;
+  /**
+   * A full or delta snapshot at a target within reach (snapshot.md §8), written off the event
+   * loop without the ledger lock; LedgerError on refusal (`snapshot-busy` while another is written).
+   */
+  createSnapshot(request: SnapshotRequest): Promise<WrittenSnapshot>;
+  snapshotStatus(): SnapshotStatus;
 }
 
 export interface LedgerStoreClass {

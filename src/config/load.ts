@@ -19,7 +19,7 @@ interface Option {
   flag: string;
   env: string;
   path: string;
-  kind: 'string' | 'int' | 'bool' | 'list' | 'negate' | 'bind-port' | 'bind-host' | 'peers';
+  kind: 'string' | 'int' | 'bool' | 'list' | 'negate' | 'bind-port' | 'bind-host' | 'peers' | 'downloads';
   help: string;
 }
 
@@ -128,6 +128,34 @@ export const OPTIONS: Option[] = [
     path: 'snapshot.loadPath',
     kind: 'string',
     help: 'Hornet full snapshot to create a new data directory from (ignored once it exists)',
+  },
+  {
+    flag: '--snapshot-delta',
+    env: 'LEDGER_NODE_SNAPSHOT_DELTA',
+    path: 'snapshots.deltaPath',
+    kind: 'string',
+    help: 'delta snapshot: applied on top of the full one when a new data directory is created; where periodic deltas go',
+  },
+  {
+    flag: '--snapshot-full-path',
+    env: 'LEDGER_NODE_SNAPSHOT_FULL_PATH',
+    path: 'snapshots.fullPath',
+    kind: 'string',
+    help: 'full snapshot a new data directory starts from when it exists; where periodic full snapshots go (default <dataDir>/snapshots/full_snapshot.bin)',
+  },
+  {
+    flag: '--snapshot-download',
+    env: 'LEDGER_NODE_SNAPSHOT_DOWNLOADS',
+    path: 'snapshots.downloadURLs',
+    kind: 'downloads',
+    help: 'where a new data directory downloads its snapshots: <full URL>[,<delta URL>] (repeatable; env: separated by spaces)',
+  },
+  {
+    flag: '--snapshots',
+    env: 'LEDGER_NODE_SNAPSHOTS',
+    path: 'snapshots.enabled',
+    kind: 'bool',
+    help: 'write snapshots periodically (snapshots.interval, .depth; default off)',
   },
   {
     flag: '--network-name',
@@ -298,7 +326,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env)
               .split(',')
               .map((s) => s.trim())
               .filter(Boolean)
-          : [raw];
+          : option.kind === 'downloads'
+            ? raw.split(/\s+/).filter(Boolean)
+            : [raw];
       apply(config, option, values, option.env);
     }
   }
@@ -386,6 +416,12 @@ function apply(config: Record<string, unknown>, option: Option, values: string[]
     case 'peers':
       parent[key] = values.map((multiAddress) => ({ multiAddress }));
       break;
+    case 'downloads':
+      parent[key] = values.map((pair) => {
+        const [full, delta] = pair.split(',').map((u) => u.trim());
+        return delta ? { full, delta } : { full };
+      });
+      break;
     case 'bind-port': {
       const port = parseInteger(last, source);
       parent[key] = `${splitBind(String(parent[key])).host}:${port}`;
@@ -440,6 +476,7 @@ function check(c: NodeConfig): void {
     fail('network.name must be a string of at most 255 bytes');
   if (c.genesis.style !== 'ledger' && c.genesis.style !== 'hornet') fail(`genesis.style must be 'ledger' or 'hornet'`);
   if (typeof c.snapshot.loadPath !== 'string') fail('snapshot.loadPath must be a path');
+  checkSnapshots(c.snapshots, fail);
   if (!Number.isInteger(c.coordinator.interval) || c.coordinator.interval < 1)
     fail('coordinator.interval must be a whole number of seconds ≥ 1');
   if (typeof c.coordinator.enabled !== 'boolean') fail('coordinator.enabled must be true or false');
@@ -545,6 +582,48 @@ function checkPruning(p: NodeConfig['pruning'], fail: (msg: string) => void): vo
     fail('pruning.size.cooldownTime must be a duration such as "5m"');
   }
   if (typeof p.pruneReceipts !== 'boolean') fail('pruning.pruneReceipts must be true or false');
+}
+
+function checkSnapshots(s: NodeConfig['snapshots'], fail: (msg: string) => void): void {
+  if (typeof s.enabled !== 'boolean') fail('snapshots.enabled must be true or false');
+  if (!Number.isInteger(s.depth) || s.depth < 1 || s.depth > 0xffffffff)
+    fail('snapshots.depth must be a positive number of milestones');
+  if (!Number.isInteger(s.interval) || s.interval < 1 || s.interval > 0xffffffff)
+    fail('snapshots.interval must be a positive number of milestones');
+  if (typeof s.fullPath !== 'string' || typeof s.deltaPath !== 'string')
+    fail('snapshots.fullPath and snapshots.deltaPath must be paths (empty: in <dataDir>/snapshots)');
+  if (
+    typeof s.deltaSizeThresholdPercentage !== 'number' ||
+    !(s.deltaSizeThresholdPercentage >= 0) ||
+    s.deltaSizeThresholdPercentage > 100
+  )
+    fail('snapshots.deltaSizeThresholdPercentage must be a number 0..100 (0: always write a delta)');
+  try {
+    parseByteSize(s.deltaSizeThresholdMinSize);
+  } catch (err) {
+    fail(`snapshots.deltaSizeThresholdMinSize: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(s.downloadURLs))
+    fail('snapshots.downloadURLs must be a list of {"full": "<url>", "delta": "<url>"}');
+  s.downloadURLs.forEach((t, i) => {
+    if (!isObject(t) || Object.keys(t).some((k) => k !== 'full' && k !== 'delta'))
+      fail(`snapshots.downloadURLs[${i}] must be {"full": "<url>", "delta": "<url>"}`);
+    for (const k of ['full', 'delta'] as const) {
+      const url = t[k];
+      if (url === undefined || (k === 'delta' && url === '')) continue;
+      if (typeof url !== 'string' || !/^https?:\/\/\S+$/i.test(url))
+        fail(`snapshots.downloadURLs[${i}].${k} must be an http:// or https:// URL`);
+    }
+  });
+}
+
+/** A size as Hornet reads `deltaSizeThresholdMinSize`: a number of bytes, or a size text (core/sizes.ts). */
+export function parseByteSize(value: string | number): number {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 0) throw new RangeError(`invalid size: ${value}`);
+    return Math.floor(value);
+  }
+  return parseSize(value);
 }
 
 function checkFaucet(f: NodeConfig['faucet'], fail: (msg: string) => void): void {

@@ -40,6 +40,8 @@ export interface NodeConfig {
    * built-in genesis (snapshot.md §4); ignored once the data directory exists.
    */
   snapshot: { loadPath: string };
+  /** Snapshots with Hornet's keys (docs/snapshots.md, snapshot.md §8, §9). */
+  snapshots: SnapshotsConfig;
   /**
    * `privateKeys`: seeds of the embedded coordinator (generated and kept in the data
    * directory when empty). `publicKeys`: with the coordinator disabled, the keys whose
@@ -114,6 +116,33 @@ export interface PruningConfig {
   pruneReceipts: boolean;
 }
 
+/**
+ * Hornet's `snapshots.*` (config_defaults.json of Hornet 2.0.1). `enabled`: periodic
+ * snapshots, every `interval` milestones, `depth` milestones behind the confirmed one
+ * (at least belowMaxDepth + 5), full or delta by the size thresholds. `fullPath`/`deltaPath`:
+ * where they go, and what a new data directory starts from when the files exist (empty:
+ * `<dataDir>/snapshots/full_snapshot.bin` and `delta_snapshot.bin`). `downloadURLs`: where
+ * a new data directory fetches them when neither file exists.
+ */
+export interface SnapshotsConfig {
+  enabled: boolean;
+  depth: number;
+  interval: number;
+  fullPath: string;
+  deltaPath: string;
+  /** 0: always a delta; otherwise a full snapshot once the delta is larger than this share of the full one. */
+  deltaSizeThresholdPercentage: number;
+  /** A delta up to this size is always extended: bytes, or "50M", "1GB", "512MiB" (Hornet's units). */
+  deltaSizeThresholdMinSize: string | number;
+  downloadURLs: SnapshotDownloadTarget[];
+}
+
+/** One `snapshots.downloadURLs` entry, Hornet's `DownloadTarget` (`delta` may be empty). */
+export interface SnapshotDownloadTarget {
+  full: string;
+  delta?: string;
+}
+
 /** A coordinator public key (hex) and the milestone indexes it signs: start ≤ index, and index ≤ end unless end is 0. */
 export interface PublicKeyRange {
   key: string;
@@ -150,6 +179,8 @@ export const DEFAULT_PUBLIC_ROUTES = [
   '/api/core/v2/transactions*',
   '/api/core/v2/milestones*',
   '/api/core/v2/outputs*',
+  '/api/core/v2/treasury',
+  '/api/core/v2/receipts*',
   '/api/indexer/v1/*',
   '/api/mqtt/v1',
   '/api/dashboard-metrics/v1/*',
@@ -184,6 +215,16 @@ export function defaultConfig(): NodeConfig {
     },
     genesis: { address: 'tst1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc', file: '', style: 'ledger' },
     snapshot: { loadPath: '' },
+    snapshots: {
+      enabled: false,
+      depth: 50,
+      interval: 200,
+      fullPath: '',
+      deltaPath: '',
+      deltaSizeThresholdPercentage: 50,
+      deltaSizeThresholdMinSize: '50M',
+      downloadURLs: [],
+    },
     coordinator: { enabled: true, privateKeys: [], publicKeys: [], interval: 5 },
     storage: { syncWrites: false, blockCacheMiB: 64, writeBuffersMiB: 64 },
     restApi: {

@@ -17,6 +17,7 @@ import type {
   StoreStatus,
 } from '../store-contract';
 import { failureError, fromNative, fromNativeAsync } from './errors';
+import { type SnapshotRequest, type SnapshotStatus, type WrittenSnapshot, writtenSnapshot } from './snapshot';
 import { LruCache } from './lru-cache';
 import { SubmitBatcher } from './submit-batcher';
 
@@ -69,6 +70,7 @@ export class LedgerStore implements LedgerStoreApi {
         genesisOutputs: options.genesisOutputs,
         genesisStyle: options.genesisStyle ?? 'ledger',
         snapshotPath: options.snapshotPath,
+        snapshotDeltaPath: options.snapshotDeltaPath,
         coordinatorEnabled: options.coordinator.enabled,
         coordinatorPrivateKeys: options.coordinator.privateKeys,
         coordinatorPublicKeys: options.coordinator.publicKeys,
@@ -202,11 +204,15 @@ export class LedgerStore implements LedgerStoreApi {
   status(): StoreStatus {
     const s = fromNative(() => this.inner.status());
     const latest = s.latestMilestone;
+    // Right after a snapshot was loaded the latest milestone is its target, which the node
+    // does not have: Hornet shows it as {"index": T} alone (snapshot.md §4, its §4.4).
+    const unknown =
+      latest.timestamp == null ||
+      (latest.index > 0 && latest.index === s.pruningIndex && this.getMilestoneByIndex(latest.index) === null);
     return {
-      latestMilestone:
-        latest.timestamp == null
-          ? { index: latest.index }
-          : { index: latest.index, timestamp: latest.timestamp, milestoneId: latest.milestoneId ?? undefined },
+      latestMilestone: unknown
+        ? { index: latest.index }
+        : { index: latest.index, timestamp: latest.timestamp!, milestoneId: latest.milestoneId ?? undefined },
       ledgerIndex: s.ledgerIndex,
       pruningIndex: s.pruningIndex,
       blocksStored: s.blocksStored,
@@ -276,5 +282,30 @@ export class LedgerStore implements LedgerStoreApi {
 
   storageMemoryBytes(): number {
     return fromNative(() => this.inner.storageMemoryBytes());
+  }
+
+  /** `{"milestoneId":…,"amount":…}`: the unspent treasury output (TIP-25 `/treasury`). */
+  treasuryJson(): string {
+    return fromNative(() => native.treasuryJson(this.inner));
+  }
+
+  /** `{"receipts":[…]}`: all receipts, or those of one migratedAt index (TIP-25 `/receipts`). */
+  receiptsJson(migratedAt?: number): string {
+    return fromNative(() => native.receiptsJson(this.inner, migratedAt));
+  }
+
+  /** A full or delta snapshot of this store, off the event loop (snapshot.md §8). */
+  async createSnapshot(request: SnapshotRequest): Promise<WrittenSnapshot> {
+    return writtenSnapshot(await fromNativeAsync(() => native.createSnapshot(this.inner, request)));
+  }
+
+  /** Whether a snapshot is being written, the snapshot index, the last one written. */
+  snapshotStatus(): SnapshotStatus {
+    const s = fromNative(() => native.snapshotStatus(this.inner));
+    return {
+      busy: s.busy,
+      snapshotIndex: s.snapshotIndex,
+      ...(s.last ? { last: writtenSnapshot(s.last) } : {}),
+    };
   }
 }

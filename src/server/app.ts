@@ -31,6 +31,7 @@ import { peersRoutes } from './routes/peers';
 import { routesRoutes } from './routes/routes';
 import { tipsRoutes } from './routes/tips';
 import { transactionsRoutes } from './routes/transactions';
+import { treasuryRoutes } from './routes/treasury';
 import type { ServerServices } from './services';
 
 export function createApp(services: ServerServices, jwtSecret: string): Koa {
@@ -48,6 +49,7 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   transactionsRoutes(router, services);
   outputsRoutes(router, services);
   milestonesRoutes(router, services);
+  treasuryRoutes(router, services);
   indexerRoutes(router, services);
   peersRoutes(router, services);
   controlRoutes(router, services);

@@ -1,20 +1,35 @@
-// Control routes (Hornet 2.0.1 `components/coreapi/control.go`): POST
-// /api/core/v2/control/database/prune. Protected (not in the default public routes). The
-// request lasts as long as the run, which happens off the event loop (the store's pruning
-// on libuv's pool); the answer is the new pruning index.
+// Control routes (Hornet 2.0.1 `components/coreapi/control.go`, TIP-25), protected like every
+// route outside the public list (a JWT, as Hornet requires for `/api/*`). Each request lasts
+// as long as its work, which runs off the event loop (the store's tasks on libuv's pool).
+//
+// POST /api/core/v2/control/database/prune with one of index, depth or targetDatabaseSize:
+// the answer is the new pruning index.
+//
+// POST /api/core/v2/control/snapshots/create — Hornet's spelling — and
+// POST /api/core/v2/control/snapshot/create — TIP-25's — with {"index": N}: a full snapshot
+// of target N written to `full_snapshot_<N>.bin` beside `snapshots.fullPath`, answered
+// {"index": N, "filePath": "<path>"} once it is written (snapshot.md §8). It does not move the
+// snapshot index and leaves the node's own snapshot files alone (Hornet's writeToDatabase
+// false). Refusals as Hornet words them: 503 while a snapshot or pruning runs, 400 for a body
+// that does not bind or has no index, 500 "creating snapshot failed: …" for a target out of
+// reach.
 
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import { LedgerError } from '../../core/errors';
+import { testPace } from '../../core/snapshot';
 import { parseSize } from '../../core/sizes';
 import { badRequest, HttpError, unavailable } from '../../http/error';
+import { requestedSnapshotPath, snapshotPaths } from '../../snapshots/paths';
 import type { PruneRequest } from '../../store-contract';
 import { readBody } from '../middleware/body';
 import type { ServerServices } from '../services';
 
-/** The body is three optional fields. */
-const MAX_PRUNE_BODY = 16 * 1024;
-
 const BUSY = 'node is already creating a snapshot or pruning is running';
+/** Both bodies are a few optional fields. */
+const MAX_BODY = 16 * 1024;
+/** The store's reasons for "another history task runs" (pruning's and the snapshot writer's). */
+const BUSY_CODES = new Set(['history-task-running', 'snapshot-busy']);
 
 /** Hornet binds `index` and `depth` into uint32 milestone indexes. */
 function milestoneIndex(value: unknown, name: string): number | undefined {
@@ -24,11 +39,31 @@ function milestoneIndex(value: unknown, name: string): number | undefined {
   return value;
 }
 
+/** The request body as echo's binder reads it: empty binds nothing; JSON must be an object. */
+function bindIndex(text: string, contentType: string): number {
+  if (text.trim() === '') return 0;
+  if (contentType !== '' && !/^application\/json\b/i.test(contentType))
+    throw badRequest('invalid request, error: code=415, message=Unsupported Media Type');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`invalid request, error: ${(err as Error).message}`);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('invalid request, error: the body must be a JSON object');
+  const index = (body as { index?: unknown }).index;
+  if (index === undefined || index === null) return 0;
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index > 0xffffffff)
+    throw badRequest('invalid request, error: index must be a milestone index (an integer 0..4294967295)');
+  return index;
+}
+
 export function controlRoutes(router: Router, { store, config }: ServerServices): void {
   router.post('/api/core/v2/control/database/prune', async (ctx) => {
     // Hornet looks before it reads the body.
     if (store.historyTask() !== null) throw unavailable(BUSY);
-    const text = (await readBody(ctx, MAX_PRUNE_BODY)).toString('utf8');
+    const text = (await readBody(ctx, MAX_BODY)).toString('utf8');
     let body: unknown = {};
     if (text.trim() !== '') {
       const type = ctx.get('Content-Type');
@@ -66,10 +101,30 @@ export function controlRoutes(router: Router, { store, config }: ServerServices)
       ctx.body = { index: report.index };
     } catch (err) {
       if (err instanceof LedgerError) {
-        if (err.code === 'history-task-running') throw unavailable(BUSY);
+        if (BUSY_CODES.has(err.code)) throw unavailable(BUSY);
         throw new HttpError(500, `pruning database failed: ${err.detail}`);
       }
       throw err;
     }
   });
+
+  const createSnapshot = async (ctx: Context) => {
+    if (store.snapshotStatus().busy) throw unavailable(BUSY);
+    const text = (await readBody(ctx, MAX_BODY)).toString('utf8');
+    const index = bindIndex(text, ctx.get('Content-Type'));
+    if (index === 0) throw badRequest('index needs to be specified');
+    const filePath = requestedSnapshotPath(snapshotPaths(config), index);
+    try {
+      await store.createSnapshot({ kind: 'full', index, fullPath: filePath, record: false, paceMicros: testPace() });
+    } catch (err) {
+      if (err instanceof LedgerError) {
+        if (BUSY_CODES.has(err.code)) throw unavailable(BUSY);
+        throw new HttpError(500, `creating snapshot failed: ${err.detail}`);
+      }
+      throw err;
+    }
+    ctx.body = { index, filePath };
+  };
+  router.post('/api/core/v2/control/snapshots/create', createSnapshot);
+  router.post('/api/core/v2/control/snapshot/create', createSnapshot);
 }
