@@ -35,6 +35,12 @@ import {
   sharedSocket,
   trackConnections,
 } from './server/http-workers';
+import {
+  discard as discardSnapshot,
+  initialSnapshot,
+  type InitialSnapshot,
+  SnapshotSourceError,
+} from './snapshots/sources';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
 import type { LedgerStoreApi, LedgerStoreClass, PruningRules } from './store-contract';
@@ -90,7 +96,26 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     throw new StartupError(`a mining pool of its own needs one HTTP event loop, not ${loops} (restApi.workers 1)`);
   mkdirSync(config.dataDir, { recursive: true });
   const ledgerExisted = existsSync(join(config.dataDir, 'ledger', 'CURRENT'));
-  const store = await openStore(config);
+  // A new data directory starts from snapshot files (given or downloaded) or the built-in
+  // genesis (snapshots/sources.ts); what was downloaded for it goes again if it is refused.
+  let initial: InitialSnapshot = { downloaded: [], createdDirs: [] };
+  if (!ledgerExisted) {
+    try {
+      initial = await initialSnapshot(config, protocolOf(config).networkName, logger);
+    } catch (err) {
+      if (err instanceof SnapshotSourceError) throw new StartupError(err.message);
+      throw err;
+    }
+  }
+  let store: LedgerStoreApi;
+  try {
+    store = await openStore(config, initial);
+  } catch (err) {
+    discardSnapshot(initial);
+    throw err;
+  }
+  if (initial.full !== undefined)
+    logger.info({ full: initial.full, delta: initial.delta, status: store.status() }, 'started from snapshot files');
   if (config.snapshot.loadPath !== '' && ledgerExisted)
     logger.info(
       { loadPath: config.snapshot.loadPath },
@@ -304,7 +329,7 @@ function pruningRules(config: NodeConfig): PruningRules {
   };
 }
 
-async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
+async function openStore(config: NodeConfig, initial: InitialSnapshot): Promise<LedgerStoreApi> {
   // The store is loaded at run time so that a missing native build is a clear message.
   let LedgerStore: LedgerStoreClass;
   try {
@@ -319,9 +344,10 @@ async function openStore(config: NodeConfig): Promise<LedgerStoreApi> {
     return await withProgress(`opening the ledger in ${config.dataDir}`, () =>
       LedgerStore.open(config.dataDir, {
         protocol,
-        genesisOutputs: config.snapshot.loadPath === '' ? genesisOutputs(config) : [],
+        genesisOutputs: initial.full === undefined ? genesisOutputs(config) : [],
         genesisStyle: config.genesis.style,
-        snapshotPath: config.snapshot.loadPath || undefined,
+        snapshotPath: initial.full,
+        snapshotDeltaPath: initial.delta,
         coordinator: {
           enabled: config.coordinator.enabled,
           privateKeys: signingKeys(config),
