@@ -145,15 +145,22 @@ fn started(dir: &Path) -> Store {
 }
 
 /// The data directory's space on disk, as `du` counts it.
+/// RocksDB may delete a file while `du` walks the directory (a compaction finishing), which
+/// `du` reports as a failure: it is asked again until one walk sees a settled directory.
 fn du(path: &Path) -> u64 {
-    let out = std::process::Command::new("du")
-        .arg("-s")
-        .arg("--block-size=1")
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap().split_whitespace().next().unwrap().parse().unwrap()
+    for _ in 0..100 {
+        let out = std::process::Command::new("du")
+            .arg("-s")
+            .arg("--block-size=1")
+            .arg(path)
+            .output()
+            .unwrap();
+        if out.status.success() {
+            let text = String::from_utf8(out.stdout).unwrap();
+            return text.split_whitespace().next().unwrap().parse().unwrap();
+        }
+    }
+    panic!("du failed 100 times on {}", path.display());
 }
 
 /// Everything at or below `pruning` is gone, everything above it is there.
