@@ -53,6 +53,25 @@ export declare class LedgerStore {
   /** Build events (true) or skip that work while nobody listens (false). */
   setEventsActive(active: boolean): void
   /**
+   * Prune to a target (Hornet's `PruneDatabaseBy*`), off the event loop; rejects with
+   * Hornet's reasons (`history-task-running`, `no-pruning-needed`, `not-enough-history`,
+   * `history-missing`).
+   */
+  prune(request: PruneRequest): Promise<PruneReportJs>
+  /**
+   * Start the background pruning with these rules (or only keep them, when neither rule
+   * is enabled). It runs on the store's own thread and is stopped when the store closes.
+   */
+  startPruning(config: PruningConfigJs): void
+  /**
+   * Which history task runs now: "pruning", "snapshot" or null (the prune route answers
+   * 503 while one does, before it reads the body, as Hornet).
+   */
+  historyTask(): string | null
+  /** The pruning index now (it moves between milestones while a run works). */
+  pruningIndex(): number
+  pruningStatus(): PruningStatusJs
+  /**
    * Open or create the store in `dataDir` (RocksDB lives in `dataDir/ledger`), off the
    * event loop: on a large ledger, checking the supply invariant reads every unspent
    * output.
@@ -203,6 +222,9 @@ export declare function blockId(bytes: Buffer): string
 /** The block id of a block given as JSON text (no bytes cross back). */
 export declare function blockIdOfJson(jsonText: string): string
 
+/** Check the ledger in `dataDir` (opened read-only, so a node may run on it). */
+export declare function checkDatabaseHealth(dataDir: string): HealthReportJs
+
 export interface ColumnSize {
   /** The column family's name (ledger-store `columns.rs`). */
   name: string
@@ -346,6 +368,15 @@ export interface GossipStatusJs {
    * the node no longer follows the network.
    */
   halted?: string
+}
+
+export interface HealthReportJs {
+  unspentOutputs: number
+  blocks: number
+  milestones: number
+  indexerChecked: boolean
+  /** One line each; empty when the database is healthy. */
+  problems: Array<string>
 }
 
 export interface HeartbeatJs {
@@ -533,6 +564,53 @@ export declare function powScore(bytes: Buffer): number
 export declare function powScoreMany(blocks: Array<Buffer>): Array<number>
 
 export declare function powTrailingZeros(bytes: Buffer): number
+
+/** A finished run: the new pruning index and what it took. */
+export interface PruneReportJs {
+  from: number
+  index: number
+  blocks: number
+  outputs: number
+  /** Batches written, each under the store's lock. */
+  steps: number
+  /** The longest the store's lock was held by one batch, in microseconds. */
+  longestStepMicros: number
+  compactionMicros: number
+  micros: number
+}
+
+/** What to prune to: exactly one of the three (the route checks it). */
+export interface PruneRequest {
+  /** Every milestone up to this index. */
+  index?: number
+  /** All but the last `depth` confirmed milestones. */
+  depth?: number
+  /**
+   * As many of the oldest milestones as bring the database to this size (bytes) less
+   * `thresholdPercentage` %.
+   */
+  targetBytes?: number
+  thresholdPercentage: number
+}
+
+/** The background pruning's rules (`pruning.*`, already parsed). */
+export interface PruningConfigJs {
+  /** `pruning.milestones.maxMilestonesToKeep` when `pruning.milestones.enabled`. */
+  maxMilestonesToKeep?: number
+  /** `pruning.size.targetSize` in bytes when `pruning.size.enabled`. */
+  targetBytes?: number
+  thresholdPercentage: number
+  cooldownSeconds: number
+  pruneReceipts: boolean
+}
+
+export interface PruningStatusJs {
+  running: boolean
+  runs: number
+  lastRun?: PruneReportJs
+  /** The last failure of a background run (its code and text), other than "not yet". */
+  lastError?: NativeFailure
+}
 
 /**
  * The header at the start of `bytes` (the beginning of a file is enough); throws with

@@ -843,6 +843,7 @@ module.exports.addressToBech32 = nativeBinding.addressToBech32
 module.exports.bech32ToAddressJson = nativeBinding.bech32ToAddressJson
 module.exports.blockId = nativeBinding.blockId
 module.exports.blockIdOfJson = nativeBinding.blockIdOfJson
+module.exports.checkDatabaseHealth = nativeBinding.checkDatabaseHealth
 module.exports.createSnapshot = nativeBinding.createSnapshot
 module.exports.createSnapshotFromDirectory = nativeBinding.createSnapshotFromDirectory
 module.exports.decodeBlockToJson = nativeBinding.decodeBlockToJson

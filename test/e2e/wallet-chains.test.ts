@@ -64,9 +64,20 @@ describe('the reference wallet: token and chain life cycles', () => {
       },
       { forceSyncing: true, syncIncomingTransactions: true },
     ];
+    // What the alias and the foundry hold: a sync of basic outputs only leaves them out.
+    const chainAmount = async (route: string) => {
+      const { body } = await getJson(node.url, `/api/indexer/v1/outputs/${route}`);
+      return BigInt((await getJson(node.url, `/api/core/v2/outputs/${body.items[0]}`)).body.output.amount);
+    };
+    const inChains = (await chainAmount(`alias/${aliasId}`)) + (await chainAmount(`foundry/${tokenId}`));
     for (const options of variants) {
-      const balance = await account0.sync(options);
-      expect(balance.baseCoin.total, JSON.stringify(options)).toBe(reference.baseCoin.total);
+      // forceSyncing: the wallet answers a sync within 5 s of the last one from its cache,
+      // which would make the result depend on how fast the machine runs this loop.
+      const balance = await account0.sync({ ...options, forceSyncing: true });
+      const expected = options.syncOnlyMostBasicOutputs
+        ? reference.baseCoin.total - inChains
+        : reference.baseCoin.total;
+      expect(balance.baseCoin.total, JSON.stringify(options)).toBe(expected);
       if (!options.syncOnlyMostBasicOutputs)
         expect(balance.foundries, JSON.stringify(options)).toEqual(reference.foundries);
     }
