@@ -93,6 +93,19 @@ fn prefix_column_options(cache: &Cache, memtable_bytes: usize) -> Options {
 }
 
 impl Db {
+    /// A node's ledger directory opened read-only (a running node may keep it), or the
+    /// one-line refusal of a directory that holds no ledger yet.
+    pub fn open_ledger_read_only(ledger_dir: &Path) -> Result<Db> {
+        if !ledger_dir.join("CURRENT").exists() {
+            return Err(ledger_core::Error::new(
+                Code::NoLedger,
+                "dataDir",
+                format!("no ledger in {}: start the node once to create it", ledger_dir.display()),
+            ));
+        }
+        Db::open_read_only(ledger_dir)
+    }
+
     pub fn open(path: &Path, options: &DbOptions) -> Result<Db> {
         let cache = Cache::new_lru_cache(options.block_cache_bytes);
         let memtable_bytes = (options.write_buffer_bytes / 2).clamp(1 << 20, MAX_MEMTABLE_BYTES);

@@ -20,7 +20,7 @@ use crate::origin::{GenesisStyle, Origin};
 use crate::records::{BlockMeta, MilestoneRecord};
 use crate::{genesis, index, ledger};
 use ledger_core::model::Id32;
-use ledger_core::{Code, Error, Result};
+use ledger_core::Result;
 use std::path::Path;
 
 /// At most this many problems are listed: the first ones tell what to do.
@@ -49,14 +49,7 @@ impl HealthReport {
 
 /// Check the ledger directory `ledger_dir` (a node's `<dataDir>/ledger`), opened read-only.
 pub fn check_directory(ledger_dir: &Path) -> Result<HealthReport> {
-    if !ledger_dir.join("CURRENT").exists() {
-        return Err(Error::new(
-            Code::NoLedger,
-            "dataDir",
-            format!("no ledger in {}: start the node once to create it", ledger_dir.display()),
-        ));
-    }
-    check(&Db::open_read_only(ledger_dir)?)
+    check(&Db::open_ledger_read_only(ledger_dir)?)
 }
 
 /// Check an open database.

@@ -45,14 +45,7 @@ pub fn write_genesis_snapshot(ledger_dir: &Path, out: &Path) -> Result<WrittenGe
 }
 
 fn genesis_snapshot(ledger_dir: &Path) -> Result<(FullSnapshot, Origin)> {
-    if !ledger_dir.join("CURRENT").exists() {
-        return Err(Error::new(
-            Code::NoLedger,
-            "dataDir",
-            format!("no ledger in {}: start the node once to create it", ledger_dir.display()),
-        ));
-    }
-    let db = Db::open_read_only(ledger_dir)?;
+    let db = Db::open_ledger_read_only(ledger_dir)?;
     let origin = match db.get(STATE, state_key::ORIGIN)? {
         Some(b) => Origin::from_bytes(&b)?,
         None => {

@@ -27,14 +27,7 @@ pub fn create_from_directory(
     delta_path: Option<&Path>,
     pace: Option<Duration>,
 ) -> Result<WrittenSnapshot> {
-    if !ledger_dir.join("CURRENT").exists() {
-        return Err(Error::new(
-            Code::NoLedger,
-            "dataDir",
-            format!("no ledger in {}: start the node once to create it", ledger_dir.display()),
-        ));
-    }
-    let db = Db::open_read_only(ledger_dir)?;
+    let db = Db::open_ledger_read_only(ledger_dir)?;
     let origin = match db.get(STATE, state_key::ORIGIN)? {
         Some(b) => Origin::from_bytes(&b)?,
         None => Origin::built_in(crate::origin::GenesisStyle::Ledger),
