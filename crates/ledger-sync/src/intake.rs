@@ -161,7 +161,7 @@ impl GossipStore for SyncStore {
                 if let Some((index, id, bytes)) = self.next_waiting_milestone(&mut pending) {
                     next.push(Ready { slot: None, id, bytes, milestone: Some(index) });
                 }
-                self.emit(StoreEvent::SyncChanged(self.sync_state()));
+                self.sync_changed();
             }
             ready = next;
         }

@@ -2,7 +2,8 @@
 //! request for a while and then gives it up (gossip.md §6.1), but a held block may wait
 //! longer than that. A small thread asks for every missing parent again at an interval
 //! (`Limits::retry_interval`, once a second), and so also forgets the blocks held too long;
-//! gossip's queue deduplicates and routes the requests. Warp sync (gossip.md §7) runs in
+//! gossip's queue deduplicates and routes the requests. The same round announces a pruning
+//! index that a pruning run moved between milestones. Warp sync (gossip.md §7) runs in
 //! `ledger-gossip` itself.
 
 use crate::sync_store::SyncStore;
@@ -32,6 +33,7 @@ impl Maintenance {
                         Err(RecvTimeoutError::Timeout) => {}
                         Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
                     }
+                    intake.announce_pruning();
                     let missing = intake.missing_parents();
                     if !missing.is_empty() && gossip.request_blocks(missing, None, false).is_err() {
                         return;

@@ -9,7 +9,7 @@ use crate::sync_store::{describe, lock, Pending, SyncStore};
 use ledger_core::codec::decode_block;
 use ledger_core::model::Payload;
 use ledger_core::Code;
-use ledger_gossip::{BlockId, GossipStore, Intake, StoreEvent};
+use ledger_gossip::{BlockId, Intake};
 use std::sync::atomic::Ordering::Relaxed;
 
 impl SyncStore {
@@ -28,7 +28,7 @@ impl SyncStore {
     /// A signed milestone (or an applied one) at `index`: "latest" may rise, and peers hear of it.
     pub(crate) fn saw_milestone(&self, index: u32) {
         if self.highest_seen.fetch_max(index, Relaxed) < index {
-            self.emit(StoreEvent::SyncChanged(self.sync_state()));
+            self.sync_changed();
         }
     }
 

@@ -16,6 +16,7 @@ use ledger_gossip::{BlockId, GossipStore, StoreEvent};
 use ledger_store::Store;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -60,6 +61,9 @@ pub struct SyncStore {
     /// The highest milestone index seen in a well-formed milestone block carrying the
     /// required signatures (heartbeats' "latest"); the confirmed index is the store's.
     pub(crate) highest_seen: AtomicU32,
+    /// The pruning index the last heartbeat announced: a pruning run moves it between
+    /// milestones, and peers must hear of it (they stop asking us for what is gone).
+    announced_pruning: AtomicU32,
     pub(crate) halted: Mutex<Option<String>>,
 }
 
@@ -90,6 +94,7 @@ impl SyncStore {
             limits,
             events: Mutex::new(None),
             highest_seen: AtomicU32::new(0),
+            announced_pruning: AtomicU32::new(0),
             halted: Mutex::new(None),
         }
     }
@@ -132,7 +137,7 @@ impl SyncStore {
     pub(crate) fn local_block(&self, id: [u8; 32], bytes: Vec<u8>, milestone: bool) {
         self.emit(StoreEvent::Local { id: BlockId(id), bytes });
         if milestone {
-            self.emit(StoreEvent::SyncChanged(self.sync_state()));
+            self.sync_changed();
         }
     }
 
@@ -145,6 +150,24 @@ impl SyncStore {
                 *events = None;
                 return;
             }
+        }
+    }
+
+    /// Confirmed, latest or pruning index moved: peers get a heartbeat, and the store learns
+    /// whether it may prune (Hornet prunes only while the node is synced: confirmed equals
+    /// latest, so a follower catching up keeps what it may still need to solidify).
+    pub(crate) fn sync_changed(&self) {
+        let state = self.sync_state();
+        self.announced_pruning.store(state.pruned, Relaxed);
+        self.store.set_synced_for_pruning(state.confirmed >= state.latest);
+        self.emit(StoreEvent::SyncChanged(state));
+    }
+
+    /// Whether a pruning run moved the pruning index since the last heartbeat; if so, peers
+    /// are told (called from the maintenance round).
+    pub(crate) fn announce_pruning(&self) {
+        if self.pruning_index() != self.announced_pruning.load(Relaxed) {
+            self.sync_changed();
         }
     }
 

@@ -136,6 +136,11 @@ impl Store {
         self.pruning.unsynced.store(!synced, Relaxed);
     }
 
+    /// What `set_synced_for_pruning` last said (true until anything says otherwise).
+    pub fn synced_for_pruning(&self) -> bool {
+        !self.pruning.unsynced.load(Relaxed)
+    }
+
     pub fn pruning_status(&self) -> PruningStatus {
         PruningStatus {
             running: self.history_task() == Some(HistoryTask::Pruning),

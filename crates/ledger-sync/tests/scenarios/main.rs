@@ -8,6 +8,7 @@
 //! * `streams` — who opens, heartbeats, one stream per peer, relations, limits, removal;
 //! * `blocks` — broadcast, deduplication, requests for parents and milestones, answers;
 //! * `misbehaviour` — D49: garbage, bad lengths, invalid blocks, silent peers;
+//! * `pruning` — heartbeats and answers beside pruning runs, pruning only when synced;
 //! * `tcp` — `GossipSync::start` on loopback TCP with Noise and Yamux;
 //! * `warp_sync` — catching up a window of milestones at a time (gossip.md §7);
 //! * `hornet_interop` — against a running Hornet 2.0.1 (ignored by default).
@@ -18,6 +19,7 @@ mod blocks;
 mod hornet_interop;
 mod intake;
 mod misbehaviour;
+mod pruning;
 mod streams;
 mod tcp;
 mod warp_sync;
