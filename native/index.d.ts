@@ -101,6 +101,11 @@ export declare class LedgerStore {
    */
   storageFull(): boolean
   /**
+   * The ledger check this open made because the last run did not close the data
+   * directory (a crash, kill -9); null after a clean close.
+   */
+  startCheck(): StartCheckJs | null
+  /**
    * Validate and store serialized blocks off the event loop: one outcome per block, in
    * order; all of them written in one batch (see `Store::submit_blocks`). The buffers are
    * borrowed for the call and copied: a `Buffer` argument would create (and delete) a
@@ -602,6 +607,11 @@ export interface PruningConfigJs {
   thresholdPercentage: number
   cooldownSeconds: number
   pruneReceipts: boolean
+  /**
+   * `snapshots.depth` (raised to belowMaxDepth + 5) while periodic snapshots are enabled:
+   * pruning then keeps what the next delta snapshot needs.
+   */
+  snapshotDepth?: number
 }
 
 export interface PruningStatusJs {
@@ -701,6 +711,13 @@ export interface SnapshotWrittenJs {
   micros: number
   /** When it was complete (Unix milliseconds). */
   finishedAtMs: number
+}
+
+/** `Store::start_check`: what the check after an unclean shutdown looked at. */
+export interface StartCheckJs {
+  unspentOutputs: number
+  milestones: number
+  micros: number
 }
 
 /**

@@ -41,6 +41,7 @@ import {
   type InitialSnapshot,
   SnapshotSourceError,
 } from './snapshots/sources';
+import { effectiveDepth, PeriodicSnapshots } from './snapshots/periodic';
 import { createLogger } from './terminal/logger';
 import { NodeMetrics } from './server/lib/node-metrics';
 import type { LedgerStoreApi, LedgerStoreClass, PruningRules } from './store-contract';
@@ -116,6 +117,12 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   }
   if (initial.full !== undefined)
     logger.info({ full: initial.full, delta: initial.delta, status: store.status() }, 'started from snapshot files');
+  const check = store.startCheck();
+  if (check !== null)
+    logger.warn(
+      { dataDir: config.dataDir, ...check, ms: Math.round(check.micros / 1000) },
+      'the last run did not shut down cleanly: the ledger was checked and is whole',
+    );
   if (config.snapshot.loadPath !== '' && ledgerExisted)
     logger.info(
       { loadPath: config.snapshot.loadPath },
@@ -134,6 +141,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   let faucet: Faucet | undefined;
   let workers: HttpWorkers | undefined;
   let gossip: GossipService | undefined;
+  let periodic: PeriodicSnapshots | undefined;
   try {
     // After the store: a snapshot that is refused leaves nothing new in the data directory.
     const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
@@ -145,6 +153,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         sizeBytes: () => store.approximateSizeBytes(),
         approximateSizes: () => store.approximateSizes(),
         memoryBytes: () => store.storageMemoryBytes(),
+        snapshots: () => store.snapshotStatus(),
       },
       () => miner.status(),
     );
@@ -163,8 +172,16 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       }
       metrics.addGossip(gossip);
     }
-    store.startPruning(pruningRules(config));
+    store.startPruning(pruningRules(config, protocol.belowMaxDepth));
     faucet = createFaucet(config, protocol, store, logger);
+    if (config.snapshots.enabled) {
+      const follower = gossip;
+      periodic = new PeriodicSnapshots(store, config, protocol.belowMaxDepth, logger, () => {
+        if (follower === undefined || config.coordinator.enabled) return true;
+        const sync = follower.status();
+        return !sync.warpSyncing && store.latestMilestoneIndex() >= sync.latestMilestoneIndex;
+      });
+    }
     const services = {
       config,
       protocol,
@@ -242,6 +259,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       'listening',
     );
     faucet?.start(restSubmitter(url, await issueToken(secret)));
+    periodic?.start();
 
     let stopping: Promise<void> | undefined;
     const stop = () =>
@@ -259,6 +277,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         await workersStopped;
         await faucet?.stop();
         await coordinator?.stop();
+        await periodic?.stop();
         gossip?.stop();
         await events?.close();
         store.close();
@@ -272,6 +291,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     await workers?.stop(0);
     miner.close();
     await coordinator?.stop();
+    await periodic?.stop();
     gossip?.stop();
     server?.close();
     await events?.close();
@@ -318,9 +338,10 @@ function createFaucet(
 }
 
 /** `pruning.*` as the store's background pruning takes it (checked by config/load.ts). */
-function pruningRules(config: NodeConfig): PruningRules {
+function pruningRules(config: NodeConfig, belowMaxDepth: number): PruningRules {
   const { milestones, size, pruneReceipts } = config.pruning;
   return {
+    ...(config.snapshots.enabled ? { snapshotDepth: effectiveDepth(config.snapshots.depth, belowMaxDepth) } : {}),
     ...(milestones.enabled ? { maxMilestonesToKeep: milestones.maxMilestonesToKeep } : {}),
     ...(size.enabled ? { targetBytes: parseSize(size.targetSize) } : {}),
     thresholdPercentage: size.thresholdPercentage,

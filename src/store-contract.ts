@@ -123,12 +123,20 @@ export interface PruneReport {
 }
 
 /** The background pruning's rules, parsed from `pruning.*`; a rule left out is disabled. */
+export interface StartCheck {
+  unspentOutputs: number;
+  milestones: number;
+  micros: number;
+}
+
 export interface PruningRules {
   maxMilestonesToKeep?: number;
   targetBytes?: number;
   thresholdPercentage: number;
   cooldownSeconds: number;
   pruneReceipts: boolean;
+  /** The effective `snapshots.depth` while periodic snapshots are enabled. */
+  snapshotDepth?: number;
 }
 
 export interface StoreOptions {
@@ -184,6 +192,9 @@ export interface LedgerStoreApi {
   latestMilestoneIndex(): number;
   /** `status().storageFull` without building the status object. */
   storageFull(): boolean;
+  /** The ledger check this open made because the last run did not close the data directory
+   * (a crash, kill -9); null after a clean close. A damaged ledger refuses to open instead. */
+  startCheck(): StartCheck | null;
   /**
    * The coordinator's checkpoint blocks before a milestone: none while at most 7 healthy tips
    * wait; else blocks without payload that approve the oldest tips, so that the milestone

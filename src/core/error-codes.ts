@@ -130,6 +130,7 @@ export type ErrorCode =
   | 'invalid-cursor'
   | 'synthetic-ledger'
   | 'ledger-invariant-broken'
+  | 'database-damaged'
   | 'coordinator-disabled'
   | 'checkpoint-cancelled'
   | 'checkpoint-refused'
@@ -333,6 +334,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'invalid-cursor',
   'synthetic-ledger',
   'ledger-invariant-broken',
+  'database-damaged',
   'coordinator-disabled',
   'checkpoint-cancelled',
   'checkpoint-refused',

@@ -12,6 +12,7 @@ import type {
   PruneReport,
   PruneRequest,
   PruningRules,
+  StartCheck,
   StoreEvent,
   StoreOptions,
   StoreStatus,
@@ -199,6 +200,10 @@ export class LedgerStore implements LedgerStoreApi {
 
   storageFull(): boolean {
     return fromNative(() => this.inner.storageFull());
+  }
+
+  startCheck(): StartCheck | null {
+    return fromNative(() => this.inner.startCheck()) ?? null;
   }
 
   status(): StoreStatus {

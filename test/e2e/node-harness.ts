@@ -106,7 +106,12 @@ export async function freePortRange(count: number): Promise<number> {
  * probed, not read from the log). Rejects if the process exits first or after 30 s.
  * `nodeOptions` go to Node itself, before the script.
  */
-export async function spawnNode(flags: string[], dataDir: string, nodeOptions: string[] = []): Promise<ChildNode> {
+export async function spawnNode(
+  flags: string[],
+  dataDir: string,
+  nodeOptions: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ChildNode> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
@@ -124,7 +129,7 @@ export async function spawnNode(flags: string[], dataDir: string, nodeOptions: s
       LOW_POW,
       ...flags,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
   );
   let stderr = '';
   let stdout = '';

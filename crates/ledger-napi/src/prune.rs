@@ -35,6 +35,9 @@ pub struct PruningConfigJs {
     pub threshold_percentage: f64,
     pub cooldown_seconds: f64,
     pub prune_receipts: bool,
+    /// `snapshots.depth` (raised to belowMaxDepth + 5) while periodic snapshots are enabled:
+    /// pruning then keeps what the next delta snapshot needs.
+    pub snapshot_depth: Option<u32>,
 }
 
 /// A finished run: the new pruning index and what it took.
@@ -105,7 +108,7 @@ impl LedgerStore {
             max_milestones_to_keep: config.max_milestones_to_keep,
             size,
             prune_receipts: config.prune_receipts,
-            snapshot_depth: None,
+            snapshot_depth: config.snapshot_depth,
         });
         Ok(())
     }

@@ -81,6 +81,10 @@ pub mod state_key {
     /// and pruning index and the snapshot's timestamp, five u32 LE. Absent in older data
     /// directories: taken from the origin at the first open.
     pub const HISTORY_INDEXES: &[u8] = b"history_indexes";
+    /// Present while a store has the directory open; removed when it closes. Found at open,
+    /// it says the last run ended without closing (a crash, kill -9, power loss): the
+    /// ledger is checked before the node starts.
+    pub const OPEN: &[u8] = b"open";
 }
 
 pub fn pair_key(a: &[u8], b: &[u8]) -> Vec<u8> {

@@ -75,7 +75,7 @@ pub use snapshot::{temp_path as snapshot_temp_path, SnapshotKind, WrittenSnapsho
 pub use store::SyntheticChanges;
 pub use store::{
     Checkpoint, HistoryTask, HistoryWork, IssuedMilestone, MilestoneInterval, SnapshotRequest,
-    Status, Store, StoreOptions, Submitted, UtxoChanges, MAX_CHECKPOINTS,
+    StartCheck, Status, Store, StoreOptions, Submitted, UtxoChanges, MAX_CHECKPOINTS,
 };
 
 /// An error of the storage engine itself: never the client's fault. A full file system

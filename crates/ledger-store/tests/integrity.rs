@@ -117,3 +117,52 @@ fn a_directory_without_a_ledger_is_refused() {
     let err = check_directory(dir.path()).unwrap_err();
     assert_eq!(err.code, ledger_core::Code::NoLedger);
 }
+
+/// Leave the marker of a run that never closed the directory, as kill -9 leaves it.
+fn crashed(dir: &Path) {
+    let options = rocksdb::Options::default();
+    let families = rocksdb::DB::list_cf(&options, dir).unwrap();
+    let db = rocksdb::DB::open_cf(&options, dir, &families).unwrap();
+    db.put_cf(db.cf_handle("state").unwrap(), b"open", [1]).unwrap();
+}
+
+#[test]
+fn a_clean_close_leaves_nothing_to_check_at_the_next_start() {
+    let dir = tempfile::tempdir().unwrap();
+    history(dir.path());
+    let store = open_dev(dir.path(), 0);
+    assert_eq!(store.start_check(), None);
+}
+
+#[test]
+fn after_a_run_that_did_not_close_the_ledger_is_checked_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    history(dir.path());
+    crashed(dir.path());
+    let store = open_dev(dir.path(), 0);
+    let check = store.start_check().expect("checked");
+    assert_eq!((check.unspent_outputs, check.milestones), (2, 3));
+    drop(store);
+    // Closed again: the next start checks nothing.
+    assert_eq!(open_dev(dir.path(), 0).start_check(), None);
+}
+
+#[test]
+fn a_damaged_ledger_found_at_start_stops_the_node_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    history(dir.path());
+    delete(dir.path(), "milestones", &2u32.to_be_bytes());
+    crashed(dir.path());
+    let Err(err) = ledger_store::Store::open(dir.path(), dev_options(0)) else {
+        panic!("a damaged ledger was opened");
+    };
+    assert_eq!(err.code, ledger_core::Code::DatabaseDamaged);
+    assert!(err.detail.contains("milestones 2 to 2 are missing"), "{}", err.detail);
+    assert!(err.detail.contains("ledger-node tool db-health"), "{}", err.detail);
+    assert!(!err.detail.contains('\n'));
+    // Refused, it stays marked: the next start checks again.
+    assert_eq!(
+        ledger_store::Store::open(dir.path(), dev_options(0)).err().map(|e| e.code),
+        Some(ledger_core::Code::DatabaseDamaged)
+    );
+}

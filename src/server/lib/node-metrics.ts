@@ -15,6 +15,7 @@ import {
   type MetricValue,
 } from 'prom-client';
 import type { MiningPoolStatus } from '../../core/mining-pool';
+import type { SnapshotStatus } from '../../core/snapshot';
 import type { StoreStatus } from '../../store-contract';
 
 export interface StoreFigures {
@@ -23,6 +24,8 @@ export interface StoreFigures {
   sizeBytes(): number;
   approximateSizes(): { name: string; bytes: number }[];
   memoryBytes(): number;
+  /** The store's snapshots (process-wide: any thread's writes). */
+  snapshots?(): SnapshotStatus;
 }
 
 export class NodeMetrics {
@@ -164,6 +167,62 @@ export class NodeMetrics {
       registers,
       collect() {
         this.set(store.memoryBytes());
+      },
+    });
+    if (store.snapshots !== undefined) this.addSnapshots(store.snapshots.bind(store));
+  }
+
+  /** The last snapshot written since start (docs/snapshots.md): what, when, how long, how big. */
+  private addSnapshots(snapshots: () => SnapshotStatus): void {
+    const registers = this.registers;
+    const last = (read: (w: NonNullable<SnapshotStatus['last']>) => number) =>
+      function (this: Gauge<'kind'>) {
+        this.reset();
+        const w = snapshots().last;
+        if (w !== undefined) this.set({ kind: w.kind }, read(w));
+      };
+    new Gauge({
+      name: 'ledger_node_snapshot_last_index',
+      help: 'target milestone index of the last snapshot written since start (full or delta)',
+      labelNames: ['kind'],
+      registers,
+      collect: last((w) => w.index),
+    });
+    new Gauge({
+      name: 'ledger_node_snapshot_last_timestamp_seconds',
+      help: 'when the last snapshot written since start was complete (Unix seconds)',
+      labelNames: ['kind'],
+      registers,
+      collect: last((w) => w.finishedAtMs / 1000),
+    });
+    new Gauge({
+      name: 'ledger_node_snapshot_last_duration_seconds',
+      help: 'how long writing the last snapshot took',
+      labelNames: ['kind'],
+      registers,
+      collect: last((w) => w.micros / 1e6),
+    });
+    new Gauge({
+      name: 'ledger_node_snapshot_last_bytes',
+      help: 'size of the last snapshot file written since start',
+      labelNames: ['kind'],
+      registers,
+      collect: last((w) => w.bytes),
+    });
+    new Gauge({
+      name: 'ledger_node_snapshot_index',
+      help: 'the last snapshot written to the snapshot paths, or loaded (Hornet snapshotIndex)',
+      registers,
+      collect() {
+        this.set(snapshots().snapshotIndex);
+      },
+    });
+    new Gauge({
+      name: 'ledger_node_history_busy',
+      help: '1 while a snapshot or a pruning run is in progress',
+      registers,
+      collect() {
+        this.set(snapshots().busy ? 1 : 0);
       },
     });
   }

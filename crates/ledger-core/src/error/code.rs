@@ -320,6 +320,10 @@ codes! {
     /// The unspent outputs and the treasury no longer add up to the token supply: the
     /// store refuses to open, or the milestone is not committed.
     LedgerInvariantBroken = "ledger-invariant-broken",
+    /// The check at start after a run that did not end cleanly found the ledger damaged
+    /// (records missing, the indexer or the milestones not matching the ledger): the store
+    /// refuses to open and names `tool db-health`.
+    DatabaseDamaged = "database-damaged",
 
     // ----- Milestones: issuing and accepting (store/milestones.rs, milestone.rs) -----
 

@@ -148,6 +148,13 @@ impl LedgerStore {
         Ok(self.get()?.status().storage_full)
     }
 
+    /// The ledger check this open made because the last run did not close the data
+    /// directory (a crash, kill -9); null after a clean close.
+    #[napi]
+    pub fn start_check(&self) -> Result<Option<StartCheckJs>> {
+        Ok(self.get()?.start_check().map(StartCheckJs::from))
+    }
+
     /// Validate and store serialized blocks off the event loop: one outcome per block, in
     /// order; all of them written in one batch (see `Store::submit_blocks`). The buffers are
     /// borrowed for the call and copied: a `Buffer` argument would create (and delete) a

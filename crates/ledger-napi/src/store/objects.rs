@@ -137,6 +137,24 @@ pub struct MilestoneIntervalJs {
     pub seconds: u32,
 }
 
+/// `Store::start_check`: what the check after an unclean shutdown looked at.
+#[napi(object)]
+pub struct StartCheckJs {
+    pub unspent_outputs: f64,
+    pub milestones: f64,
+    pub micros: f64,
+}
+
+impl From<ledger_store::StartCheck> for StartCheckJs {
+    fn from(c: ledger_store::StartCheck) -> Self {
+        StartCheckJs {
+            unspent_outputs: c.unspent_outputs as f64,
+            milestones: c.milestones as f64,
+            micros: c.micros as f64,
+        }
+    }
+}
+
 #[napi(object)]
 pub struct StoreStatusJs {
     pub latest_milestone: LatestMilestoneJs,

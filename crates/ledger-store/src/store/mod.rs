@@ -22,6 +22,7 @@ mod history;
 mod intake;
 mod load;
 mod milestones;
+mod open_marker;
 mod reads;
 mod snapshots;
 #[cfg(feature = "synthetic-ledger")]
@@ -30,6 +31,7 @@ mod tip_selection;
 
 pub use checkpoints::{Checkpoint, MAX_CHECKPOINTS};
 pub use history::{HistoryTask, HistoryWork};
+pub use open_marker::StartCheck;
 pub use snapshots::SnapshotRequest;
 #[cfg(feature = "synthetic-ledger")]
 pub use synthetic::SyntheticChanges;
@@ -237,6 +239,7 @@ pub struct Store {
     pub(crate) pruning: Pruning,
     /// The last snapshot written since the store was opened (`snapshots.rs`).
     last_snapshot: Mutex<Option<WrittenSnapshot>>,
+    start_check: Option<open_marker::StartCheck>,
 }
 
 fn now_ms() -> u64 {
@@ -334,6 +337,9 @@ impl Store {
         if entry_points.is_empty() {
             return Err(storage_error("the ledger has no solid entry points"));
         }
+        // Last before the state is loaded: a directory the options refuse keeps its marker as
+        // it was, and a damaged ledger is named before anything reads it.
+        let start_check = open_marker::check_and_mark(&db)?;
         let state = load::load_state(&db, &thresholds, &origin, &entry_points)?;
         Ok(Store {
             db,
@@ -354,6 +360,7 @@ impl Store {
             path: path.to_path_buf(),
             pruning: Pruning::default(),
             last_snapshot: Mutex::new(None),
+            start_check,
         })
     }
 
