@@ -237,7 +237,7 @@ export interface ColumnSize {
 }
 
 /**
- * Write a snapshot of the running store off the event loop; refused with `snapshot-busy`
+ * Write a snapshot of the running store off the event loop; refused with `history-task-running`
  * while another one is written (by any thread of this process).
  */
 export declare function createSnapshot(store: LedgerStore, request: SnapshotRequestJs): Promise<SnapshotWrittenJs>

@@ -232,7 +232,7 @@ export interface LedgerStoreApi {
   receiptsJson(migratedAt?: number): string;
   /**
    * A full or delta snapshot at a target within reach (snapshot.md §8), written off the event
-   * loop without the ledger lock; LedgerError on refusal (`snapshot-busy` while another is written).
+   * loop without the ledger lock; LedgerError on refusal (`history-task-running` while a snapshot or a pruning run is in progress).
    */
   createSnapshot(request: SnapshotRequest): Promise<WrittenSnapshot>;
   snapshotStatus(): SnapshotStatus;

@@ -193,7 +193,6 @@ export type ErrorCode =
   | 'snapshot-target-too-old'
   | 'snapshot-history-missing'
   | 'snapshot-path-missing'
-  | 'snapshot-busy'
   | 'pow-queue-full'
   | 'pow-pool-closed'
   | 'pow-aborted'
@@ -397,7 +396,6 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'snapshot-target-too-old',
   'snapshot-history-missing',
   'snapshot-path-missing',
-  'snapshot-busy',
   'pow-queue-full',
   'pow-pool-closed',
   'pow-aborted',

@@ -121,7 +121,7 @@ fn written_js(w: WrittenSnapshot) -> SnapshotWrittenJs {
     }
 }
 
-/// Write a snapshot of the running store off the event loop; refused with `snapshot-busy`
+/// Write a snapshot of the running store off the event loop; refused with `history-task-running`
 /// while another one is written (by any thread of this process).
 #[napi(ts_return_type = "Promise<SnapshotWrittenJs>")]
 pub fn create_snapshot(

@@ -28,21 +28,16 @@ import type { ServerServices } from '../services';
 const BUSY = 'node is already creating a snapshot or pruning is running';
 /** Both bodies are a few optional fields. */
 const MAX_BODY = 16 * 1024;
-/** The store's reasons for "another history task runs" (pruning's and the snapshot writer's). */
-const BUSY_CODES = new Set(['history-task-running', 'snapshot-busy']);
 
-/** Hornet binds `index` and `depth` into uint32 milestone indexes. */
-function milestoneIndex(value: unknown, name: string): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffff_ffff)
-    throw badRequest(`invalid request, error: ${name} must be a milestone index`);
-  return value;
-}
-
-/** The request body as echo's binder reads it: empty binds nothing; JSON must be an object. */
-function bindIndex(text: string, contentType: string): number {
-  if (text.trim() === '') return 0;
-  if (contentType !== '' && !/^application\/json\b/i.test(contentType))
+/**
+ * The request body as Hornet's binder (echo) reads it, for both routes: an empty body binds
+ * nothing; otherwise JSON (when a Content-Type is given, it must say so), and an object.
+ */
+async function bindBody(ctx: Context): Promise<Record<string, unknown>> {
+  const text = (await readBody(ctx, MAX_BODY)).toString('utf8');
+  if (text.trim() === '') return {};
+  const type = ctx.get('Content-Type');
+  if (type !== '' && !/^application\/json\b/i.test(type))
     throw badRequest('invalid request, error: code=415, message=Unsupported Media Type');
   let body: unknown;
   try {
@@ -52,32 +47,29 @@ function bindIndex(text: string, contentType: string): number {
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw badRequest('invalid request, error: the body must be a JSON object');
-  const index = (body as { index?: unknown }).index;
-  if (index === undefined || index === null) return 0;
-  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index > 0xffffffff)
-    throw badRequest('invalid request, error: index must be a milestone index (an integer 0..4294967295)');
-  return index;
+  return body as Record<string, unknown>;
+}
+
+/** Hornet binds `index` and `depth` into uint32 milestone indexes. */
+function milestoneIndex(value: unknown, name: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffff_ffff)
+    throw badRequest(`invalid request, error: ${name} must be a milestone index (an integer 0..4294967295)`);
+  return value;
+}
+
+/** The store refuses a second history task with `history-task-running`: Hornet's 503. */
+function historyError(err: unknown, failed: string): unknown {
+  if (!(err instanceof LedgerError)) return err;
+  if (err.code === 'history-task-running') return unavailable(BUSY);
+  return new HttpError(500, `${failed}: ${err.detail}`);
 }
 
 export function controlRoutes(router: Router, { store, config }: ServerServices): void {
   router.post('/api/core/v2/control/database/prune', async (ctx) => {
     // Hornet looks before it reads the body.
     if (store.historyTask() !== null) throw unavailable(BUSY);
-    const text = (await readBody(ctx, MAX_BODY)).toString('utf8');
-    let body: unknown = {};
-    if (text.trim() !== '') {
-      const type = ctx.get('Content-Type');
-      if (type !== '' && !/^application\/json\b/i.test(type))
-        throw badRequest('invalid request, error: the body must be application/json');
-      try {
-        body = JSON.parse(text);
-      } catch (err) {
-        throw badRequest(`invalid request, error: ${(err as Error).message}`);
-      }
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw badRequest('invalid request, error: the body must be an object');
-    const fields = body as { index?: unknown; depth?: unknown; targetDatabaseSize?: unknown };
+    const fields = await bindBody(ctx);
     const index = milestoneIndex(fields.index, 'index');
     const depth = milestoneIndex(fields.depth, 'depth');
     const size = fields.targetDatabaseSize ?? undefined;
@@ -100,28 +92,19 @@ export function controlRoutes(router: Router, { store, config }: ServerServices)
       const report = await store.prune(request);
       ctx.body = { index: report.index };
     } catch (err) {
-      if (err instanceof LedgerError) {
-        if (BUSY_CODES.has(err.code)) throw unavailable(BUSY);
-        throw new HttpError(500, `pruning database failed: ${err.detail}`);
-      }
-      throw err;
+      throw historyError(err, 'pruning database failed');
     }
   });
 
   const createSnapshot = async (ctx: Context) => {
     if (store.snapshotStatus().busy) throw unavailable(BUSY);
-    const text = (await readBody(ctx, MAX_BODY)).toString('utf8');
-    const index = bindIndex(text, ctx.get('Content-Type'));
+    const index = milestoneIndex((await bindBody(ctx)).index, 'index') ?? 0;
     if (index === 0) throw badRequest('index needs to be specified');
     const filePath = requestedSnapshotPath(snapshotPaths(config), index);
     try {
       await store.createSnapshot({ kind: 'full', index, fullPath: filePath, record: false, paceMicros: testPace() });
     } catch (err) {
-      if (err instanceof LedgerError) {
-        if (BUSY_CODES.has(err.code)) throw unavailable(BUSY);
-        throw new HttpError(500, `creating snapshot failed: ${err.detail}`);
-      }
-      throw err;
+      throw historyError(err, 'creating snapshot failed');
     }
     ctx.body = { index, filePath };
   };

@@ -454,7 +454,8 @@ codes! {
     /// A snapshot index outside the pruning index … confirmed milestone range.
     SnapshotIndexOutOfRange = "snapshot-index-out-of-range",
     /// A pruning run or a snapshot is in progress already (Hornet: "node is already
-    /// creating a snapshot or pruning is running"). HTTP 503 (prune).
+    /// creating a snapshot or pruning is running"): the store runs one history task at a
+    /// time. HTTP 503 (prune, snapshot creation).
     HistoryTaskRunning = "history-task-running",
     /// The pruning index is at the target already (Hornet's `ErrNoPruningNeeded`), or the
     /// database is below the size asked for. HTTP 500 (prune), as Hornet answers it.
@@ -477,8 +478,6 @@ codes! {
     SnapshotHistoryMissing = "snapshot-history-missing",
     /// A delta snapshot was asked for without a path to write it to.
     SnapshotPathMissing = "snapshot-path-missing",
-    /// A snapshot or a pruning run is already in progress. REST 503.
-    SnapshotBusy = "snapshot-busy",
 
     // ----- Proof of work (pow/pool.rs, src/core/mining-pool.ts) -----
 

@@ -38,15 +38,11 @@ impl Store {
         lock(&self.last_snapshot).clone()
     }
 
-    /// Write a snapshot (refused with `snapshot-busy` while a snapshot or a pruning run is
-    /// in progress, with Hornet's words).
+    /// Write a snapshot (refused with `history-task-running` while a snapshot or a pruning
+    /// run is in progress, with Hornet's words).
     pub fn create_snapshot(&self, request: &SnapshotRequest) -> Result<WrittenSnapshot> {
         let Some(_work) = self.begin_history_task(HistoryTask::Snapshot) else {
-            return Err(Error::new(
-                Code::SnapshotBusy,
-                "",
-                "node is already creating a snapshot or pruning is running",
-            ));
+            return Err(crate::prune::busy());
         };
         let history = self.history_indexes();
         let context = ExportContext {
