@@ -193,6 +193,10 @@ export type ErrorCode =
   | 'snapshot-target-too-old'
   | 'snapshot-history-missing'
   | 'snapshot-path-missing'
+  | 'not-synced'
+  | 'white-flag-parents-missing'
+  | 'white-flag-parent-unknown'
+  | 'white-flag-previous-milestone'
   | 'pow-queue-full'
   | 'pow-pool-closed'
   | 'pow-aborted'
@@ -205,6 +209,8 @@ export type ErrorCode =
   | 'gossip-identity'
   | 'gossip-start'
   | 'gossip-stopped'
+  | 'inx-start'
+  | 'inx-stopped'
   | 'own-peer-id';
 
 /** Every ErrorCode, in the order of the Rust list. */
@@ -396,6 +402,10 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'snapshot-target-too-old',
   'snapshot-history-missing',
   'snapshot-path-missing',
+  'not-synced',
+  'white-flag-parents-missing',
+  'white-flag-parent-unknown',
+  'white-flag-previous-milestone',
   'pow-queue-full',
   'pow-pool-closed',
   'pow-aborted',
@@ -408,5 +418,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'gossip-identity',
   'gossip-start',
   'gossip-stopped',
+  'inx-start',
+  'inx-stopped',
   'own-peer-id',
 ];

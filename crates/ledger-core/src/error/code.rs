@@ -479,6 +479,20 @@ codes! {
     /// A delta snapshot was asked for without a path to write it to.
     SnapshotPathMissing = "snapshot-path-missing",
 
+    // ----- White flag on request: INX ComputeWhiteFlag (store/white_flag_roots.rs) -----
+
+    /// The milestone asked for is not the next one this node would confirm (Hornet's
+    /// "node is not synced"). gRPC UNAVAILABLE.
+    NotSynced = "not-synced",
+    /// A white-flag request names no parents. gRPC INVALID_ARGUMENT.
+    WhiteFlagParentsMissing = "white-flag-parents-missing",
+    /// A parent of a white-flag request is not (yet) stored on this node. gRPC UNAVAILABLE
+    /// once the wait for it ends.
+    WhiteFlagParentUnknown = "white-flag-parent-unknown",
+    /// A white-flag request's previous milestone id does not fit this node's milestone
+    /// chain (wrong id, timestamp not after it, not in the parents' past cone). gRPC INTERNAL.
+    WhiteFlagPreviousMilestone = "white-flag-previous-milestone",
+
     // ----- Proof of work (pow/pool.rs, src/core/mining-pool.ts) -----
 
     /// The mining queue is full: the job is refused at once. HTTP 503 with Retry-After.
@@ -512,6 +526,11 @@ codes! {
     GossipStart = "gossip-start",
     /// The gossip service is not running.
     GossipStopped = "gossip-stopped",
+    /// The INX server could not start (`inx.bindAddress` does not resolve or cannot be
+    /// listened on).
+    InxStart = "inx-start",
+    /// No INX server runs over this store.
+    InxStopped = "inx-stopped",
     /// A peer to add has this node's own peer id. HTTP 404 from `POST /api/core/v2/peers`.
     OwnPeerId = "own-peer-id",
 }
