@@ -154,6 +154,9 @@ fn event_js(event: StoreEvent) -> StoreEventJs {
         StoreEvent::MilestoneCommitted(m) => {
             StoreEventJs { blocks: None, milestone: Some(milestone_js(*m)) }
         }
+        // Never handed to the listener: the store gives tip changes to its subscribers
+        // (the INX server) only.
+        StoreEvent::TipsChanged(_) => StoreEventJs { blocks: None, milestone: None },
     }
 }
 

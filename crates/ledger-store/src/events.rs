@@ -4,27 +4,38 @@
 //! caused them. Nothing is read back from storage per listener: each event carries what
 //! the event API's payloads and topics need.
 //!
-//! Two events, batched so that a busy node hands over few of them: the blocks one intake
-//! batch stored, and one committed milestone with everything it changed in white-flag
-//! order. Events are built only while the feed is active (a listener is set and wants
-//! them): an idle feed costs one atomic load per write.
+//! Three events, batched so that a busy node hands over few of them: the blocks one intake
+//! batch stored, one committed milestone with everything it changed in white-flag order,
+//! and the tip candidates either of them added or removed. Events are built only while the
+//! feed is active (a listener is set and wants them, or a subscriber is registered): an
+//! idle feed costs one atomic load per write.
+//!
+//! Two kinds of taker: the one listener of `set_listener` (the event API through the
+//! binding), which gets each event as an owned value, and any number of subscribers
+//! (`subscribe`, the INX server's streams), which share one `Arc` of it. Both are called
+//! with the store's lock held and must only queue. Tip changes are built and handed over
+//! only while a subscriber is registered, and only to subscribers.
 
 use crate::records::{OutputRecord, SpentRecord};
+use crate::views::{BlockMetadata, Booking};
 use crate::{metadata, storage_error};
 use ledger_core::bech32;
 use ledger_core::codec::decode_output;
 use ledger_core::ids;
 use ledger_core::model::{Block, Id32, Output, OutputId, Payload, UnlockCondition};
 use ledger_core::Result;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
 
 /// A block just written by intake or as a milestone's block.
+#[derive(Clone)]
 pub struct StoredBlock {
     pub block_id: Id32,
     pub bytes: Vec<u8>,
     /// The block metadata object of `GET …/blocks/{id}/metadata` right after the write.
     pub metadata_json: String,
+    /// The same metadata as values.
+    pub metadata: BlockMetadata,
     /// The payload's type code; 0 without a payload.
     pub payload_type: u32,
     /// The tag of a tagged-data payload, or of the tagged-data payload inside a
@@ -33,16 +44,22 @@ pub struct StoredBlock {
 }
 
 /// A block a milestone references, with its new metadata object.
+#[derive(Clone)]
 pub struct ReferencedBlock {
     pub block_id: Id32,
     pub metadata_json: String,
+    /// The same metadata as values.
+    pub metadata: BlockMetadata,
 }
 
 /// An output created or spent by an applied transaction.
+#[derive(Clone)]
 pub struct OutputChange {
     pub output_id: OutputId,
     /// The serialized output.
     pub output: Vec<u8>,
+    /// Where and when it was booked (for a created output: this milestone).
+    pub booked: Booking,
     /// Its metadata object (api.md §2.9) as of the milestone that changed it.
     pub metadata_json: String,
     /// (unlock condition type code, bech32 address) for every unlock condition that holds
@@ -55,6 +72,7 @@ pub struct OutputChange {
 
 /// One transaction the milestone applied: its spent inputs in input order, its outputs
 /// in output order.
+#[derive(Clone)]
 pub struct AppliedTransaction {
     pub transaction_id: Id32,
     /// The block that carries it (its included block).
@@ -63,6 +81,7 @@ pub struct AppliedTransaction {
     pub created: Vec<OutputChange>,
 }
 
+#[derive(Clone)]
 pub struct CommittedMilestone {
     pub index: u32,
     pub timestamp: u32,
@@ -77,19 +96,52 @@ pub struct CommittedMilestone {
     pub transactions: Vec<AppliedTransaction>,
 }
 
+/// The tip candidates (ledger.md §5: blocks healthy when attached that no such block
+/// approves yet) that one write added and removed, in that order. A block attached healthy
+/// is added; its parents leave when it is their first healthy child; a milestone removes
+/// the tips it references and those it leaves below max depth, and a parent whose last
+/// healthy child went below max depth comes back.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TipChanges {
+    pub added: Vec<Id32>,
+    pub removed: Vec<Id32>,
+}
+
+impl TipChanges {
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty()
+    }
+}
+
+#[derive(Clone)]
 pub enum StoreEvent {
     /// The blocks one intake batch stored, in the order they were written.
     BlocksStored(Vec<StoredBlock>),
     MilestoneCommitted(Box<CommittedMilestone>),
+    /// After `BlocksStored` or `MilestoneCommitted`: how that write changed the tips
+    /// (subscribers only).
+    TipsChanged(TipChanges),
 }
 
 /// Called with the store's lock held: it must only hand the event over (queue it), never
 /// call back into the store.
 pub type EventListener = Box<dyn Fn(StoreEvent) + Send + Sync>;
 
+/// A subscriber's side of the feed: the same rule as `EventListener`; the event is shared
+/// by every subscriber.
+pub type SharedListener = Box<dyn Fn(&Arc<StoreEvent>) + Send + Sync>;
+
+/// Names a subscription, to end it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SubscriptionId(u64);
+
 #[derive(Default)]
 pub(crate) struct EventFeed {
     listener: RwLock<Option<EventListener>>,
+    /// Whether the listener wants events now (`set_active`).
+    listener_active: AtomicBool,
+    subscribers: RwLock<Vec<(SubscriptionId, SharedListener)>>,
+    next_subscription: AtomicU64,
     active: AtomicBool,
 }
 
@@ -99,26 +151,72 @@ impl EventFeed {
         self.active.load(Ordering::Acquire)
     }
 
+    /// Whether a subscriber is registered (tip changes are for subscribers only).
+    pub fn has_subscribers(&self) -> bool {
+        !self.subscribers.read().unwrap_or_else(|p| p.into_inner()).is_empty()
+    }
+
     pub fn emit(&self, event: StoreEvent) {
-        // A listener that panicked cannot leave the slot half-written: it holds a Box.
+        // A listener that panicked cannot leave a slot half-written: each holds a Box.
         let listener = self.listener.read().unwrap_or_else(|p| p.into_inner());
-        if let Some(listen) = listener.as_ref() {
-            listen(event);
+        let subscribers = self.subscribers.read().unwrap_or_else(|p| p.into_inner());
+        // The event API publishes no tip changes: they go to the subscribers only.
+        let to_listener = listener.as_ref().filter(|_| {
+            self.listener_active.load(Ordering::Acquire)
+                && !matches!(event, StoreEvent::TipsChanged(_))
+        });
+        if subscribers.is_empty() {
+            if let Some(listen) = to_listener {
+                listen(event);
+            }
+            return;
+        }
+        let shared = Arc::new(event);
+        for (_, subscriber) in subscribers.iter() {
+            subscriber(&shared);
+        }
+        if let Some(listen) = to_listener {
+            // The subscribers keep their share queued, so the listener gets its own copy.
+            listen(Arc::try_unwrap(shared).unwrap_or_else(|shared| (*shared).clone()));
         }
     }
 
     pub fn set_listener(&self, listener: Option<EventListener>) {
         let mut slot = self.listener.write().unwrap_or_else(|p| p.into_inner());
         if listener.is_none() {
-            self.active.store(false, Ordering::Release);
+            self.listener_active.store(false, Ordering::Release);
         }
         *slot = listener;
+        drop(slot);
+        self.update_active();
     }
 
-    /// Turn event building on or off (only while a listener is set).
+    /// Turn event building for the listener on or off (only while a listener is set).
     pub fn set_active(&self, active: bool) {
         let slot = self.listener.read().unwrap_or_else(|p| p.into_inner());
-        self.active.store(active && slot.is_some(), Ordering::Release);
+        self.listener_active.store(active && slot.is_some(), Ordering::Release);
+        drop(slot);
+        self.update_active();
+    }
+
+    /// Hand every later event to `subscriber` as well, until `unsubscribe`. Events are
+    /// built while any subscriber is registered.
+    pub fn subscribe(&self, subscriber: SharedListener) -> SubscriptionId {
+        let id = SubscriptionId(self.next_subscription.fetch_add(1, Ordering::Relaxed));
+        self.subscribers.write().unwrap_or_else(|p| p.into_inner()).push((id, subscriber));
+        self.update_active();
+        id
+    }
+
+    pub fn unsubscribe(&self, id: SubscriptionId) {
+        self.subscribers.write().unwrap_or_else(|p| p.into_inner()).retain(|(s, _)| *s != id);
+        self.update_active();
+    }
+
+    fn update_active(&self) {
+        let subscribers = self.subscribers.read().unwrap_or_else(|p| p.into_inner());
+        let active = self.listener_active.load(Ordering::Acquire) || !subscribers.is_empty();
+        self.active.store(active, Ordering::Release);
     }
 }
 
@@ -219,6 +317,11 @@ fn output_change(
         output_id: *id,
         metadata_json: metadata::output_json(id, record, spent, ledger_index),
         output: record.output.clone(),
+        booked: Booking {
+            block_id: record.block_id,
+            milestone_index: record.milestone_index,
+            milestone_timestamp: record.milestone_timestamp,
+        },
         unlock_addresses,
         chain,
     })

@@ -14,6 +14,7 @@
 //! such a block is itself below max depth and so is everything approving it, so no
 //! healthy tip, and no milestone, ever reaches it.
 
+use crate::events::TipChanges;
 use crate::tip_pool::TipPool;
 use ledger_core::model::Id32;
 use ledger_core::Result;
@@ -75,6 +76,9 @@ pub struct Graph {
     /// Those of `tips` healthy at the confirmed index, for tip selection (`tip_pool.rs`):
     /// kept in step with `tips` between milestones, judged again after one.
     pool: TipPool,
+    /// What entered and left `tips` since `record_tip_changes(true)`, for the event feed;
+    /// None while nobody records.
+    tip_changes: Option<TipChanges>,
 }
 
 impl Graph {
@@ -84,6 +88,43 @@ impl Graph {
 
     pub fn len(&self) -> usize {
         self.pending.len()
+    }
+
+    /// Start (true) or stop recording what enters and leaves the tip candidates; either
+    /// way, what was recorded so far is dropped.
+    pub fn record_tip_changes(&mut self, on: bool) {
+        self.tip_changes = on.then(TipChanges::default);
+    }
+
+    /// What was recorded since the last call (empty when not recording). A block that
+    /// entered and left (or left and came back) in that time is in neither list: it is
+    /// where it was before.
+    pub fn take_tip_changes(&mut self) -> TipChanges {
+        let mut changes = self.tip_changes.as_mut().map(std::mem::take).unwrap_or_default();
+        let added: HashSet<Id32> = changes.added.iter().copied().collect();
+        let both: HashSet<Id32> =
+            changes.removed.iter().filter(|id| added.contains(*id)).copied().collect();
+        if !both.is_empty() {
+            changes.added.retain(|id| !both.contains(id));
+            changes.removed.retain(|id| !both.contains(id));
+        }
+        changes
+    }
+
+    fn tip_added(&mut self, seq: u64, id: Id32) {
+        if self.tips.insert(seq, id).is_none() {
+            if let Some(changes) = self.tip_changes.as_mut() {
+                changes.added.push(id);
+            }
+        }
+    }
+
+    fn tip_removed(&mut self, seq: u64) {
+        if let Some(id) = self.tips.remove(&seq) {
+            if let Some(changes) = self.tip_changes.as_mut() {
+                changes.removed.push(id);
+            }
+        }
     }
 
     // Each argument is one of the block's facts, computed by the intake before the lock.
@@ -100,21 +141,25 @@ impl Graph {
     ) {
         for p in &parents {
             if let Some(parent) = self.pending.get_mut(p) {
+                let mut untipped = None;
                 if healthy_at_attach {
                     if parent.healthy_children == 0 {
-                        self.tips.remove(&parent.seq);
-                        self.pool.remove(p);
+                        untipped = Some(parent.seq);
                     }
                     parent.healthy_children += 1;
                 }
                 parent.children.push(id);
+                if let Some(parent_seq) = untipped {
+                    self.tip_removed(parent_seq);
+                    self.pool.remove(p);
+                }
             }
         }
         self.by_seq.insert(seq, id);
         if healthy_at_attach {
             // Healthy at the confirmed index it was attached at, the one the pool is judged
             // at: a milestone (which changes that index) invalidates the pool.
-            self.tips.insert(seq, id);
+            self.tip_added(seq, id);
             self.pool.add(id);
         }
         let block = Pending {
@@ -196,7 +241,7 @@ impl Graph {
         for id in ids {
             if let Some(block) = self.pending.remove(id) {
                 self.by_seq.remove(&block.seq);
-                self.tips.remove(&block.seq);
+                self.tip_removed(block.seq);
             }
         }
         for (id, roots) in updates {
@@ -214,14 +259,15 @@ impl Graph {
         for id in ids {
             let Some(block) = self.pending.remove(id) else { continue };
             self.by_seq.remove(&block.seq);
-            self.tips.remove(&block.seq);
+            self.tip_removed(block.seq);
             for p in &block.parents {
                 let Some(parent) = self.pending.get_mut(p) else { continue };
                 parent.children.retain(|c| c != id);
                 if block.healthy_at_attach {
                     parent.healthy_children = parent.healthy_children.saturating_sub(1);
                     if parent.healthy_children == 0 && parent.healthy_at_attach {
-                        self.tips.insert(parent.seq, *p);
+                        let seq = parent.seq;
+                        self.tip_added(seq, *p);
                     }
                 }
             }
@@ -373,6 +419,30 @@ mod tests {
         assert_eq!(g.newest_tips().map(|(i, _)| *i).collect::<Vec<_>>(), vec![id(10)]);
         assert!(g.get(&id(10)).unwrap().children.is_empty());
         assert_eq!(g.len(), 1);
+    }
+
+    #[test]
+    fn tip_changes_are_recorded_as_net_changes() {
+        let mut g = Graph::default();
+        g.insert(id(10), vec![id(1)], 0, 0, 0, ConeRoots::at(5), true);
+        assert!(g.take_tip_changes().is_empty(), "nothing is recorded until asked");
+        g.record_tip_changes(true);
+        // 11 approves 10: 11 enters, 10 leaves. A lazy 12 enters nothing.
+        g.insert(id(11), vec![id(10)], 1, 0, 0, ConeRoots::at(5), true);
+        g.insert(id(12), vec![id(11)], 2, 0, 0, ConeRoots { youngest: 5, oldest: 1 }, false);
+        let changes = g.take_tip_changes();
+        assert_eq!(changes.added, vec![id(11)]);
+        assert_eq!(changes.removed, vec![id(10)]);
+        // 13 approves 11 (11 leaves) and a milestone references 10, 11 and 13: 13 entered
+        // and left within the same recording, so it is in neither list.
+        g.insert(id(13), vec![id(11)], 3, 0, 0, ConeRoots::at(5), true);
+        referenced_now(&mut g, &[id(10), id(11), id(13)], 6, |_: &Id32| Ok(5));
+        let changes = g.take_tip_changes();
+        assert!(changes.added.is_empty(), "{changes:?}");
+        assert_eq!(changes.removed, vec![id(11)]);
+        g.record_tip_changes(false);
+        g.insert(id(14), vec![id(12)], 4, 0, 0, ConeRoots::at(6), true);
+        assert!(g.take_tip_changes().is_empty());
     }
 
     #[test]

@@ -21,7 +21,9 @@
 //! * `prune` — pruning: runs to a target in bounded, crash-safe steps, the background
 //!   worker after each milestone (Hornet's rules), compaction of what was deleted;
 //! * `store` — the `Store` that ties them together under one lock discipline;
-//! * `events` — the feed of what each commit changed, for the event API.
+//! * `events` — the feed of what each commit changed, for the event API and the INX server;
+//! * `views` — stored records as values (block metadata, ledger outputs, diffs) for Rust
+//!   consumers such as the INX server.
 
 // No bare `unwrap()` in library code: an `expect` says why it cannot fail, or it is an error.
 #![warn(clippy::unwrap_used)]
@@ -50,6 +52,7 @@ mod snapshot;
 mod store;
 mod tip_pool;
 mod tips;
+pub mod views;
 mod white_flag;
 
 pub use genesis::{protocol_from_json, protocol_json};
@@ -77,6 +80,7 @@ pub use store::{
     Checkpoint, HistoryTask, HistoryWork, IssuedMilestone, MilestoneInterval, SnapshotRequest,
     StartCheck, Status, Store, StoreOptions, Submitted, UtxoChanges, MAX_CHECKPOINTS,
 };
+pub use tips::TipScore;
 
 /// An error of the storage engine itself: never the client's fault. A full file system
 /// is told apart (HTTP 503 and a line for the operator) from any other failure (HTTP 500).

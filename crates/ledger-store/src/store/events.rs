@@ -5,13 +5,15 @@
 
 use super::{parents_of, State, Store};
 use crate::events::{
-    self, CommittedMilestone, EventListener, ReferencedBlock, StoreEvent, StoredBlock,
+    self, CommittedMilestone, EventListener, ReferencedBlock, SharedListener, StoreEvent,
+    StoredBlock, SubscriptionId,
 };
 use crate::ledger;
 use crate::metadata;
 use crate::records::{BlockMeta, OutputRecord};
 use crate::storage_error;
 use crate::tips::{self, TipScore};
+use crate::views::BlockMetadata;
 use crate::white_flag::Confirmation;
 use ledger_core::model::{Id32, MilestonePayload, OutputId};
 use ledger_core::Result;
@@ -37,8 +39,24 @@ impl Store {
         self.events.set_active(active);
     }
 
+    /// Hand every later event to `subscriber` too (besides the listener), shared, until
+    /// `unsubscribe_events`; events are built while a subscriber is registered. Called
+    /// with the store's lock held: it must only queue the event.
+    pub fn subscribe_events(&self, subscriber: SharedListener) -> SubscriptionId {
+        self.events.subscribe(subscriber)
+    }
+
+    pub fn unsubscribe_events(&self, id: SubscriptionId) {
+        self.events.unsubscribe(id);
+    }
+
     pub(super) fn events_active(&self) -> bool {
         self.events.active()
+    }
+
+    /// Whether writes record their tip changes (only subscribers take them).
+    pub(super) fn tip_changes_wanted(&self) -> bool {
+        self.events.has_subscribers()
     }
 
     /// The metadata object of a pending (unreferenced) block, as `block_metadata_json`
@@ -49,6 +67,16 @@ impl Store {
         block_id: &Id32,
         parents: &[Id32],
     ) -> Option<String> {
+        self.pending_metadata(state, block_id, parents).map(|(json, _)| json)
+    }
+
+    /// `pending_metadata_json` and the same as values.
+    fn pending_metadata(
+        &self,
+        state: &State,
+        block_id: &Id32,
+        parents: &[Id32],
+    ) -> Option<(String, BlockMetadata)> {
         let p = state.graph.get(block_id)?;
         let cmi = state.latest.map_or(0, |l| l.index);
         let meta = BlockMeta {
@@ -57,32 +85,35 @@ impl Store {
             milestone_index: p.milestone_index,
             ..Default::default()
         };
-        Some(metadata::block_json(
-            block_id,
-            parents,
-            &meta,
-            Some(tips::score(p.roots, cmi, &self.thresholds)),
+        let score = Some(tips::score(p.roots, cmi, &self.thresholds));
+        Some((
+            metadata::block_json(block_id, parents, &meta, score),
+            BlockMetadata::of(block_id, parents, &meta, score),
         ))
     }
 
     /// After intake wrote `blocks` (lock held): their stored events, in write order.
-    pub(super) fn emit_blocks_stored(&self, state: &State, blocks: Vec<IntakeBlock<'_>>) {
+    pub(super) fn emit_blocks_stored(&self, state: &mut State, blocks: Vec<IntakeBlock<'_>>) {
         let stored = blocks
             .into_iter()
             .filter_map(|b| {
-                let metadata_json = match state.graph.get(&b.id) {
-                    Some(pending) => self.pending_metadata_json(state, &b.id, &pending.parents)?,
+                let (metadata_json, metadata) = match state.graph.get(&b.id) {
+                    Some(pending) => self.pending_metadata(state, &b.id, &pending.parents)?,
                     // Attached on a block below max depth: stored, never pending (D24).
-                    None => metadata::block_json(
-                        &b.id,
-                        &parents_of(b.bytes).ok()?,
-                        &BlockMeta { below_max_depth: true, ..Default::default() },
-                        Some(TipScore::BelowMaxDepth),
-                    ),
+                    None => {
+                        let parents = parents_of(b.bytes).ok()?;
+                        let meta = BlockMeta { below_max_depth: true, ..Default::default() };
+                        let score = Some(TipScore::BelowMaxDepth);
+                        (
+                            metadata::block_json(&b.id, &parents, &meta, score),
+                            BlockMetadata::of(&b.id, &parents, &meta, score),
+                        )
+                    }
                 };
                 Some(StoredBlock {
                     block_id: b.id,
                     metadata_json,
+                    metadata,
                     bytes: b.bytes.to_vec(),
                     payload_type: b.payload_type,
                     tag: b.tag,
@@ -91,6 +122,15 @@ impl Store {
             .collect::<Vec<_>>();
         if !stored.is_empty() {
             self.events.emit(StoreEvent::BlocksStored(stored));
+        }
+        self.emit_tip_changes(state);
+    }
+
+    /// After a write's own event: the tip changes the graph recorded during it.
+    pub(super) fn emit_tip_changes(&self, state: &mut State) {
+        let changes = state.graph.take_tip_changes();
+        if !changes.is_empty() {
+            self.events.emit(StoreEvent::TipsChanged(changes));
         }
     }
 
@@ -129,7 +169,8 @@ impl Store {
         referenced: Vec<ReferencedBlock>,
         transactions: Vec<events::AppliedTransaction>,
     ) {
-        let Some(metadata_json) = self.pending_metadata_json(state, &block_id, &payload.parents)
+        let Some((metadata_json, metadata)) =
+            self.pending_metadata(state, &block_id, &payload.parents)
         else {
             return;
         };
@@ -137,6 +178,7 @@ impl Store {
             block_id,
             bytes: bytes.to_vec(),
             metadata_json,
+            metadata,
             payload_type: 7,
             tag: None,
         };

@@ -159,6 +159,7 @@ impl Store {
         }
         let mut staged: Vec<NewBlock<'_>> = Vec::with_capacity(accepted.len());
         let mut for_events: Option<Vec<IntakeBlock<'_>>> = self.events_active().then(Vec::new);
+        state.graph.record_tip_changes(for_events.is_some() && self.tip_changes_wanted());
         let mut staged_ids: HashSet<Id32> = HashSet::new();
         let mut written: Vec<(usize, Id32, bool)> = Vec::new();
         let mut referenced = ReferencedParents::default();
@@ -215,7 +216,7 @@ impl Store {
             self.write_blocks(&mut state, batch, staged, cmi, &mut referenced)
         };
         if let (Ok(()), Some(list)) = (&committed, for_events) {
-            self.emit_blocks_stored(&state, list);
+            self.emit_blocks_stored(&mut state, list);
         }
         for (i, block_id, stored) in written {
             out.push((i, committed.clone().map(|()| Submitted { block_id, stored })));

@@ -13,11 +13,12 @@ use crate::columns::{
 use crate::events::ReferencedBlock;
 use crate::graph::cone_roots;
 use crate::metadata;
-use crate::milestone::{self, Essence, Previous};
+use crate::milestone::{self, Essence, MilestoneKeys, Previous};
 use crate::milestone_blocks::{MilestoneBlock, MilestoneBlocks, Settled};
 use crate::origin::GenesisStyle;
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
 use crate::tips::{self, TipScore};
+use crate::views::BlockMetadata;
 use crate::white_flag::{self, Confirmation};
 use crate::{index, ledger, receipts, storage_error};
 use ledger_core::codec::{encode_block, encode_milestone_payload};
@@ -116,6 +117,12 @@ impl Store {
     /// the chain: gossip uses it for milestones ahead of the confirmed one.
     pub fn check_milestone_signatures(&self, m: &MilestonePayload) -> Result<()> {
         self.milestone_keys.check(m)
+    }
+
+    /// The keys whose milestones this node accepts and how many must sign (D42): the
+    /// configured ranges, or the followed coordinator's keys, or its own.
+    pub fn milestone_keys(&self) -> &MilestoneKeys {
+        &self.milestone_keys
     }
 
     /// This node takes its milestones from another coordinator (its own is disabled).
@@ -292,6 +299,7 @@ impl Store {
         };
         let db = &self.db;
         let mut state = lock(&self.state);
+        state.graph.record_tip_changes(ledger_changes.is_some() && self.tip_changes_wanted());
         let referenced: HashSet<Id32> = c.order.iter().copied().collect();
         let entry_points = self.entry_points();
         let entry_points = &*entry_points;
@@ -332,6 +340,7 @@ impl Store {
                 list.push(ReferencedBlock {
                     block_id: *id,
                     metadata_json: metadata::block_json(id, &pending.parents, &meta, None),
+                    metadata: BlockMetadata::of(id, &pending.parents, &meta, None),
                 });
             }
         }
@@ -438,6 +447,7 @@ impl Store {
                 referenced_blocks,
                 transactions,
             );
+            self.emit_tip_changes(&mut state);
         }
         Ok(IssuedMilestone {
             index,

@@ -12,9 +12,10 @@
 //! This file holds the `Store` itself, its options and `open`; each concern is an
 //! `impl Store` block of its own: `intake` (blocks in), `tip_selection`, `milestones`
 //! (issue, accept, commit), `checkpoints` (the coordinator's blocks before a milestone when
-//! more tips wait than it can approve), `reads` (lookups and status), `history` (the
-//! snapshot, entry point and pruning indexes), `load` (start-up) and `events` (the event
-//! feed filled at the two commit points).
+//! more tips wait than it can approve), `reads` (lookups and status), `views` (the same as
+//! structured values), `white_flag_roots` (a milestone's roots computed without committing
+//! it), `history` (the snapshot, entry point and pruning indexes), `load` (start-up) and
+//! `events` (the event feed filled at the two commit points).
 
 mod checkpoints;
 mod events;
@@ -28,6 +29,8 @@ mod snapshots;
 #[cfg(feature = "synthetic-ledger")]
 mod synthetic;
 mod tip_selection;
+mod views;
+mod white_flag_roots;
 
 pub use checkpoints::{Checkpoint, MAX_CHECKPOINTS};
 pub use history::{HistoryTask, HistoryWork};

@@ -30,6 +30,53 @@ impl Store {
         self.fill_and_sort(healthy, latest.index)
     }
 
+    /// Tips for a client that accepts semi-lazy ones (INX `RequestTips` with
+    /// `allow_semiLazy`, as Hornet's selector): up to 8 of the tip candidates that are
+    /// semi-lazy at the confirmed index, sorted, when more than two are; otherwise
+    /// `select_tips`.
+    pub fn select_tips_semi_lazy(&self) -> Result<Vec<Id32>> {
+        let mut guard = lock(&self.state);
+        let state = &mut *guard;
+        let Some(latest) = state.latest else { return Err(not_ready()) };
+        let mut semi_lazy: Vec<Id32> = state
+            .graph
+            .oldest_tips()
+            .filter(|(_, p)| {
+                tips::score(p.roots, latest.index, &self.thresholds) == TipScore::SemiLazy
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        if semi_lazy.len() <= 2 {
+            drop(guard);
+            return self.select_tips();
+        }
+        // A partial Fisher–Yates shuffle picks 8 at random, as `select_tips` does.
+        let n = semi_lazy.len();
+        for i in 0..MAX_PARENTS.min(n) {
+            let j = i + (state.tip_rng.next() % (n - i) as u64) as usize;
+            semi_lazy.swap(i, j);
+        }
+        semi_lazy.truncate(MAX_PARENTS);
+        semi_lazy.sort();
+        Ok(semi_lazy)
+    }
+
+    /// How many tip candidates are healthy (non-lazy) and semi-lazy at the confirmed index
+    /// (Hornet's two tip pools, INX `ListenToTipsMetrics`). O(tips).
+    pub fn tip_counts(&self) -> (usize, usize) {
+        let state = lock(&self.state);
+        let Some(latest) = state.latest else { return (0, 0) };
+        let (mut healthy, mut semi_lazy) = (0, 0);
+        for (_, p) in state.graph.oldest_tips() {
+            match tips::score(p.roots, latest.index, &self.thresholds) {
+                TipScore::Healthy => healthy += 1,
+                TipScore::SemiLazy => semi_lazy += 1,
+                TipScore::Lazy | TipScore::BelowMaxDepth => {}
+            }
+        }
+        (healthy, semi_lazy)
+    }
+
     /// The tip selection of `select_tips` as the API answers it: `{"tips":[…]}`, written
     /// here so that the caller gets one string rather than eight to serialize again.
     pub fn select_tips_json(&self) -> Result<String> {
