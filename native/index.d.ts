@@ -44,6 +44,35 @@ export declare class GossipNode {
   stop(): void
 }
 
+export declare class InxNode {
+  /**
+   * Listen on `options.bindAddress` and serve INX over `store`; SubmitBlock mines on
+   * `miner` (the REST API's pool).
+   */
+  static start(store: LedgerStore, miner: MiningPool, options: InxStartOptions): InxNode
+  /**
+   * The routes of the server running over the store in `dataDir` (for an HTTP worker
+   * thread's proxy and `/api/routes`). Fails with `inx-stopped` when none runs.
+   */
+  static attach(dataDir: string): InxNode
+  /** The addresses listened on, `host:port` (empty on an attached handle). */
+  localAddresses(): Array<string>
+  /** The route groups extensions registered, in registration order. */
+  routes(): Array<string>
+  /** The extension that serves `path` (`/api/<route>` or below), if one registered it. */
+  proxyTarget(path: string): InxProxyTargetJs | null
+  /**
+   * Deliver the server's events (listening, routes registered, streams dropped) to
+   * `callback` on the main thread. Weak: it never keeps Node running by itself.
+   */
+  onEvent(callback: (event: InxEventJs) => void): void
+  /**
+   * End every stream (CANCELLED), close the connections and stop the server's runtime
+   * (a few seconds at most). Nothing on an attached handle.
+   */
+  stop(): void
+}
+
 export declare class LedgerStore {
   /**
    * Deliver the store's events to `callback` from now on (replacing an earlier one).
@@ -404,6 +433,54 @@ export declare function indexerFilterFields(): Array<FilterFieldJs>
 
 /** Inputs commitment of the consumed outputs, given as a JSON array of outputs. */
 export declare function inputsCommitmentOf(outputsJson: string): string
+
+export interface InxBaseTokenJs {
+  name: string
+  tickerSymbol: string
+  unit: string
+  subunit: string
+  decimals: number
+  useMetricPrefix: boolean
+}
+
+export interface InxEventJs {
+  /** `listening`, `stream-dropped`, `stream-failed`, `route-registered`, `route-unregistered`. */
+  kind: string
+  detail: string
+}
+
+export interface InxProxyTargetJs {
+  route: string
+  host: string
+  port: number
+  /** Empty, or starting with "/": put in front of the forwarded path. */
+  path: string
+}
+
+export interface InxReservedRouteJs {
+  /** A route group the node serves itself, e.g. `indexer/v1`. */
+  route: string
+  /** The flag that switches that part off (named in the refusal), if there is one. */
+  flag?: string
+}
+
+export interface InxStartOptions {
+  /** `inx.bindAddress`: host:port (port 0: the OS picks one). */
+  bindAddress: string
+  /** host:port of the node's REST API, for PerformAPIRequest. */
+  restAddress: string
+  /** The `Authorization` header PerformAPIRequest sends (`Bearer <the node's own JWT>`). */
+  restAuthorization: string
+  /** Route groups an extension may not register. */
+  reservedRoutes: Array<InxReservedRouteJs>
+  baseToken: InxBaseTokenJs
+  /** `restApi.pow.enabled`: SubmitBlock mines blocks that come without a nonce. */
+  powEnabled: boolean
+  /** Workers per mined block (0: all cores). */
+  powThreads: number
+  /** How long one SubmitBlock may mine, in milliseconds. */
+  powTimeoutMs: number
+}
 
 /** A coordinator key and the milestone indexes it signs (`end` 0 = open), Hornet's shape. */
 export interface KeyRangeJs {

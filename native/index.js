@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.GossipNode = nativeBinding.GossipNode
+module.exports.InxNode = nativeBinding.InxNode
 module.exports.LedgerStore = nativeBinding.LedgerStore
 module.exports.MiningJob = nativeBinding.MiningJob
 module.exports.MiningPool = nativeBinding.MiningPool

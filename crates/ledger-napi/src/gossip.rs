@@ -289,6 +289,12 @@ pub struct GossipNode {
 /// Gossip running in this process, by its store's key (store.rs), for `attach`.
 static RUNNING: Shared<Mutex<Option<Arc<GossipSync>>>> = Shared::new();
 
+/// The gossip service running over the store with this key, if any (for the INX server's
+/// view of peers).
+pub(crate) fn running_gossip(key: &str) -> Option<Arc<GossipSync>> {
+    RUNNING.find(key)?.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
 impl GossipNode {
     /// The service while it runs; a call in flight keeps it until the call returns.
     fn sync(&self) -> Result<Arc<GossipSync>> {

@@ -1,5 +1,5 @@
 //! The Node binding: thin wrappers that move bytes and strings across napi and call into
-//! ledger-core, ledger-store and ledger-sync. No protocol logic lives here.
+//! ledger-core, ledger-store, ledger-sync and ledger-inx. No protocol logic lives here.
 
 // No bare `unwrap()` in library code: an `expect` says why it cannot fail, or it is an error.
 #![warn(clippy::unwrap_used)]
@@ -13,6 +13,7 @@ mod events;
 mod gossip;
 mod handoff;
 mod health;
+mod inx;
 mod js_text;
 mod listen;
 mod pow;

@@ -145,6 +145,13 @@ pub struct MineOutcome {
     pub hashes: f64,
 }
 
+impl MiningPool {
+    /// The pool itself, for Rust services that mine on it too (the INX server).
+    pub(crate) fn pool(&self) -> Arc<pow::MiningPool> {
+        self.pool.clone()
+    }
+}
+
 #[napi]
 impl MiningPool {
     #[napi(constructor)]

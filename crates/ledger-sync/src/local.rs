@@ -68,6 +68,14 @@ impl LocalBlocks {
         results
     }
 
+    /// Blocks stored by another door than `submit_blocks` (the INX server's SubmitBlock):
+    /// they go to gossip while it runs.
+    pub fn announce(&self, blocks: Vec<([u8; 32], Vec<u8>)>) {
+        if let Some(gossip) = self.gossip() {
+            gossip.local_blocks(blocks);
+        }
+    }
+
     /// `Store::issue_checkpoints` (the coordinator's blocks before a milestone), each one
     /// handed to gossip; how many were stored.
     pub fn issue_checkpoints(
