@@ -22,6 +22,7 @@ import { Faucet } from './faucet/faucet';
 import { faucetKey } from './faucet/key';
 import { restSubmitter } from './faucet/submit';
 import { GossipService } from './gossip/service';
+import { InxRouteView, InxService } from './inx/service';
 import { genesisOutputs, GenesisError } from './genesis';
 import { withProgress } from './progress';
 import { issueToken, jwtSecret } from './jwt-secret';
@@ -64,6 +65,8 @@ export interface RunningNode {
   logger: Logger;
   /** Gossip, when `gossip.enabled`. */
   gossip?: GossipService;
+  /** The INX server, when `inx.enabled`. */
+  inx?: InxService;
   stop(): Promise<void>;
 }
 
@@ -142,6 +145,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
   let workers: HttpWorkers | undefined;
   let gossip: GossipService | undefined;
   let periodic: PeriodicSnapshots | undefined;
+  let inx: InxService | undefined;
   try {
     // After the store: a snapshot that is refused leaves nothing new in the data directory.
     const secret = jwtSecret(config.restApi.jwtSecret, config.dataDir);
@@ -195,6 +199,7 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       shutdown: shutdown.signal,
       faucet,
       gossip,
+      inx: config.inx.enabled ? new InxRouteView(config.dataDir) : undefined,
     };
     const app = createApp(services, secret);
     server = createServer(beforeKoa(app.callback(), services));
@@ -260,11 +265,31 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     );
     faucet?.start(restSubmitter(url, await issueToken(secret)));
     periodic?.start();
+    if (config.inx.enabled) {
+      // Once the REST API answers: PerformAPIRequest goes to it.
+      try {
+        inx = InxService.start({
+          config,
+          store,
+          miner,
+          restAddress: new URL(url).host,
+          restToken: await issueToken(secret),
+          faucet: faucet !== undefined,
+          logger,
+        });
+      } catch (err) {
+        if (err instanceof LedgerError) throw new StartupError(`cannot start INX: ${err.code}: ${err.detail}`);
+        throw err;
+      }
+      logger.info({ addresses: inx.localAddresses() }, 'inx listening');
+    }
 
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         logger.info('shutting down');
+        // Extensions lose their streams first (CANCELLED), before the API they call goes.
+        inx?.stop();
         await events?.stop();
         // Keep-alive connections become idle once their request is answered: close them as
         // they do, and cut whatever is still open after the grace period. The worker
@@ -284,8 +309,9 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
         logger.info('stopped');
         logger.flush();
       })());
-    return { host, port: bound, url, protocol, store, logger, gossip, stop };
+    return { host, port: bound, url, protocol, store, logger, gossip, inx, stop };
   } catch (err) {
+    inx?.stop();
     await events?.stop();
     await faucet?.stop();
     await workers?.stop(0);

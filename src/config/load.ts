@@ -270,6 +270,20 @@ export const OPTIONS: Option[] = [
     help: "gossip with other nodes (p2p, Hornet's protocol; default off: a single-node network)",
   },
   {
+    flag: '--inx',
+    env: 'LEDGER_NODE_INX',
+    path: 'inx.enabled',
+    kind: 'bool',
+    help: "serve INX, Hornet's extension interface, for inx-indexer, inx-mqtt and the like (default off)",
+  },
+  {
+    flag: '--inx-bind',
+    env: 'LEDGER_NODE_INX_BIND',
+    path: 'inx.bindAddress',
+    kind: 'string',
+    help: 'INX listen address host:port (default localhost:9029; port 0 = any free port)',
+  },
+  {
     flag: '--p2p-bind',
     env: 'LEDGER_NODE_P2P_BIND',
     path: 'p2p.bindMultiAddresses',
@@ -521,6 +535,7 @@ function check(c: NodeConfig): void {
   if (typeof c.dashboard.enabled !== 'boolean') fail('dashboard.enabled must be true or false');
   checkFaucet(c.faucet, fail);
   checkP2p(c, fail);
+  checkInx(c, fail);
   if (!LEVELS.includes(c.logLevel)) fail(`logLevel must be one of ${LEVELS.join(', ')}`);
   c.genesis.address = genesisHex(c.genesis.address, p.bech32Hrp);
 }
@@ -641,6 +656,14 @@ function checkFaucet(f: NodeConfig['faucet'], fail: (msg: string) => void): void
     fail('faucet.rateLimit.maxRequests must be a positive integer');
   if (!(r.period > 0)) fail('faucet.rateLimit.period must be a positive number of seconds');
   if (!Number.isInteger(r.maxBurst) || r.maxBurst < 1) fail('faucet.rateLimit.maxBurst must be a positive integer');
+}
+
+function checkInx(c: NodeConfig, fail: (msg: string) => void): void {
+  if (typeof c.inx.enabled !== 'boolean') fail('inx.enabled must be true or false');
+  const bind = c.inx.bindAddress;
+  const { host, port } = typeof bind === 'string' && bind.includes(':') ? splitBind(bind) : { host: '', port: -1 };
+  if (host === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`inx.bindAddress '${bind}' must be host:port with a port 0..65535`);
 }
 
 function checkP2p(c: NodeConfig, fail: (msg: string) => void): void {

@@ -100,6 +100,11 @@ export interface NodeConfig {
   /** Milestones requested per warp-sync window (gossip.md §7). */
   warpsync: { advancementRange: number };
   pruning: PruningConfig;
+  /**
+   * The INX server for Hornet's extensions (gRPC, inx.proto v1.0.0-rc.2; docs/inx.md), with
+   * Hornet's keys and defaults: off, and on `localhost:9029` when on.
+   */
+  inx: { enabled: boolean; bindAddress: string };
   logLevel: string;
 }
 
@@ -264,6 +269,7 @@ export function defaultConfig(): NodeConfig {
       size: { enabled: true, targetSize: '30GB', thresholdPercentage: 10, cooldownTime: '5m' },
       pruneReceipts: false,
     },
+    inx: { enabled: false, bindAddress: 'localhost:9029' },
     logLevel: 'info',
   };
 }

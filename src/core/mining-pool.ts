@@ -56,6 +56,11 @@ export class MiningPool {
     this.inner = shareAs === undefined ? new native.MiningPool(sizes) : native.MiningPool.shared(shareAs, sizes);
   }
 
+  /** The native pool, for Rust services that mine on it too (the INX server's SubmitBlock). */
+  get native(): NativePool {
+    return this.inner;
+  }
+
   /**
    * The node's pool for jobs of `threads` workers each (0 = all cores): as many jobs at
    * once as fit the cores without sharing them. Mining is CPU-bound, so more jobs than

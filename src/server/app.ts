@@ -4,8 +4,9 @@
 //      that get stored before Koa sees them, through the same pipeline (docs/performance.md);
 //   2. everything else goes through this Koa chain, whose middleware order is the request's
 //      life:
-//   log → metrics → error body → CORS/preflight → auth (before routing, D19) → routes
-//   → unmatched: 405 for a known path with another method, else 404.
+//   log → metrics → error body → CORS/preflight → auth (before routing, D19) → routes INX
+//   extensions registered (proxied to them) → routes → unmatched: 405 for a known path with
+//   another method, else 404.
 
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
@@ -13,6 +14,7 @@ import { HttpError } from '../http/error';
 import { auth } from './middleware/auth';
 import { cors } from './middleware/cors';
 import { errors } from './middleware/errors';
+import { extensionProxy } from './middleware/extension-proxy';
 import { requestLog } from './middleware/logging';
 import { requestMetrics } from './middleware/request-metrics';
 import { blocksRoutes } from './routes/blocks';
@@ -64,6 +66,7 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   app.use(errors(services.logger));
   app.use(cors);
   app.use(auth(services.config.restApi.publicRoutes, jwtSecret));
+  if (services.inx !== undefined) app.use(extensionProxy(services.inx));
   app.use(router.routes());
   app.use(async (ctx: Context) => {
     const match = router.match(ctx.path, ctx.method);

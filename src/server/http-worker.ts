@@ -12,6 +12,7 @@ import { MiningPool } from '../core/mining-pool';
 import { handUpgradesOff } from '../events/handoff';
 import { RemoteFaucet } from '../faucet/remote';
 import { GossipService } from '../gossip/service';
+import { InxRouteView } from '../inx/service';
 import { LedgerStore } from '../core/store';
 import native from '../native';
 import { createLogger } from '../terminal/logger';
@@ -42,6 +43,8 @@ async function start(): Promise<void> {
   const faucet = data.faucet ? new RemoteFaucet(send) : undefined;
   // The main thread started gossip before the workers: its peers, health and latest milestone.
   const gossip = config.gossip.enabled ? await GossipService.attach(config, logger) : undefined;
+  // The main thread starts INX once the port is bound; its routes are found when it runs.
+  const inx = config.inx.enabled ? new InxRouteView(config.dataDir) : undefined;
   const services = {
     config,
     protocol: data.protocol,
@@ -55,6 +58,7 @@ async function start(): Promise<void> {
     shutdown: shutdown.signal,
     faucet,
     gossip,
+    inx,
   };
   const app = createApp(services, data.jwtSecret);
   const server = createServer(beforeKoa(app.callback(), services));

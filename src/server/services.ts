@@ -6,6 +6,7 @@ import type { Coordinator } from '../coordinator';
 import type { MiningPool } from '../core/mining-pool';
 import type { FaucetService } from '../faucet/faucet';
 import type { GossipService } from '../gossip/service';
+import type { InxRoutes } from '../inx/service';
 import type { ProtocolJson } from '../core/types';
 import type { LedgerStoreApi } from '../store-contract';
 import type { NodeMetrics } from './lib/node-metrics';
@@ -29,4 +30,6 @@ export interface ServerServices {
   faucet?: FaucetService;
   /** Gossip with other nodes, when `gossip.enabled`. */
   gossip?: GossipService;
+  /** The routes INX extensions registered, when `inx.enabled`: proxied and listed in /api/routes. */
+  inx?: InxRoutes;
 }

@@ -26,6 +26,8 @@ export interface TestNode {
    * `milestone(node)` issues the next one as the coordinator would.
    */
   store: RunningNode['store'];
+  /** The INX server, when started with `--inx`. */
+  inx?: RunningNode['inx'];
   stop(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export async function startTestNode(
     {},
   );
   const node = await startNode(config, { ...options, logger: pino({ level: 'silent' }) });
-  return { url: node.url, port: node.port, dataDir, store: node.store, stop: node.stop };
+  return { url: node.url, port: node.port, dataDir, store: node.store, inx: node.inx, stop: node.stop };
 }
 
 /**
