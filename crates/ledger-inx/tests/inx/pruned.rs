@@ -1,14 +1,16 @@
-//! A ledger that starts from a snapshot at milestone 2: the pruning index is 2, milestones at
-//! or below it are known by index only, and ranged streams that start there are refused with
-//! INVALID_ARGUMENT as Hornet refuses them.
+//! A pruned history, answered as Hornet answers it: a ledger that starts from a snapshot at
+//! milestone 2 (the pruning index is 2, milestones at or below it are known by index only)
+//! and a store pruned by `Store::prune`; ranged streams that start at or below the pruning
+//! index are refused with INVALID_ARGUMENT, what was pruned away is NOT_FOUND.
 
 use crate::common::*;
 use ledger_core::ids;
 use ledger_core::model::*;
 use ledger_core::protocol::ProtocolParameters;
 use ledger_core::snapshot::*;
-use ledger_inx::proto::{MilestoneRangeRequest, NoParams};
-use ledger_store::StoreOptions;
+use ledger_inx::proto::ledger_update::{marker::MarkerType, Op};
+use ledger_inx::proto::{BlockId, MilestoneRangeRequest, MilestoneRequest, NoParams};
+use ledger_store::{PruneTarget, StoreOptions};
 use tonic::Code;
 
 /// Milestone 2 is the target; the ledger holds the genesis output.
@@ -99,5 +101,69 @@ fn ranges_at_or_below_the_pruning_index_are_refused() {
         let range = MilestoneRangeRequest { start_milestone_index: 3, end_milestone_index: 0 };
         let mut stream = client.listen_to_ledger_updates(range).await.unwrap().into_inner();
         quiet(&mut stream, 100).await;
+    });
+}
+
+#[test]
+fn a_pruned_store_refuses_what_it_no_longer_has() {
+    let h = Harness::new();
+    let mut early = None;
+    for k in 0..45u8 {
+        let bytes = block_bytes(&h.store, tagged(b"to prune", vec![k]));
+        let id = h.store.submit_block(&bytes).unwrap().block_id;
+        early.get_or_insert(id);
+        h.store.issue_milestone(None).unwrap();
+    }
+    let early = early.unwrap();
+    let referenced_at = h.store.block_metadata(&early).unwrap().unwrap().referenced_by;
+    assert!(referenced_at <= 25, "{referenced_at}");
+    let p = h.store.prune(PruneTarget::Index(25), &|| false).unwrap().to;
+    assert_eq!(p, 25);
+    let by_index = |i: u32| MilestoneRequest { milestone_index: i, milestone_id: None };
+    let mut client = h.client();
+    h.run(async {
+        let status = client.read_node_status(NoParams {}).await.unwrap().into_inner();
+        assert_eq!(
+            (
+                status.tangle_pruning_index,
+                status.milestones_pruning_index,
+                status.ledger_pruning_index
+            ),
+            (p, p, p)
+        );
+        assert_eq!(client.read_milestone(by_index(p)).await.unwrap_err().code(), Code::NotFound);
+        let kept = client.read_milestone(by_index(p + 1)).await.unwrap().into_inner();
+        assert_eq!(kept.milestone_info.unwrap().milestone_index, p + 1);
+        let block = BlockId { id: early.to_vec() };
+        assert_eq!(client.read_block(block.clone()).await.unwrap_err().code(), Code::NotFound);
+        assert_eq!(client.read_block_metadata(block).await.unwrap_err().code(), Code::NotFound);
+        let cone = client.read_milestone_cone(by_index(referenced_at)).await;
+        let refused = match cone {
+            Err(status) => status,
+            Ok(stream) => next(&mut stream.into_inner()).await.unwrap_err(),
+        };
+        assert_eq!(refused.code(), Code::NotFound);
+        // Ledger updates: from the pruning index refused, from the next one replayed as stored.
+        let range = MilestoneRangeRequest { start_milestone_index: p, end_milestone_index: 0 };
+        let mut stream = client.listen_to_ledger_updates(range).await.unwrap().into_inner();
+        let err = next(&mut stream).await.unwrap_err();
+        assert_eq!(err.code(), Code::InvalidArgument);
+        assert!(
+            err.message().contains(&format!("older than the current pruningIndex {p}")),
+            "{}",
+            err.message()
+        );
+        let range =
+            MilestoneRangeRequest { start_milestone_index: p + 1, end_milestone_index: p + 3 };
+        let mut stream = client.listen_to_ledger_updates(range).await.unwrap().into_inner();
+        let mut begun = Vec::new();
+        while let Some(update) = next(&mut stream).await.unwrap() {
+            if let Some(Op::BatchMarker(m)) = update.op {
+                if m.marker_type == MarkerType::Begin as i32 {
+                    begun.push(m.milestone_index);
+                }
+            }
+        }
+        assert_eq!(begun, vec![p + 1, p + 2, p + 3], "the range ends after its end");
     });
 }
