@@ -121,7 +121,7 @@ pub async fn read_block_metadata(
     match found {
         Some(metadata) => Ok(Response::new(convert::metadata(&metadata, Advice::Thresholds))),
         None if ctx.store.is_solid_entry_point(&id) => Ok(Response::new(proto::BlockMetadata {
-            block_id: Some(request),
+            block_id: Some(convert::block_id(&id)),
             solid: true,
             ..Default::default()
         })),

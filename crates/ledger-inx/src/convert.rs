@@ -1,6 +1,5 @@
 //! Store values as INX messages, and ids out of requests. Hornet's rules: an id of the wrong
-//! length is read as far as it goes and padded with zeros (Go's `Unwrap`), so a malformed id
-//! is simply unknown; metadata of a referenced block carries its white-flag facts, of an
+//! length is the all-zero id (inx's Go `Unwrap`), so a malformed id is simply unknown; metadata of a referenced block carries its white-flag facts, of an
 //! unreferenced one the promote/reattach advice of its tip score.
 
 use crate::proto;
@@ -15,10 +14,7 @@ pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The bytes of an id field as a fixed-size id (see the file comment).
 pub fn id<const N: usize>(bytes: &[u8]) -> [u8; N] {
-    let mut id = [0u8; N];
-    let n = bytes.len().min(N);
-    id[..n].copy_from_slice(&bytes[..n]);
-    id
+    bytes.try_into().unwrap_or([0u8; N])
 }
 
 pub fn block_id(id: &Id32) -> proto::BlockId {
@@ -145,9 +141,11 @@ mod tests {
     }
 
     #[test]
-    fn ids_of_the_wrong_length_are_padded_or_cut_as_go_does() {
-        assert_eq!(id::<4>(&[1, 2]), [1, 2, 0, 0]);
-        assert_eq!(id::<2>(&[1, 2, 3]), [1, 2]);
+    fn ids_of_the_wrong_length_are_the_zero_id_as_go_reads_them() {
+        assert_eq!(id::<4>(&[1, 2, 3, 4]), [1, 2, 3, 4]);
+        assert_eq!(id::<4>(&[1, 2]), [0; 4]);
+        assert_eq!(id::<2>(&[1, 2, 3]), [0; 2]);
+        assert_eq!(id::<2>(&[]), [0; 2]);
     }
 
     #[test]
