@@ -3,7 +3,7 @@
 // /info, a ListenToLedgerUpdates batch against the milestone's utxo-changes, an extension's
 // route registered and proxied under /api/<route> with the node's auth rules and listed in
 // /api/routes, PerformAPIRequest into the node's own REST API, and a built-in route group
-// refused.
+// refused; with several HTTP event loops, every one of them proxies and lists the route.
 
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -194,4 +194,27 @@ describe('INX on a running node', () => {
       1,
     );
   });
+});
+
+describe('INX with several HTTP event loops', () => {
+  it('every loop lists and proxies a registered route', async () => {
+    const multi = await startTestNode(['--rest-workers', '3', '--inx', '--inx-bind', '127.0.0.1:0']);
+    const inx = inxClient(multi.inx?.localAddresses()[0] ?? '');
+    try {
+      await unary(inx, 'RegisterAPIRoute', { route: 'echo/v1', host: '127.0.0.1', port: extensionPort, path: '' });
+      const secret = readFileSync(join(multi.dataDir, 'jwt-secret'), 'utf8').trim();
+      const auth = { Authorization: `Bearer ${await issueToken(secret)}` };
+      // The loops share the port (SO_REUSEPORT): the kernel spreads fresh connections over them.
+      for (let i = 0; i < 12; i++) {
+        const routes = await fetch(`${multi.url}/api/routes`, { headers: { Connection: 'close' } });
+        expect((await routes.json()).routes).toContain('echo/v1');
+        const res = await fetch(`${multi.url}/api/echo/v1/n/${i}`, { headers: { ...auth, Connection: 'close' } });
+        expect(res.status).toBe(200);
+        expect((await res.json()).path).toBe(`/n/${i}`);
+      }
+    } finally {
+      inx.close();
+      await multi.stop();
+    }
+  }, 60_000);
 });
