@@ -71,8 +71,15 @@ impl GossipStore for SyncStore {
                     verdicts[slot] = Some(Intake::Ignored);
                     continue;
                 }
-                if index <= self.confirmed_index() {
-                    // An old milestone this node has (or a fork of one): nothing to do.
+                // An old milestone this node has (or a fork of one): nothing to do. Except the
+                // block of the snapshot's target milestone on a node that started from the
+                // snapshot: its milestone is in the ledger, but the block is not stored, and
+                // the next milestone approves it. The store takes it once its id is the
+                // target's (snapshot.md, "Starting from a snapshot").
+                let snapshot_target = index == self.store.origin().target_milestone_index
+                    && index > 0
+                    && !self.known(&b.id);
+                if index <= self.confirmed_index() && !snapshot_target {
                     verdicts[slot] = Some(if self.known(&b.id) {
                         Intake::AlreadyStored
                     } else {

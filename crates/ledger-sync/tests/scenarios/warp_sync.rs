@@ -144,3 +144,38 @@ async fn a_coordinator_does_not_warp_sync_and_keeps_broadcasting() {
         "a warp-syncing node does not broadcast"
     );
 }
+
+/// A follower that starts from a full snapshot of the network at milestone 25 (written by the
+/// coordinator's own store, as `control/snapshots/create` writes it) syncs the milestones
+/// after it over gossip. Milestone 21 approves the block of milestone 25, which the snapshot
+/// does not carry: the follower must take it from its peer although its index is confirmed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_follower_started_from_a_snapshot_syncs_the_milestones_after_it() {
+    let chain = Chain::of(50, true);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("full_25.bin");
+    chain
+        .store()
+        .create_snapshot(&ledger_store::SnapshotRequest {
+            kind: ledger_store::SnapshotKind::Full,
+            target: 25,
+            full_path: file.clone(),
+            delta_path: None,
+            record: false,
+            pace: None,
+        })
+        .unwrap();
+    let options = ledger_store::StoreOptions { snapshot: Some(file), ..follower_options(OWNER) };
+    let follower = TempStore::open(options);
+    assert_eq!(confirmed(&follower.store), 25);
+    assert!(!follower.store.has_block(chain.milestone_id(25).as_bytes()).unwrap());
+
+    let ahead = coordinator_node(&chain, quick_config()).await;
+    let behind = node_on(follower, quick_config()).await;
+    peer_up(&behind, &ahead).await;
+    eventually(WAIT, || async { behind.confirmed() == 50 }).await;
+    for index in 25..=50 {
+        assert!(behind.contains(&chain.milestone_id(index)), "milestone {index}'s block");
+    }
+    assert_eq!(behind.store.status().pruning_index, 25);
+}
