@@ -204,11 +204,12 @@ JSON
   wallet=0x52d23081a626b1eca34b63f1eaeeafcbd66bf545635befc12cd0f19926efefb0 # owns genesis output 2 there
   wait_confirmed "$H1" 5 120
   transfer "$H1" "$H1" "$wallet" 0x02000000000000000000000000000000000000000000000000000000000000000000 >"$STATE/transfer-h1.log"
-  wait_confirmed "$H1" 44 600
-  # Hornet's confirmed index can run ahead of its stored ledger diffs for a moment ("unable
-  # to get next LS milestone diff"): asked again after a milestone.
-  for _ in 1 2 3 4 5; do
-    target=$(($(confirmed "$H1") - 22))
+  # Hornet writes a full snapshot with the diffs down to target − 29, and its snap-gen
+  # genesis has no diff 0: below target 30 it fails ("unable to get next LS milestone diff").
+  # A target also needs belowMaxDepth + 5 = 20 milestones above it: confirmed ≥ 51.
+  wait_confirmed "$H1" 52 600
+  for _ in 1 2 3; do
+    target=$(($(confirmed "$H1") - 21))
     answer=$(curl -s -X POST -H 'Content-Type: application/json' -d "{\"index\":$target}" "$H1/api/core/v2/control/snapshots/create")
     echo "Hornet control/snapshots/create $target: $answer"
     case "$answer" in *filePath*) break ;; esac
