@@ -19,10 +19,14 @@ export class LineChart {
     new ResizeObserver(() => this.draw()).observe(canvas);
   }
 
-  /** Replace the data: `xs` shared, `ys[i]` the values of series i (null = gap). */
+  /**
+   * Replace the data: `xs` shared, `ys[i]` the values of series i (null = gap). The canvas's
+   * `data-points` says how many x values it holds (for tests and for tools that read the page).
+   */
   set(xs, ys) {
     this.xs = xs;
     this.ys = ys;
+    this.canvas.dataset.points = String(xs.length);
     this.draw();
   }
 

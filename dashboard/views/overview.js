@@ -1,5 +1,6 @@
 // The overview: node status from REST (polled), live figures from the event API (LiveFeed),
-// three charts and the latest blocks, transactions and tips.
+// four charts and the latest blocks, transactions and tips. The database-size chart and the
+// pruning index come from REST alone, so they show with the event API off too.
 
 import { getJson } from '../lib/api.js';
 import { LineChart } from '../lib/chart.js';
@@ -10,6 +11,10 @@ import { formatBytes, formatDuration, shortId } from '../lib/format.js';
 const $ = (id) => document.getElementById(id);
 // Milestones arrive as events; REST status is polled less often then (each poll is a log line).
 const STATUS_EVERY_MS = { live: 5000, polling: 2000 };
+const SIZES_EVERY_MS = 10_000;
+// An hour of database sizes at one sample every 10 s.
+const SIZES_KEPT = 360;
+const MIB = 2 ** 20;
 
 export class Overview {
   /** @param node { info, routes, feed (LiveFeed or null) } */
@@ -18,6 +23,8 @@ export class Overview {
     this.visible = true;
     this.milestones = { latest: null, confirmed: null };
     this.infoMetrics = null;
+    /** Database sizes, oldest first: { at (ms), tangle, utxo (bytes) }. */
+    this.sizes = [];
     this.bpsChart = new LineChart(
       $('chart-bps'),
       [
@@ -39,6 +46,15 @@ export class Overview {
       ],
       { unit: ' ms', xLabel: (i) => `#${i}` },
     );
+    this.diskChart = new LineChart(
+      $('chart-disk'),
+      [
+        { label: 'block graph', color: '#2f89b3' },
+        { label: 'ledger', color: '#35b58a' },
+        { label: 'total', color: '#8a96a3' },
+      ],
+      { unit: ' MiB', xLabel: (at) => new Date(at).toLocaleTimeString() },
+    );
     if (!node.feed) {
       const notice = $('live-notice');
       notice.hidden = false;
@@ -48,7 +64,7 @@ export class Overview {
     this.pollStatus();
     this.pollSizes();
     setInterval(() => this.pollStatus(), node.feed ? STATUS_EVERY_MS.live : STATUS_EVERY_MS.polling);
-    setInterval(() => this.pollSizes(), 10_000);
+    setInterval(() => this.pollSizes(), SIZES_EVERY_MS);
   }
 
   show() {
@@ -71,6 +87,7 @@ export class Overview {
       this.noteMilestone('latest', info.status.latestMilestone);
       this.noteMilestone('confirmed', info.status.confirmedMilestone);
       this.infoMetrics = info.metrics;
+      this.renderPruning(info.status);
       const healthy = info.status.isHealthy;
       fill($('health'), h('span', { class: healthy ? 'good' : 'bad' }, healthy ? 'healthy' : 'not healthy'));
       $('health-detail').textContent = healthy ? 'milestones are recent' : 'no recent milestone';
@@ -95,9 +112,32 @@ export class Overview {
       const sizes = await getJson('/api/dashboard-metrics/v1/database/sizes');
       $('db-size').textContent = formatBytes(sizes.total);
       $('db-detail').textContent = `blocks ${formatBytes(sizes.tangle)} · ledger ${formatBytes(sizes.utxo)}`;
+      this.sizes.push({ at: sizes.ts * 1000, tangle: sizes.tangle, utxo: sizes.utxo });
+      if (this.sizes.length > SIZES_KEPT) this.sizes.shift();
+      const mib = (bytes) => Math.round((bytes / MIB) * 100) / 100;
+      this.diskChart.set(
+        this.sizes.map((s) => s.at),
+        [
+          this.sizes.map((s) => mib(s.tangle)),
+          this.sizes.map((s) => mib(s.utxo)),
+          this.sizes.map((s) => mib(s.tangle + s.utxo)),
+        ],
+      );
     } catch {
       // shown as stale; the next poll tries again
     }
+  }
+
+  /** The pruning index beside the disk chart: milestones at or below it are no longer stored. */
+  renderPruning(status) {
+    const pruned = status.pruningIndex ?? 0;
+    const confirmed = status.confirmedMilestone?.index ?? 0;
+    const el = $('pruning-index');
+    el.dataset.pruningIndex = String(pruned);
+    el.textContent =
+      pruned === 0
+        ? 'pruning index 0: every milestone stored'
+        : `pruning index ${pruned}: milestones ${pruned + 1}–${confirmed} stored`;
   }
 
   /** Milestones come from REST polls and from events; the newer one wins. */

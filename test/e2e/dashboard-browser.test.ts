@@ -3,7 +3,8 @@
 // no console error, the milestone number advances, a block submitted over REST appears in
 // the live list (fed by the event API alone), the explorer finds it and shows its payload, a transaction's
 // including block shows once its milestone is out, and an address shows its balance (or
-// says that the node has no indexer).
+// says that the node has no indexer). The database-size chart is drawn from
+// /api/dashboard-metrics/v1/database/sizes with the pruning index beside it.
 //
 // DASHBOARD_SCREENSHOT=<file.png> also saves a screenshot of the overview
 // (`npm run screenshot:dashboard` writes docs/images/dashboard.png).
@@ -86,6 +87,48 @@ describe.skipIf(!found)('the dashboard in Chromium', () => {
     await page.waitForFunction(() => /B$/.test(document.querySelector('#memory')?.textContent ?? ''));
     await page.waitForFunction(() => /B$/.test(document.querySelector('#db-size')?.textContent ?? ''));
     expect(await page.textContent('#network')).toContain('ledger-devnet-v2');
+    expect(problems).toEqual([]);
+  });
+
+  it('draws the database size over time and shows the pruning index', async () => {
+    // Sizes are polled every 10 s: a line needs two samples. The deadline only bounds a failing test.
+    await page.waitForFunction(
+      () => Number(document.querySelector('#chart-disk')?.getAttribute('data-points')) >= 2,
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    // The block-graph series (#2f89b3) is on the canvas: some pixels carry its colour.
+    const inked = await page.evaluate(() => {
+      const canvas = document.querySelector('#chart-disk') as HTMLCanvasElement;
+      const { data } = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(
+        0,
+        0,
+        canvas.width,
+        canvas.height,
+      );
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4)
+        if (
+          Math.abs(data[i] - 0x2f) < 8 &&
+          Math.abs(data[i + 1] - 0x89) < 8 &&
+          Math.abs(data[i + 2] - 0xb3) < 8 &&
+          data[i + 3] > 200
+        )
+          n++;
+      return n;
+    });
+    expect(inked).toBeGreaterThan(20);
+    const { body: sizes } = await getJson(node.url, '/api/dashboard-metrics/v1/database/sizes');
+    expect(sizes.tangle).toBeGreaterThan(0);
+    // This node does not prune: the index the page shows is /info's, 0.
+    const { body: info } = await getJson(node.url, '/api/core/v2/info');
+    await page.waitForFunction(
+      (index) => document.querySelector('#pruning-index')?.getAttribute('data-pruning-index') === String(index),
+      info.status.pruningIndex,
+    );
+    expect(await page.textContent('#pruning-index')).toMatch(/^pruning index \d+/);
     expect(problems).toEqual([]);
   });
 
