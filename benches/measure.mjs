@@ -1,7 +1,9 @@
 // Tiny measurement helpers shared by the benchmarks: repeat a function for a time window
-// and report operations per second; CPU time of a process; format tables.
+// and report operations per second; CPU time of a process; bytes a directory takes on disk;
+// format tables.
 
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 export function rate(fn, { ms = 1000, batch = 1 } = {}) {
   for (let i = 0; i < 50; i++) fn(); // warm up
@@ -48,3 +50,38 @@ export function cpuSeconds(pid) {
     return NaN;
   }
 }
+
+/**
+ * Bytes a directory takes on disk, as `du -s -B1` counts them: the blocks allocated to every
+ * file below it (hard links once). A file or folder that goes away during the walk (RocksDB
+ * deletes table files after a compaction) is skipped.
+ */
+export function dirBytes(dir) {
+  const seen = new Set();
+  const walk = (path) => {
+    let st;
+    try {
+      st = lstatSync(path);
+    } catch {
+      return 0; // deleted meanwhile
+    }
+    const key = `${st.dev}:${st.ino}`;
+    if (seen.has(key)) return 0;
+    seen.add(key);
+    let total = st.blocks * 512;
+    if (st.isDirectory()) {
+      let names = [];
+      try {
+        names = readdirSync(path);
+      } catch {
+        return total;
+      }
+      for (const name of names) total += walk(join(path, name));
+    }
+    return total;
+  };
+  return walk(dir);
+}
+
+/** Bytes as MiB text, two decimals. */
+export const mib = (bytes) => (bytes / 2 ** 20).toFixed(2);

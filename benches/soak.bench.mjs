@@ -15,18 +15,22 @@
 // non-lazy block is checked once it is 3 milestones old, again until it is referenced or
 // 20 milestones old. At the start and every minute it prints the node's resident memory,
 // open file descriptors, pending-graph size (/metrics), RocksDB memory and the share of
-// non-lazy blocks referenced; then a summary with the growth after the warm-up (the first
-// --warmup share of the run). Prints figures, asserts nothing.
+// non-lazy blocks referenced, the data directory's size on disk (a `du` of it) and the
+// pruning index; then a summary with the growth after the warm-up (the first --warmup share
+// of the run) and the data directory's growth over the second half of the run.
+// `--keep N` runs the node with Hornet's milestone pruning (`pruning.milestones.enabled`,
+// `maxMilestonesToKeep` N, through a --config file); the lookups and the lazy blocks then
+// stay above the pruning index. Prints figures, asserts nothing.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { arg, table } from './measure.mjs';
+import { arg, dirBytes, mib, table } from './measure.mjs';
 import { freePort } from './node-process.mjs';
 
 const require = createRequire(import.meta.url);
@@ -39,6 +43,7 @@ const POW = arg('pow', 10);
 const RATE = arg('rate', 40);
 const CACHE_MIB = arg('cache-mib', 8);
 const WARMUP = arg('warmup', 0.3);
+const KEEP = arg('keep', 0);
 const BELOW_MAX_DEPTH = 15;
 const IDLE_SECONDS = (BELOW_MAX_DEPTH + 3) * INTERVAL;
 const ACTIVE_SECONDS = Math.max(30, 3 * IDLE_SECONDS);
@@ -79,9 +84,10 @@ async function post(body, contentType = 'application/json') {
   return JSON.parse(text).blockId;
 }
 
-async function startNode(dataDir) {
+async function startNode(dataDir, configFile) {
   const port = await freePort();
   const args = [
+    ...(configFile ? ['--config', configFile] : []),
     '--port',
     String(port),
     '--bind',
@@ -148,10 +154,11 @@ async function nodeMetrics() {
 
 const tagged = (text) => ({ type: 5, tag: '0x736f616b', data: '0x' + Buffer.from(text).toString('hex') });
 let latestIndex = 0;
+let pruningIndex = 0;
 /** Non-lazy blocks: id → { index: latest milestone when submitted, referenced?: number }. */
 const honest = new Map();
 const recentIds = [];
-const counts = { noParents: 0, tipsNodeMines: 0, tipsMinedHere: 0, lazy: 0, lookups: 0, errors: 0 };
+const counts = { noParents: 0, tipsNodeMines: 0, tipsMinedHere: 0, lazy: 0, lookups: 0, pruned: 0, errors: 0 };
 let active = false;
 let running = true;
 let errorShown = 0;
@@ -205,7 +212,8 @@ const kinds = [
   },
   async (n) => {
     // Old on purpose: next to a fresh tip (semi-lazy, below max depth a milestone later),
-    // two old milestone blocks (lazy), or very old ones (below max depth at once).
+    // two old milestone blocks (lazy), or very old ones (below max depth at once: milestones
+    // 2 and 3, or with pruning the oldest two that pruning leaves, 19 and 18 back).
     const cmi = latestIndex;
     if (cmi < 20) return;
     const { tips } = await getJson('/api/core/v2/tips');
@@ -215,7 +223,9 @@ const kinds = [
         ? [tips[0], await milestoneBlock(cmi - 16)]
         : choice === 1
           ? [await milestoneBlock(cmi - 12), await milestoneBlock(cmi - 11)]
-          : [await milestoneBlock(2), await milestoneBlock(3)];
+          : KEEP > 0
+            ? [await milestoneBlock(cmi - 19), await milestoneBlock(cmi - 18)]
+            : [await milestoneBlock(2), await milestoneBlock(3)];
     await post(
       await mined({ protocolVersion: 2, parents: [...new Set(parents)].sort(), payload: tagged(`lazy ${n}`) }),
       SERIALIZER,
@@ -254,7 +264,10 @@ async function looker(rate) {
         : '/api/core/v2/info',
     () => '/api/core/v2/info',
     () => '/api/core/v2/tips',
-    () => `/api/core/v2/milestones/by-index/${1 + Math.floor(Math.random() * Math.max(1, latestIndex))}`,
+    () => {
+      const lowest = pruningIndex + 1;
+      return `/api/core/v2/milestones/by-index/${lowest + Math.floor(Math.random() * Math.max(1, latestIndex - lowest + 1))}`;
+    },
   ];
   for (let n = 0; running; n++) {
     if (!active) {
@@ -262,7 +275,9 @@ async function looker(rate) {
       continue;
     }
     const { status } = await http('GET', paths[n % paths.length]());
-    if (status !== 200) counts.errors++;
+    // With pruning, a block looked up may have been pruned meanwhile: 404 as on Hornet.
+    if (status === 404 && KEEP > 0) counts.pruned++;
+    else if (status !== 200) counts.errors++;
     counts.lookups++;
     await sleep(1000 / rate);
   }
@@ -270,17 +285,27 @@ async function looker(rate) {
 
 /** Checks every non-lazy block once it is 3 milestones old, until referenced or 20 old. */
 async function referenceChecker() {
-  while (running || [...honest.values()].some((b) => b.referenced === undefined && latestIndex - b.index <= 20)) {
+  while (
+    running ||
+    [...honest.values()].some((b) => b.referenced === undefined && !b.pruned && latestIndex - b.index <= 20)
+  ) {
     for (const [id, b] of honest) {
       if (
         b.referenced !== undefined ||
+        b.pruned ||
         latestIndex - b.index < 3 ||
         latestIndex - b.index > 20 ||
         b.checkedAt === latestIndex
       )
         continue;
       b.checkedAt = latestIndex;
-      const meta = await getJson(`/api/core/v2/blocks/${id}/metadata`);
+      const { status, text } = await http('GET', `/api/core/v2/blocks/${id}/metadata`);
+      if (status === 404 && KEEP > 0) {
+        b.pruned = true; // pruned before it was seen referenced: counted apart
+        continue;
+      }
+      if (status !== 200) throw new Error(`GET metadata of ${id}: ${status} ${text}`);
+      const meta = JSON.parse(text);
       if (meta.referencedByMilestoneIndex !== undefined) b.referenced = meta.referencedByMilestoneIndex;
     }
     await sleep(500);
@@ -306,18 +331,29 @@ function referencedShare() {
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-soak-'));
-  const child = await startNode(dataDir);
+  let configFile;
+  if (KEEP > 0) {
+    configFile = `${dataDir}.config.json`;
+    writeFileSync(
+      configFile,
+      JSON.stringify({ pruning: { milestones: { enabled: true, maxMilestonesToKeep: KEEP } } }),
+    );
+  }
+  const child = await startNode(dataDir, configFile);
   token = await issueToken(JWT_SECRET);
   const samples = [];
   const rows = [];
   try {
     console.log(
       `soak: ${RUN_SECONDS} s, milestone every ${INTERVAL} s, minPowScore ${POW}, ~${RATE} submissions/s while active ` +
-        `(${ACTIVE_SECONDS} s active, ${IDLE_SECONDS} s idle), RocksDB ${CACHE_MIB} MiB cache + ${CACHE_MIB} MiB memtables, warm-up ${Math.round(WARMUP * 100)} %`,
+        `(${ACTIVE_SECONDS} s active, ${IDLE_SECONDS} s idle), RocksDB ${CACHE_MIB} MiB cache + ${CACHE_MIB} MiB memtables, warm-up ${Math.round(WARMUP * 100)} %, ` +
+        (KEEP > 0 ? `pruning: keep ${KEEP} milestones` : 'no pruning'),
     );
     const tick = setInterval(async () => {
       try {
-        latestIndex = (await getJson('/api/core/v2/info')).status.latestMilestone.index;
+        const { status } = await getJson('/api/core/v2/info');
+        latestIndex = status.latestMilestone.index;
+        pruningIndex = status.pruningIndex ?? 0;
       } catch {
         // the node is busy or stopping; the next tick reads it
       }
@@ -335,6 +371,8 @@ async function main() {
         rocksdb: metrics.ledger_node_rocksdb_memory_bytes,
         heap: metrics.ledger_node_nodejs_heap_size_used_bytes,
         index: latestIndex,
+        pruningIndex,
+        disk: dirBytes(dataDir),
         active,
       };
       samples.push(s);
@@ -355,11 +393,14 @@ async function main() {
         (s.rocksdb / 2 ** 20).toFixed(1),
         (s.heap / 2 ** 20).toFixed(1),
         `${ref.referenced}/${ref.due} (${(ref.share * 100).toFixed(2)} %)`,
+        mib(s.disk),
+        s.pruningIndex,
       ];
       rows.push(row);
       console.log(
         `[${label}] milestone ${row[1]}, RSS ${row[2]} MiB, ${row[3]} fds, pending graph ${row[4]} (max ${row[5]} in the last minute), ` +
-          `${row[6]} blocks stored, ${row[7]} below max depth, RocksDB ${row[8]} MiB, JS heap ${row[9]} MiB, non-lazy referenced ${row[10]}`,
+          `${row[6]} blocks stored, ${row[7]} below max depth, RocksDB ${row[8]} MiB, JS heap ${row[9]} MiB, non-lazy referenced ${row[10]}, ` +
+          `data dir ${row[11]} MiB, pruning index ${row[12]}`,
       );
     };
     while (latestIndex < 3) await sleep(100);
@@ -406,7 +447,7 @@ async function main() {
     const growth = (from, to) => (from > 0 ? ((to - from) / from) * 100 : 0);
     const maxOf = (list, key) => Math.max(...list.map((s) => s[key]));
     const ref = referencedShare();
-    const lost = [...honest.values()].filter((b) => b.referenced === undefined).length;
+    const lost = [...honest.values()].filter((b) => b.referenced === undefined && !b.pruned).length;
     // The pending graph breathes with the load (it fills between milestones and empties in
     // every idle gap): compare its mean while submissions ran, in the first and the second
     // half of the time after the warm-up.
@@ -425,6 +466,13 @@ async function main() {
     const lastMinute = after.filter((s) => s.t > RUN_SECONDS - 60);
     const rssGrowth = growth(meanOf(firstMinute, 'rss'), meanOf(lastMinute, 'rss'));
     const pendingGrowth = growth(activeMean(firstHalf), activeMean(secondHalf));
+    // The data directory over the second half of the run: the mean of its first minute against
+    // the mean of the last minute (RocksDB's flushes and compactions, and pruning runs, make
+    // single samples jump).
+    const half = RUN_SECONDS / 2;
+    const halfMinute = samples.filter((s) => s.t > half && s.t <= half + 60);
+    const diskGrowth = growth(meanOf(halfMinute, 'disk'), meanOf(lastMinute, 'disk'));
+    const prunedBlocks = [...honest.values()].filter((b) => b.pruned).length;
     console.log();
     table(
       [
@@ -439,6 +487,8 @@ async function main() {
         'RocksDB MiB',
         'JS heap MiB',
         'non-lazy referenced',
+        'data dir MiB',
+        'pruning index',
       ],
       rows,
     );
@@ -452,7 +502,7 @@ async function main() {
           `${submitted} (${counts.noParents} without parents, ${counts.tipsNodeMines} on /tips mined by the node, ${counts.tipsMinedHere} on /tips with a nonce)`,
         ],
         ['submitted lazy', String(counts.lazy)],
-        ['lookups', String(counts.lookups)],
+        ['lookups', `${counts.lookups}${KEEP > 0 ? ` (${counts.pruned} answered 404: pruned meanwhile)` : ''}`],
         ['errors', String(counts.errors)],
         [
           'RSS mean: first minute after warm-up → last minute',
@@ -469,8 +519,21 @@ async function main() {
         ['pending graph max: warm-up → after', `${maxOf(warm, 'pending')} → ${maxOf(after, 'pending')}`],
         ['open fds: warm-up max → after max', `${maxOf(warm, 'fds')} → ${maxOf(after, 'fds')}`],
         [
+          'data dir on disk, mean: first minute of the second half → last minute',
+          `${mib(meanOf(halfMinute, 'disk'))} → ${mib(meanOf(lastMinute, 'disk'))} MiB (${diskGrowth.toFixed(1)} %${KEEP > 0 ? `, target < 10 % with pruning: ${verdict(diskGrowth)}` : ', no pruning'})`,
+        ],
+        [
+          'data dir: end of warm-up, largest, end',
+          `${mib(atWarmup.disk)}, ${mib(maxOf(samples, 'disk'))}, ${mib(end.disk)} MiB`,
+        ],
+        [
+          'pruning index at the end',
+          KEEP > 0 ? `${end.pruningIndex} (keep ${KEEP} milestones; confirmed ${end.index})` : '0 (no pruning)',
+        ],
+        [
           'non-lazy referenced',
-          `${ref.referenced} of ${honest.size} (${((ref.referenced / Math.max(1, honest.size)) * 100).toFixed(2)} %), ${lost} never (target: all)`,
+          `${ref.referenced} of ${honest.size} (${((ref.referenced / Math.max(1, honest.size)) * 100).toFixed(2)} %), ${lost} never (target: all)` +
+            (prunedBlocks > 0 ? `, ${prunedBlocks} pruned before a check saw them referenced` : ''),
         ],
       ],
     );
@@ -478,6 +541,7 @@ async function main() {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
     rmSync(dataDir, { recursive: true, force: true });
+    if (configFile) rmSync(configFile, { force: true });
   }
 }
 
