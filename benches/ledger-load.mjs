@@ -36,8 +36,8 @@ const keyOf = (seed) => {
   const publicKey = core.publicKey(seed);
   return { seed, publicKey, address: core.ed25519Address(publicKey) };
 };
-const benchKey = keyOf('0x' + createHash('sha256').update('ledger-node bench key').digest('hex'));
-const genesisKey = keyOf(GENESIS_SEED);
+export const benchKey = keyOf('0x' + createHash('sha256').update('ledger-node bench key').digest('hex'));
+export const genesisKey = keyOf(GENESIS_SEED);
 
 const basicOutput = (address, amount) => ({
   type: 3,
@@ -54,7 +54,7 @@ const inputOf = (outputId) => {
 };
 
 /** One input (owned by `key`) to outputs of the bench key with the given amounts. */
-function transfer(networkId, input, key, amounts) {
+export function transfer(networkId, input, key, amounts) {
   const outputs = amounts.map((a) => basicOutput(benchKey.address, a));
   const essence = {
     type: 1,
@@ -78,7 +78,7 @@ function transfer(networkId, input, key, amounts) {
   };
 }
 
-function split(total, parts) {
+export function split(total, parts) {
   const each = total / BigInt(parts);
   return Array.from({ length: parts }, (_, i) => (i === parts - 1 ? total - each * BigInt(parts - 1) : each));
 }
@@ -218,9 +218,10 @@ async function mineInto(bytes, pow) {
 /**
  * Fan out, sign one transfer per output and mine its block in `chains` chains. Returns the
  * chains (each entry: input, transactionId, payload, bytes, blockId) and how long signing
- * and mining took. `log` reports progress.
+ * and mining took. `log` reports progress; `beforeMining`, when given, is awaited after the
+ * signing and before the tips are taken (to start the load at a chosen milestone).
  */
-export async function prepareLoad(node, { transactions, chains: chainCount }, log = () => {}) {
+export async function prepareLoad(node, { transactions, chains: chainCount, beforeMining }, log = () => {}) {
   const info = await node.getJson('/api/core/v2/info');
   const networkId = core.networkId(info.protocol.networkName);
   // 1. genesis → 128 outputs → 128 × 128 → … until the last level gives ≥ `transactions`
@@ -259,6 +260,7 @@ export async function prepareLoad(node, { transactions, chains: chainCount }, lo
     chains[i % chainCount].push({ input: input.outputId, transactionId: t.transactionId, payload: t.payload });
   });
   const signSeconds = (performance.now() - signStart) / 1000;
+  if (beforeMining) await beforeMining();
   let mineSeconds;
   for (let attempt = 1; ; attempt++) {
     const { tips } = await node.getJson('/api/core/v2/tips');

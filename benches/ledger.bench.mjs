@@ -24,14 +24,25 @@
 // intake, white flag (with the signature checks estimated from a verify timing taken
 // here), milestone commit, the coordinator's cadence — from the node's histograms, beside
 // the CPU the node and this load generator used.
+// With pruning (issue 23): by default the run is made --rounds times in pairs, alternating a
+// node without pruning and a node with Hornet's milestone pruning (`pruning.milestones`,
+// `maxMilestonesToKeep` --keep, default 20: the node never prunes closer than belowMaxDepth
+// + 5 = 20 milestones to the confirmed one, and a run needs 16 milestones above the pruning
+// index, so pruning runs every 16 milestones). Both nodes start their load at the same
+// milestone, chosen 3 milestones before a pruning run falls due, so that pruning works
+// during the measurement; how far the pruning index moved while the load lasted is printed. After
+// each run: the data directory's bytes on disk per confirmed transfer (a `du` of it ÷ the
+// run's transfers), and with pruning also once the pruning index has passed the run's last
+// milestone. Then the confirmed tx/s of each mode and the ratio pruning ÷ none (target ≥
+// 0.90). `--pruning 0`: one run without pruning, as before.
 // Prints figures, asserts nothing.
 // The node and the load (fan-out, signing, mining, submission) live in ledger-load.mjs,
 // which bench:events shares.
 
-import { arg } from './measure.mjs';
+import { arg, dirSizes, median, mib } from './measure.mjs';
 import { BenchNode, core, percentile, prepareLoad, sleep, submitLoad } from './ledger-load.mjs';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const { issueToken } = createRequire(import.meta.url)('../dist/jwt-secret.js');
@@ -40,9 +51,17 @@ const TRANSACTIONS = arg('transactions', 49_152);
 const CHAINS = arg('chains', 64);
 const POW = arg('pow', 0);
 const INDEXER = arg('indexer', 1) !== 0;
+const PRUNING = arg('pruning', 1) !== 0;
+const KEEP = arg('keep', 20);
+const ROUNDS = arg('rounds', 1);
 const JWT_SECRET = 'ledger-node bench';
-const RUN_LIMIT_MS = 115_000;
-const started = performance.now();
+const RUN_LIMIT_MS = 180_000;
+// Hornet's rules as the node keeps them (docs/configuration.md#pruning): never within
+// belowMaxDepth + 5 of the confirmed milestone, and a run only with 16 milestones to prune.
+const PRUNE_FLOOR = 20;
+const PRUNE_STEP = 16;
+const LEAD = 3;
+let started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
 /** Sums and counts of the node's timing histograms so far (from /metrics), and its CPU seconds (from /proc). */
@@ -89,10 +108,28 @@ function verifyMicros() {
   return ((performance.now() - start) * 1000) / n;
 }
 
-async function main() {
+/** The first milestone ≥ `from` at which to start the load: LEAD before a pruning run falls due. */
+function loadStartIndex(from) {
+  const keep = Math.max(KEEP, PRUNE_FLOOR);
+  for (let k = 1; ; k++) if (keep + PRUNE_STEP * k - LEAD >= from) return keep + PRUNE_STEP * k - LEAD;
+}
+
+/** One run on a fresh node; `keep` > 0 prunes. Prints the run's figures and returns the main ones. */
+async function runOnce(keep) {
+  started = performance.now();
+  let configFile;
+  const extra = [];
+  if (keep > 0) {
+    configFile = `${process.env.TMPDIR ?? '/tmp'}/ledger-node-bench-pruning-${process.pid}.json`;
+    writeFileSync(
+      configFile,
+      JSON.stringify({ pruning: { milestones: { enabled: true, maxMilestonesToKeep: keep } } }),
+    );
+    extra.push('--config', configFile);
+  }
   const node = await BenchNode.start({
     pow: POW,
-    args: ['--jwt-secret', JWT_SECRET, ...(INDEXER ? [] : ['--no-indexer'])],
+    args: ['--jwt-secret', JWT_SECRET, ...(INDEXER ? [] : ['--no-indexer']), ...extra],
   });
   const getJson = (path) => node.getJson(path);
   const http = (method, path) => node.http(method, path);
@@ -106,13 +143,26 @@ async function main() {
   );
   try {
     console.log(
-      `node up after ${elapsed()} (minPowScore ${POW}, milestone every 1 s, ${core.powInfo().engine} miner, indexer ${INDEXER ? 'on' : 'off'})`,
+      `node up after ${elapsed()} (minPowScore ${POW}, milestone every 1 s, ${core.powInfo().engine} miner, indexer ${INDEXER ? 'on' : 'off'}, ` +
+        `${keep > 0 ? `pruning: keep ${keep} milestones` : 'no pruning'})`,
     );
+    // With --pruning, both modes start the load at the same milestone, LEAD before a run is due.
+    const beforeMining = PRUNING
+      ? async () => {
+          const confirmed = (await getJson('/api/core/v2/info')).status.confirmedMilestone.index;
+          const target = loadStartIndex(confirmed + 1);
+          while ((await getJson('/api/core/v2/info')).status.confirmedMilestone.index < target) await sleep(50);
+          const { status } = await getJson('/api/core/v2/info');
+          console.log(
+            `load starts at confirmed milestone ${status.confirmedMilestone.index} (pruning index ${status.pruningIndex}) after ${elapsed()}`,
+          );
+        }
+      : undefined;
 
     // 1.–2. Fan-out, signed transfers, their blocks mined in chains (ledger-load.mjs).
     const { chains, signSeconds, mineSeconds } = await prepareLoad(
       node,
-      { transactions: TRANSACTIONS, chains: CHAINS },
+      { transactions: TRANSACTIONS, chains: CHAINS, beforeMining },
       (line) => console.log(`${line} after ${elapsed()}`),
     );
     const all = chains.flat();
@@ -127,9 +177,17 @@ async function main() {
     let lastIncludedAt = 0;
     let done = false;
     const milestonesSeen = [];
+    /** Pruning index changes seen while watching: { at, from, to }. */
+    const pruningRuns = [];
+    let pruningIndex = (await getJson('/api/core/v2/info')).status.pruningIndex;
     const watcher = (async () => {
       while (!done) {
-        const latest = (await getJson('/api/core/v2/info')).status.latestMilestone.index;
+        const { status } = await getJson('/api/core/v2/info');
+        const latest = status.latestMilestone.index;
+        if (status.pruningIndex !== pruningIndex) {
+          pruningRuns.push({ at: performance.now(), from: pruningIndex, to: status.pruningIndex });
+          pruningIndex = status.pruningIndex;
+        }
         for (let index = seenIndex + 1; index <= latest; index++) {
           const changes = await getJson(`/api/core/v2/milestones/by-index/${index}/utxo-changes`);
           const now = performance.now();
@@ -165,6 +223,7 @@ async function main() {
     done = true;
     await watcher;
     const after = await stageTimes(node);
+    clearTimeout(limit);
 
     if (included < all.length) {
       // Why not: the node's milestones and the state of each chain's first and last block.
@@ -281,10 +340,108 @@ async function main() {
     console.log(
       `| coordinator cadence (between milestones: 1 s interval, ${milestonesInRun} milestones) | ${cadence.toFixed(2)} | ${pct(cadence)} | |`,
     );
+
+    // Pruning during the measurement, and the data directory per confirmed transfer.
+    const inLoad = pruningRuns.filter((r) => r.at >= submitStart && r.at <= lastIncludedAt);
+    // A pruning run moves the index in bounded steps: every step seen while the load lasted.
+    if (keep > 0)
+      console.log(
+        `\npruning while the load lasted (first submission → last inclusion): ` +
+          (inLoad.length
+            ? `the pruning index advanced ${inLoad[0].from} → ${inLoad[inLoad.length - 1].to} in ${inLoad.length} steps`
+            : 'none') +
+          `; pruning index ${pruningIndex} at the end`,
+      );
+    // On disk (allocated, as du counts: RocksDB preallocates its write-ahead log) and the files' lengths.
+    const perTransfer = (bytes) => Math.round(bytes / Math.max(1, included));
+    const sizesEnd = dirSizes(node.dataDir);
+    const bytesEnd = sizesEnd.disk;
+    console.log(
+      `data directory after the run: ${mib(bytesEnd)} MiB on disk, ${perTransfer(bytesEnd)} bytes per confirmed transfer (${included}); ` +
+        `files ${mib(sizesEnd.apparent)} MiB, ${perTransfer(sizesEnd.apparent)} bytes per transfer`,
+    );
+    let bytesPruned = NaN;
+    let apparentPruned = NaN;
+    if (keep > 0 && used.length > 0) {
+      // Wait until pruning has passed the run's last milestone with transfers (at most 90 s).
+      const last = used[used.length - 1].index;
+      const until = Date.now() + 90_000;
+      let status;
+      while ((status = (await getJson('/api/core/v2/info')).status).pruningIndex < last && Date.now() < until)
+        await sleep(250);
+      const sizes = dirSizes(node.dataDir);
+      bytesPruned = sizes.disk;
+      apparentPruned = sizes.apparent;
+      console.log(
+        `data directory once the pruning index (${status.pruningIndex}) passed the run's last milestone (${last}): ` +
+          `${mib(bytesPruned)} MiB on disk, ${perTransfer(bytesPruned)} bytes per confirmed transfer; ` +
+          `files ${mib(sizes.apparent)} MiB, ${perTransfer(sizes.apparent)} bytes per transfer`,
+      );
+    }
+    return {
+      keep,
+      complete: included === all.length,
+      confirmedTps: included / confirmSeconds,
+      sustained,
+      bytesEnd,
+      bytesPruned,
+      apparentEnd: sizesEnd.apparent,
+      apparentPruned,
+      included,
+      prunedInLoad: inLoad.length ? `${inLoad[0].from} → ${inLoad[inLoad.length - 1].to}` : 'none',
+    };
   } finally {
     clearTimeout(limit);
     await node.stop();
+    if (configFile) rmSync(configFile, { force: true });
   }
+}
+
+async function main() {
+  if (!PRUNING) {
+    await runOnce(0);
+    return;
+  }
+  const runs = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const keep of [0, KEEP]) {
+      console.log(`\n=== round ${round} of ${ROUNDS}: ${keep > 0 ? `pruning, keep ${keep}` : 'no pruning'} ===`);
+      runs.push(await runOnce(keep));
+    }
+  }
+  const of = (pruned) => runs.filter((r) => r.keep > 0 === pruned);
+  const med = (list, key) => median(list.map((r) => r[key]));
+  const none = of(false);
+  const pruned = of(true);
+  console.log(
+    `\nbench:ledger, pruning against none: ${ROUNDS} alternating pair(s), medians; keep ${KEEP} milestones\n`,
+  );
+  console.log('| measure | no pruning | pruning | pruning ÷ none |');
+  console.log('|---|---|---|---|');
+  const row = (label, key, digits = 0) => {
+    const a = med(none, key);
+    const b = med(pruned, key);
+    console.log(`| ${label} | ${a.toFixed(digits)} | ${b.toFixed(digits)} | ${(b / a).toFixed(2)} |`);
+  };
+  row('confirmed tx/s (first submit → last included)', 'confirmedTps');
+  row('confirmed tx/s while submitting (milestone to milestone)', 'sustained');
+  const perTx = (r, key) => r[key] / Math.max(1, r.included);
+  const perTxRow = (label, endKey, prunedKey) => {
+    const a = median(none.map((r) => perTx(r, endKey)));
+    const b = median(pruned.map((r) => perTx(r, endKey)));
+    const c = median(pruned.map((r) => perTx(r, prunedKey)));
+    console.log(`| ${label}, right after the run | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(2)} |`);
+    console.log(
+      `| … once pruning passed the run's milestones | ${a.toFixed(0)} | ${c.toFixed(0)} | ${(c / a).toFixed(2)} |`,
+    );
+  };
+  perTxRow('data dir bytes on disk per confirmed transfer', 'bytesEnd', 'bytesPruned');
+  perTxRow("data dir files' bytes per confirmed transfer", 'apparentEnd', 'apparentPruned');
+  console.log(
+    `\nratio of confirmed tx/s, pruning ÷ none: ${(med(pruned, 'confirmedTps') / med(none, 'confirmedTps')).toFixed(2)} (target ≥ 0.90); ` +
+      `pruning index during the load: ${pruned.map((r) => r.prunedInLoad).join(', ')}; ` +
+      `incomplete runs: ${runs.filter((r) => !r.complete).length}`,
+  );
 }
 
 main().catch((err) => {

@@ -52,36 +52,44 @@ export function cpuSeconds(pid) {
 }
 
 /**
- * Bytes a directory takes on disk, as `du -s -B1` counts them: the blocks allocated to every
- * file below it (hard links once). A file or folder that goes away during the walk (RocksDB
- * deletes table files after a compaction) is skipped.
+ * What a directory holds: `disk`, the bytes allocated to every file below it, as `du -s -B1`
+ * counts them (RocksDB preallocates its write-ahead log, so this can be well above the
+ * contents), and `apparent`, the sum of the files' lengths. Hard links count
+ * once; a file or folder that goes away during the walk (RocksDB deletes table files after
+ * a compaction) is skipped.
  */
-export function dirBytes(dir) {
+export function dirSizes(dir) {
   const seen = new Set();
+  const sizes = { disk: 0, apparent: 0 };
   const walk = (path) => {
     let st;
     try {
       st = lstatSync(path);
     } catch {
-      return 0; // deleted meanwhile
+      return; // deleted meanwhile
     }
     const key = `${st.dev}:${st.ino}`;
-    if (seen.has(key)) return 0;
+    if (seen.has(key)) return;
     seen.add(key);
-    let total = st.blocks * 512;
-    if (st.isDirectory()) {
-      let names = [];
-      try {
-        names = readdirSync(path);
-      } catch {
-        return total;
-      }
-      for (const name of names) total += walk(join(path, name));
+    sizes.disk += st.blocks * 512;
+    if (!st.isDirectory()) {
+      sizes.apparent += st.size;
+      return;
     }
-    return total;
+    let names = [];
+    try {
+      names = readdirSync(path);
+    } catch {
+      return;
+    }
+    for (const name of names) walk(join(path, name));
   };
-  return walk(dir);
+  walk(dir);
+  return sizes;
 }
+
+/** Bytes a directory takes on disk, as `du -s -B1` counts them (see dirSizes). */
+export const dirBytes = (dir) => dirSizes(dir).disk;
 
 /** Bytes as MiB text, two decimals. */
 export const mib = (bytes) => (bytes / 2 ** 20).toFixed(2);
