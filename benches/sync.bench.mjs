@@ -1,0 +1,495 @@
+// Joining a network with history: `npm run bench:sync [-- --milestones 10000]` (issue 23,
+// docs/benchmarks.md). How long a new node takes to be synced, and what the history costs on
+// disk.
+//
+// 1. History. A coordinator node (bin/ledger-node.js, a milestone every second: the shortest
+//    interval the node allows; minPowScore 0; genesis style `hornet`, so that Hornet can
+//    follow) takes, between milestones, --transfers value transfers and --tagged tagged-data
+//    blocks a second (the node selects parents; each transfer spends an output of a pool of
+//    128 once a milestone has confirmed the transfer that made it) until its confirmed
+//    milestone reaches --milestones. The load then stops; the coordinator goes on issuing.
+// 2. Followers, one after the other, each on a fresh data directory, dialing the coordinator
+//    over gossip; "synced" is the moment the follower's confirmed milestone reaches the
+//    coordinator's confirmed milestone at the follower's start (polled every 100 ms), and the
+//    time runs from the follower's start (process start included):
+//    (a) ours from genesis (warp sync): blocks/s = the coordinator's stored blocks ÷ the time;
+//    (H) when Hornet 2.0.1 is there (HORNET_BIN with `hornet`, HORNET_INTEROP with
+//        start-hornet-follower.sh, as benches/hornet.mjs): a Hornet follower from the genesis
+//        snapshot our coordinator writes (`ledger-node snapshot write`), the same history over
+//        the same gossip; the ratio of blocks/s ours ÷ Hornet's (target ≥ 2);
+//    (b) ours from a full snapshot the coordinator writes 25 milestones behind its confirmed
+//        one (`POST /api/core/v2/control/snapshots/create`; `--snapshot`, i.e.
+//        snapshot.loadPath): target < 10 s;
+//    (c) ours from genesis with Hornet's milestone pruning (`maxMilestonesToKeep` --keep):
+//        once synced and pruned, its data directory (a `du`) ÷ the transfers the history
+//        confirmed, beside the same for (a) (no pruning) and for Hornet.
+// The CPU seconds each follower used are printed beside its time. Prints figures, asserts
+// nothing. With a small --milestones (e.g. 300) the whole run takes a few minutes; the
+// history is built in real time, so 10,000 milestones take 2.8 hours to build.
+
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { arg, cpuSeconds, dirSizes, mib, table } from './measure.mjs';
+import {
+  BenchNode,
+  benchKey,
+  core,
+  genesisKey,
+  GENESIS_OUTPUT_ID,
+  pool,
+  sleep,
+  split,
+  transfer,
+} from './ledger-load.mjs';
+import { freePort } from './node-process.mjs';
+
+const require = createRequire(import.meta.url);
+const native = require('../dist/native.js').default;
+const { issueToken } = require('../dist/jwt-secret.js');
+
+const MILESTONES = arg('milestones', 10_000);
+const TRANSFERS = arg('transfers', 20);
+const TAGGED = arg('tagged', 20);
+const KEEP = arg('keep', 20);
+const HORNET = arg('hornet', 1) !== 0;
+const POOL = 128;
+const SNAPSHOT_DEPTH = 25;
+const JWT_SECRET = 'ledger-node bench:sync';
+const COORDINATOR_SEED = '0x' + createHash('sha256').update('ledger-node bench:sync coordinator').digest('hex');
+const COORDINATOR_PUBLIC_KEY = core.publicKey(COORDINATOR_SEED);
+const BIN = fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url));
+const started = performance.now();
+const clock = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+// ---- nodes ----------------------------------------------------------------------------------
+
+/** A data directory with its gossip identity made now, so that peers can name the node before it starts. */
+async function plan(name) {
+  const dataDir = mkdtempSync(join(tmpdir(), `ledger-node-bench-sync-${name}-`));
+  const peerId = native.identityPeerId(join(dataDir, 'p2p-identity.key'), undefined);
+  const port = await freePort();
+  return { dataDir, bind: `/ip4/127.0.0.1/tcp/${port}`, address: `/ip4/127.0.0.1/tcp/${port}/p2p/${peerId}` };
+}
+
+const COMMON = ['--jwt-secret', JWT_SECRET, '--no-dashboard', '--no-faucet', '--genesis-style', 'hornet'];
+
+async function startCoordinator() {
+  const p = await plan('coordinator');
+  const node = await BenchNode.start({
+    pow: 0,
+    dataDir: p.dataDir,
+    args: [...COMMON, '--coordinator-key', COORDINATOR_SEED, '--gossip', '--p2p-bind', p.bind],
+  });
+  node.address = p.address;
+  return node;
+}
+
+/** A follower of `coordinator` over gossip; `extra` adds flags (a snapshot, a config file). */
+async function startFollower(name, coordinator, extra = []) {
+  const p = await plan(name);
+  return BenchNode.start({
+    pow: 0,
+    dataDir: p.dataDir,
+    args: [
+      ...COMMON,
+      '--no-coordinator',
+      '--coordinator-public-key',
+      COORDINATOR_PUBLIC_KEY,
+      '--gossip',
+      '--p2p-bind',
+      p.bind,
+      '--peer',
+      coordinator.address,
+      ...extra,
+    ],
+  });
+}
+
+async function status(url) {
+  const response = await fetch(`${url}/api/core/v2/info`);
+  if (response.status !== 200) throw new Error(`GET ${url}/api/core/v2/info: ${response.status}`);
+  return (await response.json()).status;
+}
+
+async function metric(node, name) {
+  const token = await issueToken(JWT_SECRET);
+  const text = await (await fetch(`${node.base}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return Number(line?.slice(name.length + 1) ?? NaN);
+}
+
+/**
+ * Poll `url` until its confirmed milestone reaches `target`: the performance.now() of that
+ * moment, or undefined after `limitMs`.
+ */
+async function waitConfirmed(url, target, limitMs) {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    try {
+      if ((await status(url)).confirmedMilestone.index >= target) return performance.now();
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) return undefined;
+    await sleep(100);
+  }
+}
+
+// ---- 1. the history -------------------------------------------------------------------------
+
+async function buildHistory(coordinator) {
+  const info = await coordinator.getJson('/api/core/v2/info');
+  const networkId = core.networkId(info.protocol.networkName);
+  const genesis = {
+    outputId: GENESIS_OUTPUT_ID,
+    output: (await coordinator.getJson(`/api/core/v2/outputs/${GENESIS_OUTPUT_ID}`)).output,
+  };
+  const fan = transfer(networkId, genesis, genesisKey, split(BigInt(info.protocol.tokenSupply), POOL));
+  await coordinator.fanOut([fan], 'fan-out');
+  /** Outputs a transfer can spend now (their transaction is confirmed). */
+  const spendable = [...fan.outputs];
+  /** Transfers submitted, not yet seen confirmed: transaction ID → its output. */
+  const pending = new Map();
+  const counts = { transfers: 0, confirmed: 0, tagged: 0, failed: 0 };
+  let confirmedIndex = (await status(coordinator.base)).confirmedMilestone.index;
+  let building = true;
+
+  // Milestone by milestone: the outputs of our confirmed transfers become spendable again.
+  const watcher = (async () => {
+    while (building) {
+      const latest = (await status(coordinator.base)).confirmedMilestone.index;
+      for (let index = confirmedIndex + 1; index <= latest; index++) {
+        const changes = await coordinator.getJson(`/api/core/v2/milestones/by-index/${index}/utxo-changes`);
+        for (const outputId of changes.createdOutputs) {
+          const made = pending.get(outputId.slice(0, 66));
+          if (made === undefined) continue;
+          pending.delete(outputId.slice(0, 66));
+          spendable.push(made);
+          counts.confirmed++;
+        }
+      }
+      confirmedIndex = latest;
+      await sleep(200);
+    }
+  })();
+
+  const submit = async (body) => {
+    try {
+      await coordinator.post(Buffer.from(JSON.stringify(body)));
+      return true;
+    } catch (err) {
+      if (counts.failed++ < 5) console.error(`submission failed: ${err.message}`);
+      return false;
+    }
+  };
+  const tag = '0x' + Buffer.from('bench:sync').toString('hex');
+  let lastReport = performance.now();
+  const buildStart = performance.now();
+  // Ten slices a second: each slice submits its share of transfers and tagged data.
+  for (let slice = 0; confirmedIndex < MILESTONES; slice++) {
+    const sliceStart = performance.now();
+    const transfers = [];
+    const quota = Math.floor(((slice % 10) + 1) * (TRANSFERS / 10)) - Math.floor((slice % 10) * (TRANSFERS / 10));
+    for (let i = 0; i < quota && spendable.length > 0; i++) {
+      const input = spendable.shift();
+      const t = transfer(networkId, input, benchKey, [BigInt(input.output.amount)]);
+      pending.set(t.transactionId, t.outputs[0]);
+      transfers.push(t);
+    }
+    const taggedQuota = Math.floor(((slice % 10) + 1) * (TAGGED / 10)) - Math.floor((slice % 10) * (TAGGED / 10));
+    const bodies = [
+      ...transfers.map((t) => ({ protocolVersion: 2, payload: t.payload })),
+      ...Array.from({ length: taggedQuota }, (_, i) => ({
+        protocolVersion: 2,
+        payload: { type: 5, tag, data: '0x' + Buffer.from(`slice ${slice} block ${i}`).toString('hex') },
+      })),
+    ];
+    await pool(bodies, 8, async (body) => {
+      if (await submit(body)) counts[body.payload.type === 6 ? 'transfers' : 'tagged']++;
+    });
+    if (performance.now() - lastReport >= 60_000) {
+      lastReport = performance.now();
+      const perSecond = confirmedIndex / ((performance.now() - buildStart) / 1000);
+      console.log(
+        `  [${clock()}] milestone ${confirmedIndex} of ${MILESTONES}, ${counts.transfers} transfers (${counts.confirmed} confirmed), ` +
+          `${counts.tagged} tagged-data blocks, ${spendable.length} outputs free; about ${Math.round((MILESTONES - confirmedIndex) / perSecond / 60)} min to go; load ${load()}`,
+      );
+    }
+    await sleep(Math.max(0, 100 - (performance.now() - sliceStart)));
+  }
+  // The last transfers get their milestone (two intervals), then the load is over.
+  await sleep(2_500);
+  building = false;
+  await watcher;
+  return { counts, seconds: (performance.now() - buildStart) / 1000 };
+}
+
+// ---- Hornet ---------------------------------------------------------------------------------
+
+function hornetUnavailable() {
+  const bin = process.env.HORNET_BIN;
+  const scripts = process.env.HORNET_INTEROP;
+  if (!bin || !existsSync(join(bin, 'hornet'))) return 'no Hornet (set HORNET_BIN to the folder holding `hornet`)';
+  if (!scripts || !existsSync(join(scripts, 'start-hornet-follower.sh')))
+    return 'no interop scripts (set HORNET_INTEROP to the folder of start-hornet-follower.sh)';
+  return undefined;
+}
+
+function run(file, args, env = {}) {
+  return new Promise((resolveRun, reject) => {
+    execFile(file, args, { env: { ...process.env, ...env }, timeout: 300_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${file} ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
+      else resolveRun(stdout);
+    });
+  });
+}
+
+/** A Hornet follower from our genesis snapshot, dialing the coordinator: `{ url, pid, state, stop }`. */
+async function startHornetFollower(coordinator, snapshotFile) {
+  const state = join(mkdtempSync(join(tmpdir(), 'ledger-node-bench-sync-hornet-')), 'follower');
+  const [rest, p2p] = [await freePort(), await freePort()];
+  const stop = async () => {
+    await run('bash', [join(process.env.HORNET_INTEROP, 'stop.sh'), state]).catch(() => {});
+  };
+  const remove = () => rmSync(join(state, '..'), { recursive: true, force: true });
+  try {
+    await run('bash', [join(process.env.HORNET_INTEROP, 'start-hornet-follower.sh')], {
+      BIN: process.env.HORNET_BIN,
+      SNAPSHOT: snapshotFile,
+      COO_PUBLIC_KEYS: COORDINATOR_PUBLIC_KEY.slice(2),
+      LEDGER_PEER: coordinator.address,
+      STATE: state,
+      REST_F: `127.0.0.1:${rest}`,
+      P2P_PORT_F: String(p2p),
+    });
+  } catch (err) {
+    await stop();
+    remove();
+    throw err;
+  }
+  const pid = Number(readFileSync(join(state, 'hornet-follower.pid'), 'utf8').trim());
+  return { url: `http://127.0.0.1:${rest}`, pid, state, stop, remove };
+}
+
+// ---- 2. followers ---------------------------------------------------------------------------
+
+/**
+ * Start a follower with `start()`, wait until synced (at most `limitMs`: then `seconds` is
+ * NaN and the follower's state is printed); its figures. `start` returns { url, pid }.
+ */
+async function timeToSynced(label, coordinator, start, limitMs) {
+  const cooStatus = await status(coordinator.base);
+  const target = cooStatus.confirmedMilestone.index;
+  const blocks = await metric(coordinator, 'ledger_node_blocks_stored');
+  const t0 = performance.now();
+  const follower = await start();
+  const up = performance.now();
+  const synced = await waitConfirmed(follower.url, target, limitMs);
+  const seconds = synced === undefined ? NaN : (synced - t0) / 1000;
+  const cpu = cpuSeconds(follower.pid);
+  const figures = { label, target, blocks, seconds, upSeconds: (up - t0) / 1000, cpu, follower };
+  if (synced === undefined) {
+    const s = await status(follower.url).catch(() => undefined);
+    console.log(
+      `  ${label}: NOT synced to milestone ${target} within ${limitMs / 1000} s: confirmed ${s?.confirmedMilestone.index}, ` +
+        `latest ${s?.latestMilestone.index}, pruning index ${s?.pruningIndex}; ${cpu.toFixed(1)} CPU-s; load ${load()}`,
+    );
+    return figures;
+  }
+  console.log(
+    `  ${label}: synced to milestone ${target} (${blocks} blocks) in ${seconds.toFixed(2)} s ` +
+      `(REST up after ${figures.upSeconds.toFixed(2)} s), ${Math.round(blocks / seconds)} blocks/s, ${cpu.toFixed(1)} CPU-s; load ${load()}`,
+  );
+  return figures;
+}
+
+const ours = (node) => Object.assign(node, { url: node.base, pid: node.child.pid });
+
+async function main() {
+  const why = HORNET ? hornetUnavailable() : '--hornet 0';
+  console.log(
+    `bench:sync: ${MILESTONES} milestones, ${TRANSFERS} transfers and ${TAGGED} tagged-data blocks a second, ` +
+      `pruning follower keeps ${KEEP}; Hornet: ${why ?? 'yes'}; load ${load()}`,
+  );
+  const coordinator = await startCoordinator();
+  const cleanup = [];
+  try {
+    // 1. The history.
+    const { counts, seconds } = await buildHistory(coordinator);
+    const cooInfo = await status(coordinator.base);
+    const cooBytes = dirSizes(coordinator.dataDir);
+    const cooBlocks = await metric(coordinator, 'ledger_node_blocks_stored');
+    console.log(
+      `history built in ${(seconds / 60).toFixed(1)} min: milestone ${cooInfo.confirmedMilestone.index}, ${cooBlocks} blocks, ` +
+        `${counts.confirmed} of ${counts.transfers} transfers confirmed, ${counts.tagged} tagged-data blocks, ${counts.failed} failed submissions; ` +
+        `coordinator's data directory ${mib(cooBytes.disk)} MiB on disk; load ${load()}`,
+    );
+    const perTransfer = (bytes) => Math.round(bytes / Math.max(1, counts.confirmed));
+
+    // (a) Ours by warp sync from genesis.
+    // Generous limits: a follower that gets stuck is reported, and the run goes on.
+    const syncLimit = Math.max(120_000, cooBlocks * 2);
+    const warp = await timeToSynced(
+      '(a) ours, warp sync from genesis',
+      coordinator,
+      async () => ours(await startFollower('warp', coordinator)),
+      syncLimit,
+    );
+    await sleep(2_000); // its last writes reach the files
+    const warpBytes = dirSizes(warp.follower.dataDir);
+    console.log(`  (a) data directory ${mib(warpBytes.disk)} MiB on disk, ${mib(warpBytes.apparent)} MiB of files`);
+    await warp.follower.stop();
+
+    // (H) Hornet, the same history from the same coordinator.
+    let hornet;
+    let hornetBytes = { disk: NaN, apparent: NaN };
+    if (!why) {
+      const genesisFile = join(mkdtempSync(join(tmpdir(), 'ledger-node-bench-sync-genesis-')), 'genesis.bin');
+      await run(process.execPath, [BIN, 'snapshot', 'write', '--out', genesisFile, '--data-dir', coordinator.dataDir]);
+      try {
+        hornet = await timeToSynced(
+          '(H) Hornet 2.0.1, warp sync from genesis',
+          coordinator,
+          () => startHornetFollower(coordinator, genesisFile),
+          syncLimit,
+        );
+        await hornet.follower.stop();
+        hornetBytes = dirSizes(hornet.follower.state);
+        console.log(
+          `  (H) Hornet's folder ${mib(hornetBytes.disk)} MiB on disk, ${mib(hornetBytes.apparent)} MiB of files`,
+        );
+        hornet.follower.remove();
+      } catch (err) {
+        console.log(`  Hornet follower failed: ${err.message.split('\n')[0]}`);
+        hornet = undefined;
+      } finally {
+        rmSync(join(genesisFile, '..'), { recursive: true, force: true });
+      }
+    }
+
+    // (b) Ours from a full snapshot near the end.
+    const snapshotIndex = (await status(coordinator.base)).confirmedMilestone.index - SNAPSHOT_DEPTH;
+    const token = await issueToken(JWT_SECRET);
+    const created = await fetch(`${coordinator.base}/api/core/v2/control/snapshots/create`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ index: snapshotIndex }),
+    });
+    let joiner;
+    let snapshotBytes = NaN;
+    if (created.status === 200) {
+      const { filePath } = await created.json();
+      snapshotBytes = readFileSync(filePath).length;
+      joiner = await timeToSynced(
+        `(b) ours from a full snapshot at ${snapshotIndex}`,
+        coordinator,
+        async () => ours(await startFollower('snapshot', coordinator, ['--snapshot', filePath])),
+        120_000,
+      );
+      await joiner.follower.stop();
+    } else console.log(`  (b) no snapshot: ${created.status} ${await created.text()} (a longer --milestones)`);
+
+    // (c) Ours from genesis with pruning: its disk once pruned.
+    const configFile = join(tmpdir(), `ledger-node-bench-sync-pruning-${process.pid}.json`);
+    writeFileSync(
+      configFile,
+      JSON.stringify({ pruning: { milestones: { enabled: true, maxMilestonesToKeep: KEEP } } }),
+    );
+    cleanup.push(() => rmSync(configFile, { force: true }));
+    const pruned = await timeToSynced(
+      `(c) ours, warp sync with pruning (keep ${KEEP})`,
+      coordinator,
+      async () => ours(await startFollower('pruning', coordinator, ['--config', configFile])),
+      syncLimit,
+    );
+    // Pruned as far as the rules let it (docs/configuration.md#pruning): within 20 + 16 of the confirmed milestone.
+    const prunedDeadline = Date.now() + (Number.isNaN(pruned.seconds) ? 0 : 300_000);
+    let prunedStatus;
+    for (;;) {
+      prunedStatus = await status(pruned.follower.url);
+      if (prunedStatus.pruningIndex >= prunedStatus.confirmedMilestone.index - Math.max(KEEP, 20) - 16) break;
+      if (Date.now() > prunedDeadline) break;
+      await sleep(500);
+    }
+    await sleep(2_000);
+    const prunedBytes = dirSizes(pruned.follower.dataDir);
+    console.log(
+      `  (c) pruning index ${prunedStatus.pruningIndex} at confirmed ${prunedStatus.confirmedMilestone.index}: data directory ${mib(prunedBytes.disk)} MiB on disk`,
+    );
+    await pruned.follower.stop();
+
+    // ---- summary ----
+    console.log(
+      `\nbench:sync — history of ${MILESTONES} milestones (${cooBlocks} blocks, ${counts.confirmed} confirmed transfers, ` +
+        `${counts.tagged} tagged-data blocks); load average at the end ${load()}\n`,
+    );
+    const row = (f, target) => [
+      f.label,
+      f.target,
+      f.blocks,
+      Number.isNaN(f.seconds) ? 'not synced' : f.seconds.toFixed(2),
+      Number.isNaN(f.seconds) ? '—' : String(Math.round(f.blocks / f.seconds)),
+      f.cpu.toFixed(1),
+      target,
+    ];
+    table(
+      ['follower', 'synced to milestone', 'blocks', 'seconds', 'blocks/s', 'CPU-s', 'target'],
+      [
+        row(warp, '—'),
+        ...(hornet ? [row(hornet, '—')] : []),
+        ...(joiner ? [row(joiner, `< 10 s: ${joiner.seconds < 10 ? 'met' : 'not met'}`)] : []),
+        row(pruned, '—'),
+      ],
+    );
+    if (hornet) {
+      const ratio = warp.blocks / warp.seconds / (hornet.blocks / hornet.seconds);
+      console.log(
+        `warp sync blocks/s, ours ÷ Hornet's: ${ratio.toFixed(2)} (target ≥ 2: ${ratio >= 2 ? 'met' : 'not met'}); ` +
+          `CPU-s ours ÷ Hornet's: ${(warp.cpu / hornet.cpu).toFixed(2)}\n`,
+      );
+    } else console.log(`Hornet: not run (${why})\n`);
+    // On disk: allocated blocks, as du counts them (RocksDB preallocates its write-ahead log);
+    // files: the sum of their lengths.
+    const diskRow = (label, sizes) => [
+      label,
+      mib(sizes.disk),
+      perTransfer(sizes.disk),
+      mib(sizes.apparent),
+      perTransfer(sizes.apparent),
+    ];
+    table(
+      [
+        'data directory',
+        'MiB on disk',
+        'bytes on disk per confirmed transfer',
+        'MiB of files',
+        'bytes of files per transfer',
+      ],
+      [
+        diskRow('coordinator (history, no pruning)', cooBytes),
+        diskRow('(a) follower, no pruning', warpBytes),
+        diskRow(`(c) follower, pruning (keep ${KEEP})`, prunedBytes),
+        ...(hornet ? [diskRow('Hornet follower, no pruning', hornetBytes)] : []),
+      ],
+    );
+    console.log(`full snapshot at ${snapshotIndex}: ${snapshotBytes} bytes`);
+  } finally {
+    await coordinator.stop();
+    for (const f of cleanup) f();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
