@@ -18,10 +18,12 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 INX_COORDINATOR="${INX_COORDINATOR:-/work/interop/bin/inx-coordinator}"
+INX_SPAMMER="${INX_SPAMMER:-/work/interop/bin/inx-spammer}" # optional: the spam phase is skipped without it
 [ -x "$INX_COORDINATOR" ] || { echo "no inx-coordinator binary at $INX_COORDINATOR (set INX_COORDINATOR)"; exit 2; }
 [ -f "$ROOT/dist/index.js" ] || { echo "dist/ missing: run npm run build first"; exit 2; }
 
 REST_PORT="${REST_PORT:-14465}"; INX_PORT="${INX_PORT:-9129}"; COO_INTERVAL="${COO_INTERVAL:-2s}"
+SPAMMER_PORT="${SPAMMER_PORT:-9192}"; SPAM_SECONDS="${SPAM_SECONDS:-20}"
 URL="http://127.0.0.1:$REST_PORT"
 WORK="$(mktemp -d /tmp/ledger-node-inx-coordinator-XXXXXX)"
 # The coordinator keys of Hornet's private tangle (public test keys; seed ‖ public key).
@@ -31,8 +33,9 @@ COO_PUB_2=f6752f5f46a53364e2ee9c4d662d762a81efd51010282a75cd6bd03f28ef349c
 GENESIS_SEED=0xffbf22719c9ea8d3d31bcf5d5eaa03ffb3a2a2e71abfd2b2ef0e56b692897f71 # the dev genesis key (D23)
 GENESIS_OUTPUT=0x$(printf '00%.0s' $(seq 1 34))
 
-NODE_PID=""; COO_PID=""; failed=0
+NODE_PID=""; COO_PID=""; SPAM_PID=""; failed=0
 cleanup() {
+  [ -n "$SPAM_PID" ] && kill "$SPAM_PID" 2>/dev/null && wait "$SPAM_PID" 2>/dev/null || true
   [ -n "$COO_PID" ] && kill "$COO_PID" 2>/dev/null && wait "$COO_PID" 2>/dev/null || true
   [ -n "$NODE_PID" ] && kill "$NODE_PID" 2>/dev/null && wait "$NODE_PID" 2>/dev/null || true
   if [ "${KEEP:-0}" = 1 ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
@@ -75,7 +78,8 @@ start_coo() { # extra flags…
   mkdir -p "$WORK/coo"
   (cd "$WORK/coo" && COO_PRV_KEYS="$COO_PRV_KEYS" exec "$INX_COORDINATOR" --app.checkForUpdates=false \
     --inx.address="127.0.0.1:$INX_PORT" --coordinator.stateFilePath=coordinator.state \
-    --coordinator.blockBackups.enabled=false --coordinator.interval="$COO_INTERVAL" "$@" >>"$WORK/coo.log" 2>&1) &
+    --coordinator.blockBackups.enabled=false --coordinator.interval="$COO_INTERVAL" \
+    --coordinator.checkpoints.maxTrackedBlocks=10 "$@" >>"$WORK/coo.log" 2>&1) &
   COO_PID=$!
 }
 stop_coo() { kill "$COO_PID"; wait "$COO_PID" 2>/dev/null || true; COO_PID=""; }
@@ -139,6 +143,54 @@ if wait_confirmed $((before + 2)) 60; then
 else
   report 0 "restart: no milestone after $before within 60 s"; tail -20 "$WORK/coo.log"
 fi
+# Data spam from Hornet's inx-spammer while inx-coordinator runs: with at most 10 tracked
+# blocks it issues checkpoints (blocks without payload, nonce 0: the node mines them) to
+# reference the spam, and milestones on top of them.
+if [ -x "$INX_SPAMMER" ]; then
+  mkdir -p "$WORK/spammer"
+  (cd "$WORK/spammer" && exec "$INX_SPAMMER" --app.checkForUpdates=false --inx.address="127.0.0.1:$INX_PORT" \
+    --restAPI.bindAddress="127.0.0.1:$SPAMMER_PORT" --spammer.autostart=true --spammer.bpsRateLimit=5 \
+    --spammer.cpuMaxUsage=0 --spammer.workers=1 >>"$WORK/spammer.log" 2>&1) &
+  SPAM_PID=$!
+  from="$(status 'j.status.confirmedMilestone.index')"
+  sleep "$SPAM_SECONDS"
+  metrics="$(status '[j.metrics.blocksPerSecond, j.metrics.referencedRate].join(" ")')"
+  kill "$SPAM_PID"; wait "$SPAM_PID" 2>/dev/null || true; SPAM_PID=""
+  to="$(status 'j.status.confirmedMilestone.index')"
+  wait_confirmed $((to + 2)) 30 || true # the last spam referenced
+  to="$(status 'j.status.confirmedMilestone.index')"
+  read -r bps rate <<<"$metrics"
+  # Blocks referenced by the milestones of the spam phase, and how many of them were spam.
+  counts="$(node -e '
+    const [url, from, to] = process.argv.slice(1);
+    (async () => {
+      let blocks = 0, tagged = 0;
+      const seen = new Set(), todo = [];
+      for (let i = +to; i > +from; i--) {
+        const ms = await (await fetch(`${url}/api/core/v2/milestones/by-index/${i}`)).json();
+        todo.push(...ms.parents);
+      }
+      while (todo.length) {
+        const id = todo.pop();
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const meta = await (await fetch(`${url}/api/core/v2/blocks/${id}/metadata`)).json();
+        if (meta.referencedByMilestoneIndex === undefined || meta.referencedByMilestoneIndex <= +from) continue;
+        const block = await (await fetch(`${url}/api/core/v2/blocks/${id}`)).json();
+        blocks++;
+        if (block.payload?.type === 5) tagged++;
+        todo.push(...block.parents);
+      }
+      console.log(blocks, tagged);
+    })();' "$URL" "$from" "$to")"
+  read -r referenced spam <<<"$counts"
+  checkpoints="$(grep -c 'checkpoint ([0-9]*) block issued' "$WORK/coo.log" || true)"
+  report "$([ "${spam:-0}" -ge $((SPAM_SECONDS * 2)) ] && [ "$checkpoints" -ge 1 ] && echo 1)" \
+    "spam for $SPAM_SECONDS s: $bps blocks/s, referenced rate $rate %; milestones $((from + 1))..$to reference $referenced blocks, $spam of them spam; $checkpoints checkpoints issued"
+else
+  echo "skip spam phase: no inx-spammer at $INX_SPAMMER"
+fi
+
 # Every milestone inx-coordinator logged as issued is served by the node under that id.
 issued=0; same=0
 while read -r index id; do
