@@ -142,9 +142,9 @@ if [ -n "$BLOCK" ]; then
     "poi: proof of block $BLOCK (milestone $proof_ms) created ($code, $(wc -c <"$WORK/proof.json") bytes), validated: $valid, with the nonce changed: $bad"
   # Through the node's proxy: the request reaches inx-poi as /api/poi/v1/create/<id>.
   proxied="$(curl -s -H "$AUTH" -o "$WORK/proxied.txt" -w '%{http_code}' "$URL/api/poi/v1/create/$BLOCK")"
-  direct="$(curl -s -o /dev/null -w '%{http_code}' "$P/api/poi/v1/create/$BLOCK")"
-  report "$([ "$proxied" = "$direct" ] && echo 1)" \
-    "poi: through the node's proxy /api/poi/v1/create → $proxied ($(head -c 80 "$WORK/proxied.txt")), inx-poi itself at /api/poi/v1/create → $direct (as on Hornet 2.0.1: 404)"
+  direct="$(curl -s -o "$WORK/direct.txt" -w '%{http_code}' "$P/api/poi/v1/create/$BLOCK")"
+  report "$([ "$proxied" = "$direct" ] && cmp -s "$WORK/proxied.txt" "$WORK/direct.txt" && echo 1)" \
+    "poi: through the node's proxy /api/poi/v1/create → $proxied ($(head -c 80 "$WORK/proxied.txt")), inx-poi itself at /api/poi/v1/create → $direct, the same body (as on Hornet 2.0.1: 404)"
 fi
 
 # --- inx-spammer -------------------------------------------------------------------------
