@@ -11,6 +11,7 @@
 #
 #   scripts/interop/inx-coordinator.sh        # needs `npm run build` and the binary below
 #   INX_COORDINATOR=/path/to/inx-coordinator REST_PORT=14465 INX_PORT=9129 scripts/interop/inx-coordinator.sh
+#   KEYS=public scripts/interop/inx-coordinator.sh   # the keys as coordinator.publicKeys
 #
 # Prints one ok/FAIL line per check; exits 1 on any FAIL. Everything lives in a temporary
 # directory that is removed at the end (KEEP=1 keeps it).
@@ -47,19 +48,24 @@ report() { # ok? what
 json() { node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{const j=JSON.parse(t);console.log(eval(process.argv[1]))})' "$1"; }
 status() { curl -sf "$URL/api/core/v2/info" | json "$1"; }
 
+# KEYS=ranges (default): Hornet's shape, protocol.publicKeyRanges + milestonePublicKeyCount 2.
+# KEYS=public: coordinator.publicKeys (--coordinator-public-key), every key must sign.
+if [ "${KEYS:-ranges}" = public ]; then
+  keys='"protocol": { "minPowScore": 5 },
+  "coordinator": { "enabled": false, "publicKeys": ["0x'"$COO_PUB_1"'", "0x'"$COO_PUB_2"'"] },'
+else
+  keys='"protocol": {
+    "minPowScore": 5,
+    "milestonePublicKeyCount": 2,
+    "publicKeyRanges": [{ "key": "'"$COO_PUB_1"'", "start": 0, "end": 0 }, { "key": "'"$COO_PUB_2"'", "start": 0, "end": 0 }]
+  },
+  "coordinator": { "enabled": false },'
+fi
 cat >"$WORK/config.json" <<JSON
 {
   "dataDir": "$WORK/data",
   "restApi": { "bindAddress": "127.0.0.1:$REST_PORT" },
-  "protocol": {
-    "minPowScore": 5,
-    "milestonePublicKeyCount": 2,
-    "publicKeyRanges": [
-      { "key": "$COO_PUB_1", "start": 0, "end": 0 },
-      { "key": "$COO_PUB_2", "start": 0, "end": 0 }
-    ]
-  },
-  "coordinator": { "enabled": false },
+  $keys
   "inx": { "enabled": true, "bindAddress": "127.0.0.1:$INX_PORT" }
 }
 JSON
@@ -143,6 +149,27 @@ if wait_confirmed $((before + 2)) 60; then
 else
   report 0 "restart: no milestone after $before within 60 s"; tail -20 "$WORK/coo.log"
 fi
+# The node stopped under inx-coordinator: it shuts itself down (INX connection dropped);
+# the node started again on its data directory reports the milestone it stopped at, and
+# inx-coordinator started again resumes there.
+kill "$NODE_PID"; wait "$NODE_PID" 2>/dev/null || true; NODE_PID=""
+for _ in $(seq 1 50); do kill -0 "$COO_PID" 2>/dev/null || break; sleep 0.2; done
+if kill -0 "$COO_PID" 2>/dev/null; then
+  report 0 "node stopped: inx-coordinator still runs after 10 s"; stop_coo
+else
+  wait "$COO_PID" 2>/dev/null || true; COO_PID=""
+  report "$(grep -q 'INX connection to node dropped' "$WORK/coo.log" && echo 1)" "node stopped: inx-coordinator shut itself down (INX connection to node dropped)"
+fi
+start_node
+before="$(status 'j.status.confirmedMilestone.index')"
+start_coo
+started=$SECONDS
+if wait_confirmed $((before + 2)) 60; then
+  report 1 "node restarted at milestone $before: inx-coordinator resumed, milestone $((before + 2)) confirmed after $((SECONDS - started)) s"
+else
+  report 0 "node restarted at milestone $before: no new milestone within 60 s"; tail -20 "$WORK/coo.log"
+fi
+
 # Data spam from Hornet's inx-spammer while inx-coordinator runs: with at most 10 tracked
 # blocks it issues checkpoints (blocks without payload, nonce 0: the node mines them) to
 # reference the spam, and milestones on top of them.
