@@ -11,12 +11,17 @@
 //! every `refresh_tips_interval` while it waits or is mined (Hornet's PoW loop does the
 //! same), and the whole attachment gives up after `timeout`. A client that cancels the RPC
 //! cancels its mining job.
+//!
+//! The parents rule is the protocol's 1..8 (`ORIGIN`), not the REST API's 2..8 (D40):
+//! Hornet's attacher takes an extension's block with a single parent, and inx-faucet sends
+//! one when it chains a payout on its previous, not yet confirmed block.
 
 use crate::server::Context;
 use crate::status::{self, blocking};
 use ledger_core::codec::{decode_block, encode_block};
 use ledger_core::model::{Id32, Payload};
 use ledger_core::pow::{self, JobHandle, JobOutcome, MiningRequest};
+use ledger_core::validate::BlockOrigin;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::oneshot;
@@ -24,6 +29,10 @@ use tonic::Status;
 
 /// Stardust's block protocol version.
 const PROTOCOL_VERSION: u8 = 2;
+
+/// The rules an extension's block is held to: the protocol's, as for blocks from peers
+/// (1..8 parents, D40), which is what Hornet's attacher applies.
+const ORIGIN: BlockOrigin = BlockOrigin::Peer;
 
 fn invalid(detail: impl std::fmt::Display) -> Status {
     Status::invalid_argument(format!("failed to attach block: {detail}"))
@@ -80,7 +89,7 @@ pub async fn attach(ctx: &Arc<Context>, bytes: Vec<u8>) -> Result<Id32, Status> 
         let (store, checked) = (ctx.store.clone(), bytes.clone());
         blocking(move || {
             store
-                .precheck_block(&checked)
+                .precheck_block_from(&checked, ORIGIN)
                 .map_err(|e| status::of_store("failed to attach block", e))
         })
         .await?;
@@ -99,7 +108,9 @@ pub async fn attach(ctx: &Arc<Context>, bytes: Vec<u8>) -> Result<Id32, Status> 
     let store = ctx.store.clone();
     let (submitted, bytes) = blocking(move || {
         let submitted = store
-            .submit_block(&bytes)
+            .submit_blocks_from(&[&bytes], ORIGIN)
+            .pop()
+            .expect("one result per block")
             .map_err(|e| status::of_store("failed to attach block", e))?;
         Ok((submitted, bytes))
     })

@@ -134,6 +134,31 @@ fn submit_selects_tips_and_mines_on_the_pool() {
 }
 
 #[test]
+fn submit_takes_a_single_parent_as_hornets_attacher_does() {
+    // inx-faucet chains a payout on its previous block, its only parent (D40: the
+    // protocol's 1..8 for extensions' blocks; the REST API keeps 2..8).
+    let h = Harness::with(Options { min_pow_score: 200, ..Options::default() });
+    let mut client = h.client();
+    let parent = h.store.select_tips().unwrap()[0];
+    let block = Block {
+        protocol_version: 2,
+        parents: vec![parent],
+        payload: tagged(b"chained", vec![1; 8]),
+        nonce: 0,
+    };
+    let id =
+        h.run(client.submit_block(RawBlock { data: encode_block(&block) })).unwrap().into_inner();
+    let stored = h.store.block(&id32(&id.id)).unwrap().expect("stored");
+    assert!(ledger_core::pow::meets_min_score(&stored, 200));
+    assert_eq!(decode_block(&stored).unwrap().parents, vec![parent]);
+    // The same block is still refused on the REST API's intake.
+    match h.store.submit_block(&encode_block(&Block { nonce: 9, ..block })) {
+        Err(e) => assert_eq!(e.code, ledger_core::Code::ParentsTooFew),
+        Ok(_) => panic!("a single parent was taken on the REST API's intake"),
+    }
+}
+
+#[test]
 fn submit_refusals_have_hornets_codes() {
     let h = Harness::with(Options { min_pow_score: 200, ..Options::default() });
     let client = h.client();
