@@ -6,7 +6,8 @@
 # the faucet key and the spammer's mnemonic (public test keys, never for value).
 #
 #   faucet:  its HTTP API (/api/info, /api/enqueue) pays a fresh address; the payout is
-#            confirmed by a milestone of the node and listed by the node's indexer.
+#            confirmed by a milestone of the node and listed by the node's indexer; a
+#            second payout sent while the first is pending is chained on it (one parent).
 #   spammer: spams (value spam, its own PoW, 1 worker) for SPAM_SECONDS; the node confirms
 #            its blocks (referenced rate, spam outputs at the receiver address); its REST
 #            routes (spammer/v1) answer through the node's proxy.
@@ -82,7 +83,7 @@ JSON
 
 echo "node: REST $URL, INX 127.0.0.1:$INX_PORT; in $WORK"
 launch node node "$ROOT/bin/ledger-node.js" --data-dir "$WORK/data" --bind 127.0.0.1 --port "$REST_PORT" \
-  --milestone-interval 2 --min-pow-score 5 --genesis-file "$WORK/genesis.json" --no-faucet \
+  --milestone-interval "${MS_INTERVAL:-4}" --min-pow-score 5 --genesis-file "$WORK/genesis.json" --no-faucet \
   --inx --inx-bind "127.0.0.1:$INX_PORT"
 for _ in $(seq 1 300); do curl -sf "$URL/health" >/dev/null && break; sleep 0.1; done
 curl -sf "$URL/health" >/dev/null || { echo "the node did not become healthy:"; tail -20 "$WORK/node.log"; exit 1; }
@@ -94,7 +95,7 @@ COMMON=(--app.checkForUpdates=false --inx.address="127.0.0.1:$INX_PORT")
 
 # --- inx-faucet --------------------------------------------------------------------------
 FAUCET_PRV_KEY="$FAUCET_PRV_KEY" launch inx-faucet "$BIN/inx-faucet" "${COMMON[@]}" \
-  --faucet.bindAddress="127.0.0.1:$FAUCET_PORT"
+  --faucet.bindAddress="127.0.0.1:$FAUCET_PORT" --faucet.batchTimeout=300ms
 F="http://127.0.0.1:$FAUCET_PORT"
 info=""
 for _ in $(seq 1 150); do info="$(curl -sf "$F/api/info" 2>/dev/null)" && break; sleep 0.2; done
@@ -126,6 +127,50 @@ if [ -n "$paid" ]; then
 else
   report 0 "faucet: enqueue $code ($(cat "$WORK/enqueue.json")), nothing paid to $ADDR within 60 s"; tail -20 "$WORK/inx-faucet.log"
 fi
+
+# Two payouts in a row: the second request comes while the first payout is not yet
+# confirmed, so inx-faucet chains it on its unconfirmed remainder and submits it with its
+# previous block as the only parent (SubmitBlock with one parent, nonce 0).
+new_address() {
+  node -e 'const c=require(process.argv[1]);const s="0x"+require("crypto").randomBytes(32).toString("hex");console.log(c.bech32Encode(process.argv[2],{type:0,pubKeyHash:c.ed25519Address(c.publicKey(s))}))' "$ROOT/dist/index.js" "$HRP"
+}
+# The id of a tip that holds a transaction not yet referenced by a milestone, if any.
+pending_tx_tip() {
+  node -e '
+    const url = process.argv[1];
+    (async () => {
+      for (const id of (await (await fetch(`${url}/api/core/v2/tips`)).json()).tips) {
+        const b = await (await fetch(`${url}/api/core/v2/blocks/${id}`)).json();
+        const m = await (await fetch(`${url}/api/core/v2/blocks/${id}/metadata`)).json();
+        if (b.payload?.type === 6 && m.referencedByMilestoneIndex === undefined) return console.log(id);
+      }
+    })();' "$URL"
+}
+paid_block() { # address: the block of its first output, once indexed
+  local out
+  out="$(curl -s "$URL/api/indexer/v1/outputs/basic?address=$1" | json 'j.items?.[0] ?? ""' 2>/dev/null || true)"
+  if [ -n "$out" ]; then curl -s "$URL/api/core/v2/outputs/$out" | json 'j.metadata.blockId'; fi
+}
+A1="$(new_address)"; A2="$(new_address)"; first=""
+curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -d "{\"address\":\"$A1\"}" "$F/api/enqueue"
+for _ in $(seq 1 100); do first="$(pending_tx_tip || true)"; [ -n "$first" ] && break; sleep 0.05; done
+curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -d "{\"address\":\"$A2\"}" "$F/api/enqueue"
+b1=""; b2=""; started=$SECONDS
+while [ $((SECONDS - started)) -lt 60 ]; do
+  b1="$(paid_block "$A1")"; b2="$(paid_block "$A2")"
+  [ -n "$b1" ] && [ -n "$b2" ] && break
+  sleep 0.5
+done
+if [ -n "$b1" ] && [ -n "$b2" ] && [ "$b1" != "$b2" ]; then
+  parents="$(curl -s "$URL/api/core/v2/blocks/$b2" | json 'j.parents.join(",")')"
+  report 1 "faucet: two payouts in a row both confirmed in $((SECONDS - started)) s (blocks $b1, $b2); the second block's parents: $parents$([ "$parents" = "$b1" ] && echo " (only the first payout's block: chained)")"
+  [ "$parents" = "$b1" ] || echo "     (not chained this time: the first payout ${first:-was not seen pending} was confirmed before the second was sent)"
+else
+  report 0 "faucet: two payouts in a row: ${b1:-none} and ${b2:-none} within 60 s"; tail -20 "$WORK/inx-faucet.log"
+fi
+
+refused="$(grep -c 'send faucet block failed' "$WORK/inx-faucet.log" || true)"
+report "$([ "$refused" = 0 ] && echo 1)" "faucet: blocks the node refused: $refused$([ "$refused" = 0 ] || echo " ($(grep -m1 'send faucet block failed' "$WORK/inx-faucet.log" | cut -f4-))")"
 
 # --- inx-poi -----------------------------------------------------------------------------
 launch inx-poi "$BIN/inx-poi" "${COMMON[@]}" --restAPI.bindAddress="127.0.0.1:$POI_PORT"
