@@ -190,6 +190,12 @@ export declare class LedgerStore {
   storageMemoryBytes(): number
   /** The approximate size of each RocksDB column family, in bytes. */
   approximateSizes(): Array<ColumnSize>
+  /**
+   * The merkle roots a milestone with these fields would carry (nothing is written);
+   * rejects with `not-synced`, `white-flag-parents-missing`, `white-flag-parent-unknown`
+   * (parents not here within 2 s) or `white-flag-previous-milestone` (anything else).
+   */
+  whiteFlag(request: WhiteFlagRequestJs): Promise<WhiteFlagRootsJs>
 }
 
 /**
@@ -898,6 +904,20 @@ export interface UtxoChangesJs {
 export declare function validateBlockBytes(bytes: Buffer, protocolJson?: string | undefined | null): void
 
 export declare function validateBlockJson(jsonText: string, protocolJson?: string | undefined | null): void
+
+export interface WhiteFlagRequestJs {
+  index: number
+  timestamp: number
+  /** 0x-prefixed block ids. */
+  parents: Array<string>
+  /** 0x-prefixed milestone id; empty for none (all zero). */
+  previousMilestoneId: string
+}
+
+export interface WhiteFlagRootsJs {
+  inclusionMerkleRoot: string
+  appliedMerkleRoot: string
+}
 
 /**
  * Write the genesis of the ledger in `dataDir` (opened read-only, so a node may run on

@@ -123,6 +123,19 @@ export interface PruneReport {
 }
 
 /** The background pruning's rules, parsed from `pruning.*`; a rule left out is disabled. */
+export interface WhiteFlagRequest {
+  index: number;
+  timestamp: number;
+  parents: string[];
+  /** Empty: none (the first milestone). */
+  previousMilestoneId: string;
+}
+
+export interface WhiteFlagRoots {
+  inclusionMerkleRoot: string;
+  appliedMerkleRoot: string;
+}
+
 export interface StartCheck {
   unspentOutputs: number;
   milestones: number;
@@ -195,6 +208,10 @@ export interface LedgerStoreApi {
   /** The ledger check this open made because the last run did not close the data directory
    * (a crash, kill -9); null after a clean close. A damaged ledger refuses to open instead. */
   startCheck(): StartCheck | null;
+  /** The merkle roots a milestone with these fields would carry, nothing written (POST
+   * /whiteflag); LedgerError `not-synced`, `white-flag-parents-missing`,
+   * `white-flag-parent-unknown` (not here within 2 s) or another white-flag code. */
+  whiteFlag(request: WhiteFlagRequest): Promise<WhiteFlagRoots>;
   /**
    * The coordinator's checkpoint blocks before a milestone: none while at most 7 healthy tips
    * wait; else blocks without payload that approve the oldest tips, so that the milestone

@@ -16,6 +16,8 @@ import type {
   StoreEvent,
   StoreOptions,
   StoreStatus,
+  WhiteFlagRequest,
+  WhiteFlagRoots,
 } from '../store-contract';
 import { failureError, fromNative, fromNativeAsync } from './errors';
 import { type SnapshotRequest, type SnapshotStatus, type WrittenSnapshot, writtenSnapshot } from './snapshot';
@@ -200,6 +202,10 @@ export class LedgerStore implements LedgerStoreApi {
 
   storageFull(): boolean {
     return fromNative(() => this.inner.storageFull());
+  }
+
+  whiteFlag(request: WhiteFlagRequest): Promise<WhiteFlagRoots> {
+    return fromNativeAsync(() => this.inner.whiteFlag(request));
   }
 
   startCheck(): StartCheck | null {

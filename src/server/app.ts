@@ -19,6 +19,7 @@ import { requestLog } from './middleware/logging';
 import { requestMetrics } from './middleware/request-metrics';
 import { blocksRoutes } from './routes/blocks';
 import { controlRoutes } from './routes/control';
+import { whiteFlagRoutes } from './routes/whiteflag';
 import { dashboardRoutes } from './routes/dashboard';
 import { dashboardMetricsRoutes } from './routes/dashboard-metrics';
 import { faucetRoutes } from './routes/faucet';
@@ -55,6 +56,7 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   indexerRoutes(router, services);
   peersRoutes(router, services);
   controlRoutes(router, services);
+  whiteFlagRoutes(router, services);
   metricsRoutes(router, services);
   if (services.config.events.enabled) mqttRoutes(router);
   dashboardMetricsRoutes(router, services);

@@ -23,3 +23,4 @@ mod shared;
 mod snapshot;
 mod store;
 mod validate;
+mod white_flag;
