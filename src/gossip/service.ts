@@ -171,15 +171,16 @@ export class GossipService {
 
   /**
    * Health of a follower (D47, Hornet's rule): a milestone exists, CMI ≥ LMI − 2, the
-   * latest milestone is younger than 5 minutes, a gossip stream is up, and the node is not
+   * latest milestone is younger than `maxAgeSeconds` (D50: a few of the network's
+   * intervals; Hornet says 5 minutes), a gossip stream is up, and the node is not
    * warp-syncing (gossip.md §7: behind its peers by 2 or more). Never healthy after a fork.
    */
-  followerHealthy(latest: StoreStatus['latestMilestone'], now = Date.now() / 1000): boolean {
+  followerHealthy(latest: StoreStatus['latestMilestone'], maxAgeSeconds: number, now = Date.now() / 1000): boolean {
     const status = this.status();
     if (status.halted || status.warpSyncing) return false;
     if (latest.index === 0 || latest.timestamp === undefined) return false;
     if (latest.index + 2 < status.latestMilestoneIndex) return false;
-    if (now - latest.timestamp >= 300) return false;
+    if (now - latest.timestamp >= maxAgeSeconds) return false;
     return this.streams() > 0;
   }
 

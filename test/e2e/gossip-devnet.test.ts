@@ -322,6 +322,13 @@ describe('devnet', () => {
       30_000,
       200,
     );
+    // A node selects tips only while healthy (D50).
+    await poll(
+      'the low-PoW node to be healthy',
+      async () => ((await fetch(`${evil.url}/health`)).status === 200 ? true : undefined),
+      30_000,
+      200,
+    );
     // Nonce 0, parents from its tips: valid for it, invalid for node1.
     const tips = (await getJson(evil.url, '/api/core/v2/tips')).body.tips as string[];
     const res = await fetch(`${evil.url}/api/core/v2/blocks`, {

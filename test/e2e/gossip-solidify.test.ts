@@ -1,9 +1,10 @@
 // Blocks that arrive over gossip before their parents become solid when the parents
-// arrive (D46, gossip.md §6 step 5 and §6.1), between two real nodes on loopback: the
-// coordinator stores a chain P1 ← P2 ← P3 while it has no peer, then the follower joins and
-// the coordinator gossips a child C of P3. The follower holds C, asks for P3, holds it,
-// asks for P2, then P1; once P1 is stored the whole chain becomes solid, with the bytes
-// and parents the coordinator has.
+// arrive (D46, gossip.md §6 step 5 and §6.1), between real nodes on loopback: the
+// coordinator gets a chain P1 ← P2 ← P3 from a first follower (so the chain is not its own:
+// a node offers its own unreferenced blocks to every peer that comes, D50), then a second
+// follower joins and the coordinator gossips a child C of P3. The second follower holds C,
+// asks for P3, holds it, asks for P2, then P1; once P1 is stored the whole chain becomes
+// solid, with the bytes and parents the coordinator has.
 
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -41,12 +42,44 @@ afterAll(async () => {
 });
 
 it('a child gossiped before its parents is held, its parents are requested, and all become solid', async () => {
-  // The chain, stored at the coordinator while it has no peer to gossip to.
+  // The chain, submitted at a first follower and gossiped to the coordinator; that follower
+  // then leaves.
   const p1 = await minedBlock(SEP, tagged('p1'));
   const p2 = await minedBlock([p1.blockId, SEP[0]], tagged('p2'));
   const p3 = await minedBlock([p2.blockId, SEP[1]], tagged('p3'));
   const chain = [p1, p2, p3];
-  for (const block of chain) expect(await submit(a.url, block.bytes)).toBe(block.blockId);
+  const source = await startTestNode(
+    [
+      '--no-dashboard',
+      '--gossip',
+      '--p2p-bind',
+      `/ip4/127.0.0.1/tcp/${await freePort()}`,
+      '--peer',
+      `${aP2p}/p2p/${aId}`,
+      '--no-coordinator',
+      '--coordinator-public-key',
+      K.publicKey,
+    ],
+    tempDataDir(),
+  );
+  try {
+    await poll(
+      'the first follower to confirm milestone 1',
+      async () =>
+        (await getJson(source.url, '/api/core/v2/info')).body.status.confirmedMilestone.index >= 1 ? true : undefined,
+      30_000,
+      100,
+    );
+    for (const block of chain) expect(await submit(source.url, block.bytes)).toBe(block.blockId);
+    await poll(
+      'the chain at the coordinator',
+      async () => ((await fetch(`${a.url}/api/core/v2/blocks/${p3.blockId}`)).status === 200 ? true : undefined),
+      30_000,
+      100,
+    );
+  } finally {
+    await source.stop();
+  }
 
   const bDir = tempDataDir();
   b = await startTestNode(

@@ -27,6 +27,7 @@
 //! * `session` — one stream's reader and writer tasks, with deadlines and the send queue;
 //! * `peers`, `requests`, `work_units` — peer registry, request queue, received-block dedup;
 //! * `intake`, `responder` — the store's side: batched submission, answering requests;
+//! * `own_blocks` — the node's own blocks, offered again to peers that come later;
 //! * `warp_sync` — catching up with peers ahead, a window of milestones at a time;
 //! * `service/` — the event loop applying Hornet's rules; `gossip` — the handle;
 //! * `store` — the boundary trait; `events`, `metrics` — what is reported.
@@ -42,6 +43,7 @@ mod handler;
 pub mod identity;
 mod intake;
 pub mod metrics;
+mod own_blocks;
 pub mod packets;
 pub mod peers;
 mod requests;

@@ -36,6 +36,11 @@ pub trait GossipStore: Send + Sync + 'static {
     /// asks for what its cone misses (gossip.md §7). Answers from memory, like `sync_state`.
     fn has_milestone(&self, index: u32) -> bool;
 
+    /// Whether a stored block still waits for a milestone to reference it (and is not
+    /// below max depth): the node's own blocks that do are sent again to a peer whose
+    /// stream has just opened (gossip.md §6). Runs on the blocking pool.
+    fn awaits_milestone(&self, id: &BlockId) -> bool;
+
     /// Changes gossip reacts to, from the moment of the call: newly solid blocks to
     /// broadcast and new milestone indexes to announce. Called once, at start. The store
     /// should not block on a full consumer (dropping broadcasts is allowed; peers request
@@ -98,7 +103,8 @@ pub enum StoreEvent {
     Solid { id: BlockId, bytes: Vec<u8> },
     /// A block this node made (its API, its coordinator), stored: for every gossip peer.
     /// While the node is not synced it is kept (up to the send-queue size) and sent once the
-    /// node is synced again, so that an acknowledged block still reaches the network.
+    /// node is synced again, so that an acknowledged block still reaches the network; and a
+    /// peer whose stream opens later is offered it while it waits for a milestone.
     Local { id: BlockId, bytes: Vec<u8> },
     /// Confirmed, latest or pruning index changed: every peer gets a heartbeat (§5).
     SyncChanged(SyncState),

@@ -237,3 +237,18 @@ fn selection_follows_the_tips_between_and_across_milestones() {
         .iter()
         .all(|t| t.as_str().is_some_and(|s| s.len() == 66 && s.starts_with("0x"))));
 }
+
+/// Gossip offers the node's own blocks again to peers that come later while they await a
+/// milestone (gossip.md §6): pending until a milestone references them, then not.
+#[test]
+fn a_block_awaits_a_milestone_until_one_references_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open_dev(dir.path(), 0);
+    store.issue_milestone(None).unwrap();
+    let id = store.submit_block(&block_on(store.select_tips().unwrap(), "waits")).unwrap().block_id;
+    assert!(store.awaits_milestone(&id));
+    assert!(!store.awaits_milestone(&[7; 32]), "an unknown block awaits nothing");
+    store.issue_milestone(None).unwrap();
+    assert_eq!(metadata(&store, &id)["referencedByMilestoneIndex"], 2);
+    assert!(!store.awaits_milestone(&id));
+}

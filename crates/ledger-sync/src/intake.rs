@@ -36,6 +36,10 @@ impl GossipStore for SyncStore {
         self.store.block(id.as_bytes()).ok().flatten()
     }
 
+    fn awaits_milestone(&self, id: &BlockId) -> bool {
+        self.store.awaits_milestone(id.as_bytes())
+    }
+
     fn milestone_block(&self, index: u32) -> Option<Vec<u8>> {
         let record = self.store.milestone_by_index(index).ok().flatten()?;
         self.store.block(&record.block_id).ok().flatten()

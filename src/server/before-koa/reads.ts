@@ -16,6 +16,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { errorBodyText } from '../../http/error';
 import { cachedBlockJsonText, outputBodyJsonText } from '../../http/json-text';
 import { publicRouteMatcher } from '../../http/route-auth';
+import { isHealthy } from '../lib/node-health';
 import { NodeInfo } from '../lib/node-info';
 import { blockNotFound, outputNotFound, transactionNotIncluded } from '../lib/not-found';
 import { binaryTypeOf } from '../middleware/media';
@@ -66,8 +67,11 @@ export function withFastReads(koa: RequestListener, services: ServerServices): R
   const answer = (path: string, accept: string): Answer | undefined => {
     if (path === '/api/core/v2/info')
       return { route: path, status: 200, type: JSON_CONTENT_TYPE, body: info.jsonText() };
+    // An unhealthy node refuses to choose tips (D50): Koa's route answers that 503.
     if (path === '/api/core/v2/tips')
-      return { route: path, status: 200, type: JSON_CONTENT_TYPE, body: store.selectTipsJson() };
+      return isHealthy(store, services.config, services.gossip)
+        ? { route: path, status: 200, type: JSON_CONTENT_TYPE, body: store.selectTipsJson() }
+        : undefined;
     let m = BLOCK.exec(path);
     if (m !== null) {
       const id = m[1].toLowerCase();

@@ -81,7 +81,7 @@ export class BlockSubmitter {
     if (parentsMissing || nonceMissing) {
       source = {
         ...block,
-        parents: parentsMissing ? selectTips(this.services.store) : parents,
+        parents: parentsMissing ? selectTips(this.services) : parents,
         nonce: nonceMissing ? '0' : block.nonce,
       };
     }
@@ -109,7 +109,7 @@ export class BlockSubmitter {
     }
     if (header.parentsCount === 0) {
       if (!header.nonceZero) throw badRequest('nonce: no parents given but a nonce was set');
-      const tips = selectTips(this.services.store);
+      const tips = selectTips(this.services);
       const parents = Buffer.from(tips.map((t) => t.slice(2)).join(''), 'hex');
       const bytes = Buffer.concat([Buffer.from([body[0], tips.length]), parents, body.subarray(2)]);
       return { bytes, nonceMissing: true };

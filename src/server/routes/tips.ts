@@ -4,8 +4,8 @@ import type Router from '@koa/router';
 import type { ServerServices } from '../services';
 import { selectTips } from '../pipeline/tips';
 
-export function tipsRoutes(router: Router, { store }: ServerServices): void {
+export function tipsRoutes(router: Router, services: ServerServices): void {
   router.get('/api/core/v2/tips', (ctx) => {
-    ctx.body = { tips: selectTips(store) };
+    ctx.body = { tips: selectTips(services) };
   });
 }

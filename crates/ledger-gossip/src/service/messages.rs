@@ -8,7 +8,8 @@
 //! index (kept) if it is a verified milestone, with the latest index if the node is synced,
 //! and not at all otherwise. Newly solid blocks go to every peer except their senders, if
 //! the node is synced (and not warp-syncing) and did not ask for them. The node's own blocks
-//! go to every peer; while the node is not synced they wait (bounded) until it is.
+//! go to every peer; while the node is not synced they wait (bounded) until it is, and a
+//! peer whose stream opens later gets those that still wait for a milestone.
 
 use super::Service;
 use crate::events::{DropReason, GossipEvent};
@@ -17,7 +18,7 @@ use crate::metrics::count;
 use crate::packets::{to_frame, BlockId, BlockPacket, Message, MilestoneRequest};
 use crate::requests::Wanted;
 use crate::responder::{Job, Lookup};
-use crate::session::SessionEvent;
+use crate::session::{Outbox, SessionEvent};
 use crate::store::{Intake, ReceivedBlock};
 use crate::work_units::Verdict;
 use bytes::Bytes;
@@ -206,26 +207,48 @@ impl Service {
     /// waits, so that a block the API acknowledged still reaches the network afterwards.
     pub(super) fn broadcast_local(&mut self, id: BlockId, bytes: Vec<u8>) {
         self.requests.processed(Wanted::Block(id));
+        let Ok(block) = BlockPacket::new(bytes) else { return };
+        let frame = Bytes::from(to_frame(&block));
+        self.own_blocks.remember(id, frame.clone(), Instant::now());
         if !self.is_synced() {
             // At most what one send queue takes when the node is synced again.
             if self.deferred_local.len() < self.config.timers.send_queue {
-                self.deferred_local.push((id, bytes));
+                self.deferred_local.push(frame);
             }
             return;
         }
-        self.send_to_all(bytes);
+        self.send_frame_to_all(frame);
     }
 
     /// The node is synced again: its own blocks kept meanwhile go out, oldest first.
     pub(super) fn send_deferred_local(&mut self) {
-        for (_, bytes) in std::mem::take(&mut self.deferred_local) {
-            self.send_to_all(bytes);
+        for frame in std::mem::take(&mut self.deferred_local) {
+            self.send_frame_to_all(frame);
         }
     }
 
-    fn send_to_all(&self, bytes: Vec<u8>) {
-        let Ok(block) = BlockPacket::new(bytes) else { return };
-        let frame = Bytes::from(to_frame(&block));
+    /// A stream has just opened: the peer gets the node's own recent blocks that still
+    /// wait for a milestone (`own_blocks.rs`). The store is asked on the blocking pool;
+    /// the frames join the peer's send queue behind the greeting.
+    pub(super) fn offer_own_blocks(&mut self, outbox: Outbox) {
+        if !self.is_synced() {
+            return;
+        }
+        let offer = self.own_blocks.offer(Instant::now());
+        if offer.is_empty() {
+            return;
+        }
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || {
+            for (id, frame) in offer {
+                if store.awaits_milestone(&id) {
+                    outbox.send(frame);
+                }
+            }
+        });
+    }
+
+    fn send_frame_to_all(&self, frame: Bytes) {
         for (_, stream) in self.peers.streams() {
             stream.session.send(frame.clone());
         }

@@ -20,7 +20,7 @@ use crate::config::{Config, PeerEntry};
 use crate::events::GossipEvent;
 use crate::intake::Verdicts;
 use crate::metrics::NodeMetrics;
-use crate::packets::BlockId;
+use crate::own_blocks::{self, OwnBlocks};
 use crate::peers::{PeerInfo, Peers};
 use crate::requests::{RequestQueue, Wanted};
 use crate::responder;
@@ -28,6 +28,7 @@ use crate::session::SessionEvent;
 use crate::store::{GossipStore, ReceivedBlock, StoreEvent, SyncState};
 use crate::warp_sync::{WarpSync, WarpSyncStatus};
 use crate::work_units::WorkUnits;
+use bytes::Bytes;
 use futures::future::BoxFuture;
 use futures::stream::{BoxStream, FuturesUnordered};
 use futures::{FutureExt, StreamExt};
@@ -89,7 +90,9 @@ pub struct Service {
     round_robin: usize,
     warp: WarpSync,
     /// The node's own blocks stored while it was not synced, to send once it is.
-    deferred_local: Vec<(BlockId, Vec<u8>)>,
+    deferred_local: Vec<Bytes>,
+    /// The node's own recent blocks, for peers whose stream opens later.
+    own_blocks: OwnBlocks,
     /// What the `Gossip` handle reports of warp sync.
     warp_status: Arc<Mutex<WarpSyncStatus>>,
 }
@@ -127,6 +130,7 @@ impl Service {
             sync.confirmed,
             Instant::now(),
         );
+        let own_blocks = OwnBlocks::new(config.timers.send_queue / 2, own_blocks::MAX_AGE);
         let service = Service {
             store,
             local: *swarm.local_peer_id(),
@@ -148,6 +152,7 @@ impl Service {
             round_robin: 0,
             warp,
             deferred_local: Vec::new(),
+            own_blocks,
             warp_status,
         };
         (service, Inputs { commands, sessions, verdicts, store_events })

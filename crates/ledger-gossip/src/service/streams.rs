@@ -7,7 +7,8 @@
 //!   once, each has opened a stream and each would keep its own, losing both; so when the
 //!   two streams were opened by different sides, both nodes keep the one opened by the peer
 //!   with the smaller peer id. Against a Hornet this never does worse than Hornet's rule.
-//! * Once taken, the node sends a heartbeat, then asks for the peer's latest milestone.
+//! * Once taken, the node sends a heartbeat, then asks for the peer's latest milestone,
+//!   then offers its own recent blocks that still wait for a milestone (`own_blocks`).
 //! * Any end of the stream closes the connection; known peers are redialled later.
 
 use super::Service;
@@ -102,6 +103,7 @@ impl Service {
         // Heartbeat first, then "send me your latest milestone" (gossip.md §3).
         session.send(Bytes::from(to_frame(&self.heartbeat())));
         session.send(Bytes::from(to_frame(&MilestoneRequest::Latest)));
+        self.offer_own_blocks(session.outbox.clone());
         let now = Instant::now();
         let Some(peer) = self.peers.get_mut(&id) else { return };
         peer.stream = Some(Stream {

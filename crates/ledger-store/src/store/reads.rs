@@ -29,6 +29,13 @@ impl Store {
         self.entry_points().contains(id)
     }
 
+    /// Whether the block waits in the pending graph: stored, not referenced by a milestone
+    /// yet, not below max depth. From memory; gossip asks it before sending the node's own
+    /// blocks again to a peer that has just come (gossip.md §6).
+    pub fn awaits_milestone(&self, block_id: &Id32) -> bool {
+        lock(&self.state).graph.get(block_id).is_some()
+    }
+
     /// The block metadata object of api.md §2.7 as JSON text.
     pub fn block_metadata_json(&self, block_id: &Id32) -> Result<Option<String>> {
         let Some(bytes) = self.db.get(BLOCKS, block_id)? else { return Ok(None) };

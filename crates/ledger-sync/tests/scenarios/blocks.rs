@@ -189,3 +189,17 @@ async fn a_syncing_node_does_not_broadcast() {
     let id = a.add_local_on_tips("after b synced");
     eventually(WAIT, || async { c.contains(&id) }).await;
 }
+
+/// A node acknowledged blocks while it had no peer (cut off): the first peer whose stream
+/// opens afterwards gets them, where before they stayed on the node alone (issue 24).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn own_blocks_stored_without_peers_reach_the_peer_that_comes_next() {
+    let chain = Chain::of(3, false);
+    let (a, b) = (follower_node(&chain, 3).await, follower_node(&chain, 3).await);
+    let ids: Vec<_> = (0..5).map(|i| a.add_local_on_tips(&format!("alone {i}"))).collect();
+    peer_up(&b, &a).await;
+    eventually(WAIT, || async { ids.iter().all(|id| b.contains(id)) }).await;
+    for id in &ids {
+        assert_eq!(b.recorder.submissions(id), [false], "sent once, unrequested");
+    }
+}

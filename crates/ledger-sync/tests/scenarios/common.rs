@@ -386,6 +386,10 @@ impl GossipStore for Recorder {
         self.withheld(self.inner.milestone_block(index))
     }
 
+    fn awaits_milestone(&self, id: &BlockId) -> bool {
+        self.inner.awaits_milestone(id)
+    }
+
     fn submit_blocks(&self, blocks: &[ReceivedBlock]) -> Vec<Intake> {
         {
             let mut record = self.record.lock().unwrap();
