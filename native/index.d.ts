@@ -224,9 +224,10 @@ export declare class MiningPool {
    * Mine a nonce for the serialized block (its last 8 bytes are the nonce slot) so that
    * its score reaches `minPowScore`, with `threads` workers (0 = all cores). The promise
    * resolves once the job is mined or cancelled through `job`, and rejects when the job
-   * is refused (`pow-queue-full`, `pow-pool-closed`, `invalid-argument`).
+   * is refused (`pow-queue-full`, `pow-pool-closed`, `invalid-argument`). `client` names
+   * who asked (an HTTP client's address), for the pool's per-client shares.
    */
-  mine(block: Buffer, minPowScore: number, threads: number, job: MiningJob): Promise<MineOutcome>
+  mine(block: Buffer, minPowScore: number, threads: number, job: MiningJob, client?: string | undefined | null): Promise<MineOutcome>
   status(): MiningPoolStatus
   /**
    * Refuse new jobs and cancel every waiting and running one (their promises resolve

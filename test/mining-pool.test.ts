@@ -86,7 +86,8 @@ describe('mining pool', () => {
     const pool = open(1, 4);
     const stop = new AbortController();
     const running = pool.mine(block('busy'), { targetScore: NEVER, threads: 1, signal: stop.signal }).catch((e) => e);
-    const timedOut = await pool.mine(block('late'), { targetScore: 1, threads: 1, timeoutMs: 50 }).catch((e) => e);
+    // A target past the quick lane's (pool.rs), so that the job waits behind the busy one.
+    const timedOut = await pool.mine(block('late'), { targetScore: 1000, threads: 1, timeoutMs: 50 }).catch((e) => e);
     expect(timedOut.code).toBe('pow-timeout');
     expect(pool.status().mined).toBe(0);
     stop.abort();

@@ -1,7 +1,8 @@
 // A pool of native mining threads (crates/ledger-core/src/pow/pool.rs), apart from libuv's
 // thread pool that serves the store's tasks: a fixed number of jobs at a time, a bounded
 // queue that refuses at once when full, and cancellation at any moment — by an AbortSignal
-// or a timeout — whether the job still waits or already runs (pow.md §6, D27).
+// or a timeout — whether the job still waits or already runs (pow.md §6, D27). Cheap jobs
+// have a lane of their own, and each client a share of the queue (pool.rs).
 
 import native from '../native';
 import { fromNativeAsync, LedgerError } from './errors';
@@ -36,6 +37,8 @@ export interface MineOptions {
   signal?: AbortSignal;
   /** Counted from submission: waiting in the queue uses it up too. */
   timeoutMs?: number;
+  /** Who asked (an HTTP client's address): each client has a share of the queue. */
+  client?: string;
 }
 
 export interface MineResult {
@@ -98,7 +101,7 @@ export class MiningPool {
           );
     try {
       const outcome = await fromNativeAsync(() =>
-        this.inner.mine(bytes, options.targetScore >>> 0, options.threads ?? 0, job),
+        this.inner.mine(bytes, options.targetScore >>> 0, options.threads ?? 0, job, options.client),
       );
       if (outcome.nonce === undefined || outcome.nonce === null) {
         throw reason ?? new LedgerError('pow-aborted', 'nonce', 'mining was cancelled');

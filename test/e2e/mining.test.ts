@@ -8,9 +8,11 @@
 // metrics (ledger_node_pow_jobs, ledger_node_pow_jobs_total), not inferred from timing.
 // Every job a test counts is one that cannot finish while the test runs (a score no block
 // reaches, or a pool that holds its jobs): however fast the machine mines, none is done
-// before the test lets it go.
+// before the test lets it go. The pool gives each client (by address) a share (pool.rs):
+// a storm of many clients sends each request from its own loopback address (127.0.0.x).
 
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { core, issueToken, startTestNode, type TestNode } from './node-harness';
@@ -92,16 +94,54 @@ async function expect400(res: Response, path: string): Promise<void> {
   expect(body.error.message.startsWith(`invalid data provided: ${path}`), body.error.message).toBe(true);
 }
 
-/** Requests that keep the pool busy: 32 kB blocks that need mining. */
-function storm(node: TestNode, count: number, label: string) {
+/** `submit` of JSON from the loopback address `from`: another client for the node. */
+function submitFrom(node: TestNode, body: unknown, from: string, signal: AbortSignal): Promise<Response> {
+  const data = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${node.url}/api/core/v2/blocks`,
+      {
+        method: 'POST',
+        localAddress: from,
+        signal,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': data.length },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const headers = Object.entries(res.headers).filter((e): e is [string, string] => typeof e[1] === 'string');
+          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, headers }));
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/**
+ * Requests that keep the pool busy: 32 kB blocks that need mining, each from its own
+ * address (many clients), or all from `from` (one client).
+ */
+function storm(node: TestNode, count: number, label: string, from?: string) {
   const controller = new AbortController();
-  let settled = 0;
+  const answered: unknown[] = [];
   const requests = Array.from({ length: count }, (_, i) =>
-    submit(node, { protocolVersion: 2, payload: tagged(`${label} ${i}`, 32_000) }, { signal: controller.signal })
+    submitFrom(
+      node,
+      { protocolVersion: 2, payload: tagged(`${label} ${i}`, 32_000) },
+      from ?? `127.0.0.${10 + i}`,
+      controller.signal,
+    )
       .catch((err) => err)
-      .finally(() => settled++),
+      .then((answer) => {
+        answered.push(answer);
+        return answer;
+      }),
   );
-  return { requests, settled: () => settled, stop: () => controller.abort() };
+  return { requests, answered, settled: () => answered.length, stop: () => controller.abort() };
 }
 
 describe.each([
@@ -329,6 +369,30 @@ describe('a mining storm at a score no block reaches', () => {
       (p) => p.running === 0 && p.queued === 0 && disconnectedSince(before, p) >= slots + QUEUE,
     );
     expect(disconnectedSince(before, drained)).toBe(slots + QUEUE);
+  });
+
+  it('keeps the last places of a flooding client’s storm for other clients', async () => {
+    // slots + QUEUE places; the last quarter (at least one) only for clients holding fewer.
+    const places = slots + QUEUE;
+    const reserve = Math.floor(places / 4);
+    const before = await pool(c);
+    const refused = (p: Awaited<ReturnType<typeof pool>>) =>
+      (p.outcomes['queue-full'] ?? 0) - (before.outcomes['queue-full'] ?? 0);
+    const flood = storm(node, places, 'flood', '127.0.0.2');
+    try {
+      await until(c, (p) => p.running + p.queued === places - reserve && refused(p) === reserve);
+      // The flood's requests beyond its share were refused at once.
+      expect(flood.settled()).toBe(reserve);
+      for (const res of flood.answered) expect((res as Response).status).toBe(503);
+      // Another client still gets a place.
+      const another = storm(node, 1, 'another', '127.0.0.3');
+      await until(c, (p) => p.running + p.queued === places - reserve + 1);
+      expect(another.settled()).toBe(0);
+      another.stop();
+    } finally {
+      flood.stop();
+    }
+    await until(c, (p) => p.running === 0 && p.queued === 0 && disconnectedSince(before, p) >= places - reserve + 1);
   });
 
   it('cancels the job of a client that disconnects, waiting or running', async () => {

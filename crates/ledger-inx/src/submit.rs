@@ -140,7 +140,9 @@ async fn mine_on(
     limit: std::time::Duration,
 ) -> Result<Option<Vec<u8>>, Status> {
     let (done, outcome) = oneshot::channel();
-    let request = MiningRequest { block: bytes.clone(), min_pow_score, threads };
+    // Extensions share one place in the pool's per-client shares (its HTTP clients have theirs).
+    let request =
+        MiningRequest { block: bytes.clone(), min_pow_score, threads, client: "inx".into() };
     let job = CancelOnDrop(pool.submit(
         request,
         Box::new(move |outcome| {

@@ -182,7 +182,8 @@ impl MiningPool {
     /// Mine a nonce for the serialized block (its last 8 bytes are the nonce slot) so that
     /// its score reaches `minPowScore`, with `threads` workers (0 = all cores). The promise
     /// resolves once the job is mined or cancelled through `job`, and rejects when the job
-    /// is refused (`pow-queue-full`, `pow-pool-closed`, `invalid-argument`).
+    /// is refused (`pow-queue-full`, `pow-pool-closed`, `invalid-argument`). `client` names
+    /// who asked (an HTTP client's address), for the pool's per-client shares.
     #[napi(ts_return_type = "Promise<MineOutcome>")]
     pub fn mine<'env>(
         &self,
@@ -191,12 +192,18 @@ impl MiningPool {
         min_pow_score: u32,
         threads: u32,
         job: &MiningJob,
+        client: Option<String>,
     ) -> Result<Object<'env>> {
         let threads = if threads == 0 { pow::default_threads() } else { threads as usize };
         let (deferred, promise) = env.create_deferred().map_err(|e| {
             to_napi(ledger_core::Error::new(Code::BindingFailure, "", e.to_string()))
         })?;
-        let request = pow::MiningRequest { block: block.to_vec(), min_pow_score, threads };
+        let request = pow::MiningRequest {
+            block: block.to_vec(),
+            min_pow_score,
+            threads,
+            client: client.unwrap_or_default(),
+        };
         let handle = self.pool.submit(
             request,
             Box::new(move |outcome| deferred.resolve(move |env| mine_outcome(&env, outcome))),

@@ -20,6 +20,7 @@ export async function mineNonce(ctx: Context, services: ServerServices, bytes: B
       threads: config.restApi.pow.threads,
       timeoutMs: config.restApi.pow.timeout * 1000,
       signal: watch.signal,
+      client: ctx.ip,
     });
   } catch (err) {
     const failure = miningFailure(err, watch.clientGone(), () => retryAfterSeconds(services));

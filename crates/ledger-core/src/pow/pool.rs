@@ -11,6 +11,16 @@
 //! Slot threads run at the lowest scheduling priority where the OS has one per thread
 //! (Linux: nice 19, inherited by the miner's workers), so whenever the node's own threads
 //! have work they get a core before mining does; idle cores still go to mining.
+//!
+//! Two things keep one client's flood from starving the others (issue 24):
+//! * **Cheap jobs have their own lane.** A job whose target needs at most `QUICK_ZEROS`
+//!   trailing zero trits (minPowScore × length ≤ 6,561: a few thousand hashes, well under
+//!   a millisecond's work) is mined by one thread of normal priority with a queue
+//!   of its own, never behind expensive jobs, and never starved by the low priority when a
+//!   flood keeps the cores busy.
+//! * **Each client has a share.** The last quarter of a lane's places (jobs + queue) goes
+//!   only to clients that hold fewer than a quarter, and free slots take the clients'
+//!   jobs in turn (round robin), not in the order a flood queued them.
 
 use super::miner::{mine, MineResult};
 use crate::error::{Code, Error};
@@ -29,11 +39,20 @@ pub struct PoolOptions {
 
 /// A block to mine: `block` is the complete serialized block (its last 8 bytes are the
 /// nonce slot), mined with `threads` workers until its score reaches `min_pow_score`.
+/// `client` names who asked (an HTTP client's address, an INX extension), for the shares;
+/// jobs without a name (the library's callers, who bound their own work) have none.
 pub struct MiningRequest {
     pub block: Vec<u8>,
     pub min_pow_score: u32,
     pub threads: usize,
+    pub client: String,
 }
+
+/// Targets of at most this many trailing zero trits (3^8 = 6,561 hashes expected) are
+/// mined in the quick lane.
+pub const QUICK_ZEROS: u32 = 8;
+/// Jobs the quick lane queues: each is done in well under a millisecond.
+const QUICK_QUEUE: usize = 256;
 
 #[derive(Debug)]
 pub enum JobOutcome {
@@ -84,6 +103,12 @@ impl JobHandle {
 }
 
 pub struct MiningPool {
+    main: Lane,
+    quick: Lane,
+}
+
+/// Slot threads and their queue.
+struct Lane {
     shared: Arc<Shared>,
     slots: Mutex<Vec<JoinHandle<()>>>,
 }
@@ -103,11 +128,19 @@ struct Job {
     done: Done,
 }
 
+/// A job being mined: its id, client and cancellation flag.
+struct Running {
+    id: u64,
+    client: String,
+    cancel: Arc<AtomicBool>,
+}
+
 #[derive(Default)]
 struct Queue {
     waiting: VecDeque<Job>,
-    /// The cancellation flags of the jobs being mined, by job id.
-    running: Vec<(u64, Arc<AtomicBool>)>,
+    running: Vec<Running>,
+    /// The client whose job a slot took last.
+    last_served: Option<String>,
     closed: bool,
     next_id: u64,
     mined: u64,
@@ -125,51 +158,139 @@ impl Shared {
         // cannot panic halfway, so a poisoned queue is still consistent.
         self.queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+
+    /// Places (running and waiting) of the lane.
+    fn places(&self) -> usize {
+        self.jobs.saturating_add(self.queue_size)
+    }
+
+    /// The last places, kept for clients that hold fewer than this many (none in a lane of
+    /// fewer than four places).
+    fn reserve(&self) -> usize {
+        self.places() / 4
+    }
+}
+
+impl Queue {
+    fn held_by(&self, client: &str) -> usize {
+        self.waiting.iter().filter(|job| job.request.client == client).count()
+            + self.running.iter().filter(|run| run.client == client).count()
+    }
+
+    /// The next job for a free slot, round robin over clients: the oldest job of a client
+    /// that has nothing running and was not served last, else of one with nothing running,
+    /// else the oldest.
+    fn next_job(&mut self) -> Option<Job> {
+        let busy = |client: &str| self.running.iter().any(|run| run.client == client);
+        let last = self.last_served.as_deref();
+        let pick = self
+            .waiting
+            .iter()
+            .position(|job| !busy(&job.request.client) && Some(job.request.client.as_str()) != last)
+            .or_else(|| self.waiting.iter().position(|job| !busy(&job.request.client)))
+            .unwrap_or(0);
+        let job = self.waiting.remove(pick)?;
+        self.last_served = Some(job.request.client.clone());
+        Some(job)
+    }
 }
 
 impl MiningPool {
     pub fn new(options: PoolOptions) -> MiningPool {
-        let jobs = options.jobs.max(1);
+        MiningPool {
+            main: Lane::start("ledger-mining", options.jobs.max(1), options.queue_size, true),
+            quick: Lane::start("ledger-mining-quick", 1, QUICK_QUEUE, false),
+        }
+    }
+
+    /// Queue a job. `done` receives its outcome exactly once; when the job is refused
+    /// (queue full, its client's share used up, pool closed, a block too short to hold a
+    /// nonce) that happens before this returns.
+    pub fn submit(&self, mut request: MiningRequest, done: Done) -> JobHandle {
+        if super::required_zeros(request.min_pow_score, request.block.len()) <= QUICK_ZEROS {
+            // Fewer hashes than starting a second thread would cost.
+            request.threads = 1;
+            return self.quick.submit(request, done);
+        }
+        self.main.submit(request, done)
+    }
+
+    /// The main lane's sizes and average; counts over both lanes.
+    pub fn status(&self) -> PoolStatus {
+        let (main, quick) = (self.main.status(), self.quick.status());
+        PoolStatus {
+            jobs: main.jobs,
+            queue_size: main.queue_size,
+            queued: main.queued + quick.queued,
+            running: main.running + quick.running,
+            mined: main.mined + quick.mined,
+            cancelled: main.cancelled + quick.cancelled,
+            refused: main.refused + quick.refused,
+            mean_job_seconds: main.mean_job_seconds,
+        }
+    }
+
+    /// Refuse new jobs, cancel every waiting and running one, and wait until the slot
+    /// threads have stopped (a running job stops within a batch). Idempotent.
+    pub fn close(&self) {
+        self.main.close();
+        self.quick.close();
+    }
+}
+
+impl Lane {
+    fn start(name: &str, jobs: usize, queue_size: usize, low_priority: bool) -> Lane {
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue::default()),
             work: Condvar::new(),
             jobs,
-            queue_size: options.queue_size,
+            queue_size,
         });
         let slots = (0..jobs)
             .map(|k| {
                 let shared = shared.clone();
                 std::thread::Builder::new()
-                    .name(format!("ledger-mining-{k}"))
-                    .spawn(move || slot(&shared))
+                    .name(format!("{name}-{k}"))
+                    .spawn(move || slot(&shared, low_priority))
                     .expect("the OS can start a mining thread")
             })
             .collect();
-        MiningPool { shared, slots: Mutex::new(slots) }
+        Lane { shared, slots: Mutex::new(slots) }
     }
 
-    /// Queue a job. `done` receives its outcome exactly once; when the job is refused
-    /// (queue full, pool closed, a block too short to hold a nonce) that happens before
-    /// this returns.
-    pub fn submit(&self, request: MiningRequest, done: Done) -> JobHandle {
+    fn submit(&self, request: MiningRequest, done: Done) -> JobHandle {
         let cancel = Arc::new(AtomicBool::new(false));
         let mut queue = self.shared.lock();
         let id = queue.next_id;
         queue.next_id += 1;
         let handle = JobHandle { id, cancel: cancel.clone(), shared: Arc::downgrade(&self.shared) };
+        let taken = queue.running.len() + queue.waiting.len();
+        let places = self.shared.places();
+        let reserve = self.shared.reserve();
         let refusal = if request.block.len() < 8 {
             Some(Error::new(Code::InvalidArgument, "", "a block has at least 8 bytes (its nonce)"))
         } else if queue.closed {
             Some(Error::new(Code::PowPoolClosed, "nonce", "the mining pool is closed"))
-        } else if queue.running.len() + queue.waiting.len()
-            >= self.shared.jobs.saturating_add(self.shared.queue_size)
-        {
+        } else if taken >= places {
             Some(Error::new(
                 Code::PowQueueFull,
                 "nonce",
                 format!(
                     "{} blocks are waiting to be mined, the most this node queues",
                     queue.waiting.len()
+                ),
+            ))
+        } else if reserve > 0
+            && !request.client.is_empty()
+            && taken + reserve >= places
+            && queue.held_by(&request.client) >= reserve
+        {
+            Some(Error::new(
+                Code::PowQueueFull,
+                "nonce",
+                format!(
+                    "this client has {} blocks waiting to be mined; the last places are kept for others",
+                    queue.held_by(&request.client)
                 ),
             ))
         } else {
@@ -190,7 +311,7 @@ impl MiningPool {
         handle
     }
 
-    pub fn status(&self) -> PoolStatus {
+    fn status(&self) -> PoolStatus {
         let queue = self.shared.lock();
         PoolStatus {
             jobs: self.shared.jobs,
@@ -204,15 +325,13 @@ impl MiningPool {
         }
     }
 
-    /// Refuse new jobs, cancel every waiting and running one, and wait until the slot
-    /// threads have stopped (a running job stops within a batch). Idempotent.
-    pub fn close(&self) {
+    fn close(&self) {
         let mut queue = self.shared.lock();
         queue.closed = true;
         let waiting: Vec<Job> = queue.waiting.drain(..).collect();
         queue.cancelled += waiting.len() as u64;
-        for (_, cancel) in &queue.running {
-            cancel.store(true, Ordering::Relaxed);
+        for run in &queue.running {
+            run.cancel.store(true, Ordering::Relaxed);
         }
         drop(queue);
         self.shared.work.notify_all();
@@ -236,9 +355,12 @@ impl Drop for MiningPool {
     }
 }
 
-/// One slot: take the oldest waiting job, mine it, deliver its outcome; until closed.
-fn slot(shared: &Shared) {
-    lower_priority();
+/// One slot: take the next waiting job (`Queue::next_job`), mine it, deliver its outcome;
+/// until closed.
+fn slot(shared: &Shared, low_priority: bool) {
+    if low_priority {
+        lower_priority();
+    }
     loop {
         let job = {
             let mut queue = shared.lock();
@@ -246,8 +368,12 @@ fn slot(shared: &Shared) {
                 if queue.closed {
                     return;
                 }
-                if let Some(job) = queue.waiting.pop_front() {
-                    queue.running.push((job.id, job.cancel.clone()));
+                if let Some(job) = queue.next_job() {
+                    queue.running.push(Running {
+                        id: job.id,
+                        client: job.request.client.clone(),
+                        cancel: job.cancel.clone(),
+                    });
                     break job;
                 }
                 queue = shared.work.wait(queue).unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -257,7 +383,7 @@ fn slot(shared: &Shared) {
         let found =
             mine(&job.request.block, job.request.min_pow_score, job.request.threads, &job.cancel);
         let mut queue = shared.lock();
-        queue.running.retain(|(id, _)| *id != job.id);
+        queue.running.retain(|run| run.id != job.id);
         let outcome = match found {
             Some(result) => {
                 queue.mined += 1;
@@ -304,11 +430,31 @@ mod tests {
 
     /// A block whose score can never be reached: it runs until cancelled.
     fn endless() -> MiningRequest {
-        MiningRequest { block: vec![2u8; 300], min_pow_score: u32::MAX, threads: 1 }
+        endless_for("")
     }
 
+    fn endless_for(client: &str) -> MiningRequest {
+        MiningRequest {
+            block: vec![2u8; 300],
+            min_pow_score: u32::MAX,
+            threads: 1,
+            client: client.into(),
+        }
+    }
+
+    /// Quick lane: 5 zeros.
     fn easy(tag: u8) -> MiningRequest {
-        MiningRequest { block: vec![tag; 120], min_pow_score: 1, threads: 1 }
+        MiningRequest { block: vec![tag; 120], min_pow_score: 1, threads: 1, client: String::new() }
+    }
+
+    /// Main lane (10 zeros, about 59,000 hashes), done within milliseconds.
+    fn medium(client: &str) -> MiningRequest {
+        MiningRequest {
+            block: vec![3u8; 120],
+            min_pow_score: 200,
+            threads: 1,
+            client: client.into(),
+        }
     }
 
     fn reporter() -> (Done, mpsc::Receiver<JobOutcome>) {
@@ -415,5 +561,75 @@ mod tests {
         let (done, rx) = reporter();
         pool.submit(easy(7), done);
         assert!(matches!(rx.recv().unwrap(), JobOutcome::Mined(_)));
+    }
+
+    #[test]
+    fn cheap_jobs_are_not_queued_behind_expensive_ones() {
+        let pool = MiningPool::new(PoolOptions { jobs: 1, queue_size: 1 });
+        let (first, _first_rx) = reporter();
+        let running = pool.submit(endless(), first);
+        let (second, _second_rx) = reporter();
+        let waiting = pool.submit(endless(), second);
+        wait_until(&pool, |s| s.running == 1 && s.queued == 1);
+        let (cheap, cheap_rx) = reporter();
+        pool.submit(easy(9), cheap);
+        assert!(matches!(cheap_rx.recv().unwrap(), JobOutcome::Mined(_)));
+        waiting.cancel();
+        running.cancel();
+    }
+
+    #[test]
+    fn a_flooding_client_leaves_the_last_places_to_others() {
+        // 8 places, the last 2 kept for clients holding fewer than 2.
+        let pool = MiningPool::new(PoolOptions { jobs: 1, queue_size: 7 });
+        let mut jobs = Vec::new();
+        let mut refused_at = None;
+        for k in 0..8 {
+            let (done, rx) = reporter();
+            let handle = pool.submit(endless_for("flood"), done);
+            if let Ok(JobOutcome::Refused(e)) = rx.try_recv() {
+                assert_eq!(e.code, Code::PowQueueFull);
+                refused_at = Some(k);
+                break;
+            }
+            jobs.push((handle, rx));
+        }
+        assert_eq!(refused_at, Some(6), "the flood holds 6 of 8 places");
+        for k in 0..2 {
+            let (done, rx) = reporter();
+            let handle = pool.submit(endless_for("honest"), done);
+            assert!(rx.try_recv().is_err(), "honest job {k} waits");
+            jobs.push((handle, rx));
+        }
+        let (done, rx) = reporter();
+        pool.submit(endless_for("third"), done);
+        assert!(matches!(rx.try_recv(), Ok(JobOutcome::Refused(_))), "now the lane is full");
+        for (handle, _) in &jobs {
+            handle.cancel();
+        }
+        wait_until(&pool, |s| s.running == 0 && s.queued == 0);
+    }
+
+    #[test]
+    fn a_free_slot_serves_a_client_with_nothing_running_first() {
+        let pool = MiningPool::new(PoolOptions { jobs: 1, queue_size: 7 });
+        let (done, _running_rx) = reporter();
+        let running = pool.submit(endless_for("flood"), done);
+        wait_until(&pool, |s| s.running == 1);
+        let flood: Vec<_> = (0..3)
+            .map(|_| {
+                let (done, rx) = reporter();
+                (pool.submit(endless_for("flood"), done), rx)
+            })
+            .collect();
+        let (done, honest_rx) = reporter();
+        pool.submit(medium("honest"), done);
+        running.cancel();
+        // FIFO would start the next endless flood job, and the honest one would never run.
+        assert!(matches!(honest_rx.recv().unwrap(), JobOutcome::Mined(_)));
+        for (handle, _) in &flood {
+            handle.cancel();
+        }
+        wait_until(&pool, |s| s.running == 0 && s.queued == 0);
     }
 }
