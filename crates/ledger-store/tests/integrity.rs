@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use ledger_core::ids;
 use ledger_store::integrity::{check_directory, HealthReport};
+use ledger_store::{Store, StoreOptions};
 use std::path::Path;
 
 /// Milestone 1, a transfer splitting the genesis output in two, milestone 2, a tagged block,
@@ -51,6 +52,25 @@ fn a_ledger_written_by_the_node_is_healthy() {
     assert_eq!(report.unspent_outputs, 2);
     assert!(report.indexer_checked);
     assert!(report.blocks >= 5, "{} blocks", report.blocks);
+}
+
+/// A node run with `--no-indexer` after its indexer was on leaves the index behind the
+/// ledger: not damage (the index is never served, and rebuilt when switched on again).
+#[test]
+fn an_indexer_left_behind_by_a_run_without_it_is_not_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    history(dir.path());
+    {
+        let store =
+            Store::open(dir.path(), StoreOptions { indexer_enabled: false, ..dev_options(0) })
+                .unwrap();
+        let tagged = block_bytes(&store, None);
+        store.submit_block(&tagged).unwrap();
+        store.issue_milestone(None).unwrap();
+    }
+    let report = check_directory(dir.path()).unwrap();
+    assert_eq!(report.problems, Vec::<String>::new());
+    assert!(!report.indexer_checked);
 }
 
 #[test]

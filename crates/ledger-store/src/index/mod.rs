@@ -25,7 +25,7 @@ pub use entry::{ChainId, IndexedOutput, OutputKind};
 pub use fields::{field_prefix, has_field_prefix};
 pub use filters::{FilterField, FilterKind, FILTER_FIELDS};
 pub use query::{OutputFilter, OutputPage, OutputQuery, OutputsOf};
-pub use rebuild::{bring_up_to_date, verify};
+pub use rebuild::{bring_up_to_date, is_current, verify};
 pub use sort_key::SortKey;
 
 use crate::columns::{state_key, STATE};

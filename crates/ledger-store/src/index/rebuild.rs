@@ -30,11 +30,17 @@ fn ledger_index(db: &Db) -> Result<u32> {
 /// Rebuild the index unless it already reflects the current ledger in the current format.
 /// Returns the number of outputs indexed when it rebuilt.
 pub fn bring_up_to_date(db: &Db) -> Result<Option<u64>> {
-    let ledger_index = ledger_index(db)?;
-    if db.get(STATE, state_key::INDEXED_LEDGER)?.as_deref() == Some(&marker(ledger_index)[..]) {
+    if is_current(db)? {
         return Ok(None);
     }
     rebuild(db).map(Some)
+}
+
+/// Whether the index reflects the current ledger in the current format. It is behind when the
+/// node ran without it (`--no-indexer`): never served then, and rebuilt at the next start with it.
+pub fn is_current(db: &Db) -> Result<bool> {
+    let ledger_index = ledger_index(db)?;
+    Ok(db.get(STATE, state_key::INDEXED_LEDGER)?.as_deref() == Some(&marker(ledger_index)[..]))
 }
 
 /// Clear the three families and index every unspent output. The marker goes first and
