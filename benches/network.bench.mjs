@@ -23,11 +23,12 @@
 // again once the coordinator's milestone has confirmed the transfer that made it (its
 // utxo-changes, read once a milestone).
 //
-// Phases, each with the load running:
+// Phases (the load runs in all but idle):
 //   idle      --idle s before the load starts (what the network costs by itself);
 //   steady    --steady s;
 //   partition --cut s: the links between a connected third of the nodes (--minority share,
-//             one submitter among them, not the coordinator) and the rest are cut (both
+//             not the coordinator; at least one and, where the graph allows, at most a
+//             third of the submitters among them) and the rest are cut (both
 //             proxies of each link disabled: connections closed, dials refused), then healed.
 //             Printed: /health and `isHealthy` of the smaller side during the cut, whether it
 //             confirmed a milestone on its own, the catch-up time (heal → every node's
@@ -1023,7 +1024,7 @@ async function main() {
   console.log(
     `bench:network — ${NODES} nodes, degree ${DEGREE_MIN}–${DEGREE_MAX}, links ${LATENCY_MIN}–${LATENCY_MAX} ms ±${JITTER} %, ` +
       `${BANDWIDTH} KB/s; load ${RATE} blocks/s (${Math.round(TRANSFER_SHARE * 100)} % transfers) at ${SUBMITTERS} nodes, ` +
-      `minPowScore ${POW}, a milestone every ${INTERVAL} s; phases ${PHASES.join(', ')}; seed ${SEED}; load average ${load()}`,
+      `minPowScore ${POW}, a milestone every ${INTERVAL} s; phases ${IDLE > 0 ? 'idle, ' : ''}${PHASES.join(', ')}; seed ${SEED}; load average ${load()}`,
   );
   const toxiproxy = await Toxiproxy.start();
   const probe = startProbe();
