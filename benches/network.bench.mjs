@@ -516,6 +516,7 @@ async function probe() {
     client.on('error', () => {});
     clients.push(client);
   };
+  process.on('disconnect', () => process.exit(0)); // the bench ended, however it ended
   process.on('message', (message) => {
     if (message.add) add(message.add.index, message.add.url);
     if (message.report) {
@@ -1031,6 +1032,17 @@ async function main() {
   await probe.ready;
   const nodes = [];
   const ctx = { nodes, toxiproxy, probe, phases: [] };
+  // Interrupted: no node, proxy or data directory is left behind.
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      for (const n of nodes) {
+        n.killing = true;
+        n.process?.kill('SIGKILL');
+        rmSync(n.dataDir, { recursive: true, force: true });
+      }
+      toxiproxy.child.kill('SIGKILL');
+      process.exit(130);
+    });
   try {
     for (let i = 0; i < NODES; i++) nodes.push(await plan(i));
     const graph = randomGraph(NODES, DEGREE_MIN, DEGREE_MAX);
