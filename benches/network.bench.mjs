@@ -1153,6 +1153,13 @@ async function main() {
       costRows,
     );
     console.log(`skipped submissions (more than ${MAX_IN_FLIGHT} in flight): ${ctx.load.skipped}`);
+    // Every distinct error answer, with how often it came.
+    const errors = new Map();
+    for (const r of records.filter((r) => r.status !== 201 && r.status !== undefined)) {
+      const key = `${r.status || 'no answer'} ${r.error ?? ''}`.slice(0, 200);
+      errors.set(key, (errors.get(key) ?? 0) + 1);
+    }
+    for (const [key, count] of errors) console.log(`  ${count}× ${key}`);
     if (results.partition) {
       const p = results.partition;
       const cut = records.filter((r) => r.minority && r.sentAt >= p.cutAt && r.sentAt < p.healAt);
