@@ -1,5 +1,6 @@
 // A network of nodes on one machine: `npm run bench:network [-- --nodes 30 --rate 20 …]`
-// (issue 24; docs/benchmarks.md "Network"). Documented, not run in CI.
+// (issue 24; docs/benchmarks.md "npm run bench:network"). Documented, not run in CI. Linux
+// only (/proc, `ss`).
 //
 // --nodes bin/ledger-node.js processes on loopback (node 0 runs the coordinator, the others
 // follow its key), each with a temporary data directory and HTTP, p2p and proxy ports in
@@ -17,8 +18,9 @@
 //
 // Load: tagged-data blocks and value transfers (--transfers share of them, default 0.5)
 // submitted as JSON without parents (the node selects tips, mines at --pow) at --submitters
-// nodes (not the coordinator), round robin, --rate blocks a second in all (by the clock, in
-// ten slices a second); at most 256 submissions in flight (what did not fit is counted as "skipped").
+// nodes (not the coordinator), round robin, --rate blocks a second in all (by the clock,
+// checked ten times a second); at most 256 submissions in flight (what did not fit is
+// counted as "skipped").
 // Transfers spend a pool of outputs fanned out from the genesis output; an output is spent
 // again once the coordinator's milestone has confirmed the transfer that made it (its
 // utxo-changes, read once a milestone).
@@ -48,7 +50,8 @@
 // Measured per phase (blocks = the blocks the coordinator stored in the phase, milestones
 // included): propagation submit → stored at 50 %, 90 %, 100 % of the nodes (p50/p99 over the
 // phase's blocks; "stored" = the node's event API published the block on
-// `blocks/tagged-data/<tag>` or `blocks/transaction`), submit → referenced at every node
+// `blocks/tagged-data/<tag>` or `blocks/transaction`; the nodes counted for a block are those
+// running when it was sent, less those killed within 10 s of it or not synced again yet), submit → referenced at every node
 // (`block-metadata/referenced`), the share of acknowledged blocks the coordinator saw
 // referenced, duplicate block messages per block per node (gossip's `knownBlocks`), bytes sent
 // per block per node (the kernel's byte counts of the proxies' sockets to the nodes' p2p ports
