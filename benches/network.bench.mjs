@@ -1,0 +1,1249 @@
+// A network of nodes on one machine: `npm run bench:network [-- --nodes 30 --rate 20 …]`
+// (issue 24; docs/benchmarks.md "npm run bench:network"). Documented, not run in CI. Linux
+// only (/proc, `ss`).
+//
+// --nodes bin/ledger-node.js processes on loopback (node 0 runs the coordinator, the others
+// follow its key), each with a temporary data directory and HTTP, p2p and proxy ports in
+// --port-base … 39999. They are peered in a random connected graph in which every node has
+// --degree-min … --degree-max peers (Hornet's connection-manager watermarks 4–8); both ends of
+// a link list each other as static peers (Hornet-style peering: a peer is "known" on both
+// sides, so the unknown-peer limit never applies), and each dials the other through a
+// Toxiproxy proxy of its own (one proxy per directed link: node a dials 127.0.0.1:<proxy a→b>,
+// whose upstream is b's p2p port). Every proxy has a `latency` toxic on both streams (the
+// link's one-way delay, drawn once per link uniformly in --latency-min … --latency-max ms,
+// jitter --jitter % of it) and a `bandwidth` toxic on both streams (--bandwidth KB/s). Of the
+// two connections of a link, gossip keeps one stream (docs/gossip.md "Simultaneous dials").
+// Toxiproxy (v2.12; TOXIPROXY_SERVER, default /work/interop/bin/toxiproxy-server) is driven
+// over its HTTP API on a port of the range.
+//
+// Load: tagged-data blocks and value transfers (--transfers share of them, default 0.5)
+// submitted as JSON without parents (the node selects tips, mines at --pow) at --submitters
+// nodes (not the coordinator), round robin, --rate blocks a second in all (by the clock,
+// checked ten times a second); at most 256 submissions in flight (what did not fit is
+// counted as "skipped").
+// Transfers spend a pool of outputs fanned out from the genesis output; an output is spent
+// again once the coordinator's milestone has confirmed the transfer that made it (its
+// utxo-changes, read once a milestone).
+//
+// Phases (the load runs in all but idle):
+//   idle      --idle s before the load starts (what the network costs by itself);
+//   steady    --steady s;
+//   partition --cut s: the links between a connected third of the nodes (--minority share,
+//             not the coordinator; at least one and, where the graph allows, at most a
+//             third of the submitters among them) and the rest are cut (both
+//             proxies of each link disabled: connections closed, dials refused), then healed.
+//             Printed: /health and `isHealthy` of the smaller side during the cut, whether it
+//             confirmed a milestone on its own, the catch-up time (heal → every node's
+//             confirmed milestone ≥ the coordinator's at the heal), and what became of the
+//             blocks submitted on the smaller side during the cut (201 and referenced later,
+//             201 and never referenced, answered with an error);
+//   churn     --churn s: --kills nodes (not the coordinator nor a submitter) are killed with
+//             SIGKILL at random moments and restarted 5–15 s later on their data directory;
+//   joiners   --joiners fresh nodes started 10 s apart, each peered with 4 random nodes (it
+//             lists them; they get it over POST /api/core/v2/peers), then --settle s.
+// For a restarted or new node: the time from its process start to synced (/health 200 and
+// confirmed ≥ the coordinator's confirmed at its start). At the end (after --settle s without
+// load): every node's confirmed milestone, milestone payloads compared across nodes (a fork
+// would differ or stop a node), and `included-block` of up to 40 confirmed transfers asked of
+// every node and compared with the coordinator's answer.
+//
+// Measured per phase (blocks = the blocks the coordinator stored in the phase, milestones
+// included): propagation submit → stored at 50 %, 90 %, 100 % of the nodes (p50/p99 over the
+// phase's blocks; "stored" = the node's event API published the block on
+// `blocks/tagged-data/<tag>` or `blocks/transaction`; the nodes counted for a block are those
+// running when it was sent, less those killed within 10 s of it or not synced again yet), submit → referenced at every node
+// (`block-metadata/referenced`), the share of acknowledged blocks the coordinator saw
+// referenced, duplicate block messages per block per node (gossip's `knownBlocks`), bytes sent
+// per block per node (the kernel's byte counts of the proxies' sockets to the nodes' p2p ports
+// ÷ nodes ÷ blocks: each byte is sent by one node; libp2p framing, heartbeats and requests
+// included; connections closed in the phase are missing), CPU per block per node (/proc),
+// RSS per node, the load average, and the cores the probe, Toxiproxy and this process took.
+// The probe is a child process with one MQTT-over-WebSocket client per node; both processes
+// read the same clock (performance.timeOrigin + now()).
+//
+// Options (defaults in brackets): --nodes [30] --rate [20] blocks/s in all (the issue's 200 is
+// possible, not carried by 2 cores with 30 nodes) --transfers [0.5] --submitters [5] --pow [0]
+// --interval [2] s between milestones --idle [20] --steady [60] --cut [60] --minority [0.33] --churn [90]
+// --kills [5] --joiners [3] --settle [30] --degree-min [4] --degree-max [8]
+// --latency-min [20] --latency-max [200] ms --jitter [10] % --bandwidth [1000] KB/s per
+// direction and link --port-base [30000] --seed [1] --phases [steady,partition,churn,joiners].
+// Prints figures, asserts nothing.
+
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { arg, cpuSeconds, table } from './measure.mjs';
+import {
+  BenchNode,
+  benchKey,
+  core,
+  genesisKey,
+  GENESIS_OUTPUT_ID,
+  percentile,
+  pool,
+  sleep,
+  split,
+  transfer,
+} from './ledger-load.mjs';
+
+const require = createRequire(import.meta.url);
+
+const NODES = arg('nodes', 30);
+const RATE = arg('rate', 20);
+const TRANSFER_SHARE = arg('transfers', 0.5);
+const SUBMITTERS = arg('submitters', 5);
+const POW = arg('pow', 0);
+const INTERVAL = arg('interval', 2);
+const STEADY = arg('steady', 60);
+const CUT = arg('cut', 60);
+const MINORITY = arg('minority', 0.33);
+const CHURN = arg('churn', 90);
+const KILLS = arg('kills', 5);
+const JOINERS = arg('joiners', 3);
+const SETTLE = arg('settle', 30);
+const IDLE = arg('idle', 20);
+const DEGREE_MIN = arg('degree-min', 4);
+const DEGREE_MAX = arg('degree-max', 8);
+const LATENCY_MIN = arg('latency-min', 20);
+const LATENCY_MAX = arg('latency-max', 200);
+const JITTER = arg('jitter', 10);
+const BANDWIDTH = arg('bandwidth', 1000);
+const PORT_BASE = arg('port-base', 30000);
+const SEED = arg('seed', 1);
+const PHASES = (() => {
+  const at = process.argv.indexOf('--phases');
+  return at > 0 ? process.argv[at + 1].split(',') : ['steady', 'partition', 'churn', 'joiners'];
+})();
+const TOXIPROXY = process.env.TOXIPROXY_SERVER ?? '/work/interop/bin/toxiproxy-server';
+const JWT_SECRET = 'ledger-node bench:network';
+const COORDINATOR_SEED = '0x' + createHash('sha256').update('ledger-node bench:network coordinator').digest('hex');
+const TAG = '0x' + Buffer.from('bench:network').toString('hex');
+const MAX_IN_FLIGHT = 256;
+const now = () => performance.timeOrigin + performance.now();
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+const started = now();
+const log = (line) => console.log(`[${((now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+// ---- randomness (seeded: the same graph and latencies for the same --seed) -----------------
+
+let rngState = SEED >>> 0 || 1;
+function random() {
+  rngState = (rngState + 0x6d2b79f5) >>> 0;
+  let t = rngState;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const randomInt = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
+const shuffle = (items) => {
+  const a = [...items];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+};
+
+// ---- ports in --port-base … 39999 ------------------------------------------------------------
+
+let nextPort = PORT_BASE;
+const isFree = (port) =>
+  new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+async function takePort() {
+  for (;;) {
+    const port = nextPort++;
+    if (port > 39_999) throw new Error('no free port left below 40000');
+    if (await isFree(port)) return port;
+  }
+}
+
+// ---- Toxiproxy -------------------------------------------------------------------------------
+
+class Toxiproxy {
+  static async start() {
+    const port = await takePort();
+    const child = spawn(TOXIPROXY, ['-host', '127.0.0.1', '-port', String(port)], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    const proxy = new Toxiproxy(child, `http://127.0.0.1:${port}`);
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await fetch(`${proxy.api}/version`)).ok) return proxy;
+      } catch {
+        // not up yet
+      }
+      await sleep(100);
+    }
+    throw new Error(`toxiproxy-server (${TOXIPROXY}) did not answer`);
+  }
+
+  constructor(child, api) {
+    this.child = child;
+    this.api = api;
+  }
+
+  async call(method, path, body) {
+    const res = await fetch(`${this.api}${path}`, {
+      method,
+      headers: body ? { 'Content-Type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`toxiproxy ${method} ${path}: ${res.status} ${text}`);
+    return text;
+  }
+
+  /** A proxy `name` listening on `listen`, to `upstream`, with the link's latency and bandwidth on both streams. */
+  async create(name, listen, upstream, latency) {
+    await this.call('POST', '/proxies', { name, listen, upstream, enabled: true });
+    for (const stream of ['upstream', 'downstream']) {
+      await this.call('POST', `/proxies/${name}/toxics`, {
+        name: `latency_${stream}`,
+        type: 'latency',
+        stream,
+        attributes: { latency, jitter: Math.round((latency * JITTER) / 100) },
+      });
+      await this.call('POST', `/proxies/${name}/toxics`, {
+        name: `bandwidth_${stream}`,
+        type: 'bandwidth',
+        stream,
+        attributes: { rate: BANDWIDTH },
+      });
+    }
+  }
+
+  /** Disabling closes the proxy's connections and its listener; enabling listens again. */
+  enable(name, enabled) {
+    return this.call('POST', `/proxies/${name}`, { enabled });
+  }
+
+  stop() {
+    return new Promise((r) => (this.child.exitCode !== null ? r() : (this.child.once('exit', r), this.child.kill())));
+  }
+}
+
+/**
+ * Gossip bytes so far on the open connections: the kernel's tcp_info (`ss -ti`) of every
+ * socket between Toxiproxy and a node's p2p port (each link's second leg carries all its
+ * bytes, both ways), bytes sent plus bytes received. A connection that closed takes its
+ * counts with it: phases that close connections (partition, churn) count low.
+ * (Toxiproxy's own -proxy-metrics byte counters are added only when a connection ends.)
+ */
+function gossipBytes(p2pPorts) {
+  const text = execFileSync('ss', ['-tinH', 'state', 'established'], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  const lines = text.split('\n');
+  let sum = 0;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const head = lines[i].trim().split(/\s+/);
+    if (head.length < 4 || lines[i].startsWith('\t') || lines[i].startsWith(' ')) continue;
+    const peerPort = Number(head[3].slice(head[3].lastIndexOf(':') + 1));
+    if (!p2pPorts.has(peerPort)) continue;
+    const detail = lines[i + 1];
+    const sent = /bytes_sent:(\d+)/.exec(detail) ?? /bytes_acked:(\d+)/.exec(detail);
+    const received = /bytes_received:(\d+)/.exec(detail);
+    sum += Number(sent?.[1] ?? 0) + Number(received?.[1] ?? 0);
+  }
+  return sum;
+}
+
+// ---- nodes -----------------------------------------------------------------------------------
+
+const native = require('../dist/native.js').default;
+const { issueToken } = require('../dist/jwt-secret.js');
+const BIN = fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url));
+const COORDINATOR_PUBLIC_KEY = core.publicKey(COORDINATOR_SEED);
+
+/** A node's identity, data directory and ports, fixed before it starts so that peers can name it. */
+async function plan(index) {
+  const dataDir = mkdtempSync(join(tmpdir(), `ledger-node-bench-network-${index}-`));
+  const peerId = native.identityPeerId(join(dataDir, 'p2p-identity.key'), undefined);
+  return {
+    index,
+    name: index === 0 ? 'coo' : `n${index}`,
+    dataDir,
+    peerId,
+    restPort: await takePort(),
+    p2pPort: await takePort(),
+    /** index of the peer → the multiaddress this node dials it at (its proxy). */
+    dials: new Map(),
+    process: undefined,
+    http: undefined,
+    up: false,
+    /** CPU seconds and gossip counters of the processes that were killed. */
+    deadCpu: 0,
+    deadKnown: 0,
+    startedAt: 0,
+    /** From SIGKILL to synced again: the node is not expected to see blocks sent then. */
+    downs: [],
+  };
+}
+
+/** Flags for the node's start; the same at a restart. */
+function nodeArgs(n) {
+  const role =
+    n.index === 0
+      ? ['--coordinator-key', COORDINATOR_SEED]
+      : ['--no-coordinator', '--coordinator-public-key', COORDINATOR_PUBLIC_KEY];
+  return [
+    BIN,
+    '--port',
+    String(n.restPort),
+    '--bind',
+    '127.0.0.1',
+    '--data-dir',
+    n.dataDir,
+    '--min-pow-score',
+    String(POW),
+    '--milestone-interval',
+    String(INTERVAL),
+    '--log-level',
+    'warn',
+    '--jwt-secret',
+    JWT_SECRET,
+    '--no-dashboard',
+    '--no-faucet',
+    '--rest-workers',
+    '1',
+    '--block-cache-mib',
+    '8',
+    '--write-buffers-mib',
+    '8',
+    ...role,
+    '--gossip',
+    '--p2p-bind',
+    `/ip4/127.0.0.1/tcp/${n.p2pPort}`,
+    ...[...n.dials.values()].flatMap((address) => ['--peer', address]),
+  ];
+}
+
+async function startNode(n) {
+  const child = spawn(process.execPath, nodeArgs(n), { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  child.on('exit', (code, signal) => {
+    if (n.process === child && !n.killing) log(`${n.name} exited (${code ?? signal}): ${stderr.trim().slice(-500)}`);
+  });
+  n.process = child;
+  n.startedAt = now();
+  n.http = new BenchNode(child, n.dataDir, `http://127.0.0.1:${n.restPort}`, POW);
+  for (let i = 0; i < 1200; i++) {
+    if (child.exitCode !== null) throw new Error(`${n.name} exited with ${child.exitCode}: ${stderr}`);
+    try {
+      if ((await n.http.http('GET', '/api/core/v2/info')).status === 200) {
+        n.up = true;
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${n.name} did not answer within 120 s`);
+}
+
+/** SIGKILL; its CPU and counters so far are kept for the phase figures. */
+async function killNode(n) {
+  n.deadCpu += cpuSeconds(n.process.pid) || 0;
+  n.deadKnown += (await metrics(n).catch(() => undefined))?.known ?? 0;
+  n.killing = true;
+  n.up = false;
+  n.downs.push({ from: now(), to: Infinity });
+  const exited = new Promise((r) => n.process.once('exit', r));
+  n.process.kill('SIGKILL');
+  await exited;
+  n.http.agent.destroy();
+  n.killing = false;
+}
+
+async function stopNode(n) {
+  if (n.process && n.process.exitCode === null) {
+    n.killing = true;
+    const exited = new Promise((r) => n.process.once('exit', r));
+    n.process.kill('SIGTERM');
+    const timer = setTimeout(() => n.process.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  n.http?.agent.destroy();
+  rmSync(n.dataDir, { recursive: true, force: true });
+}
+
+async function info(n) {
+  return (await n.http.getJson('/api/core/v2/info')).status;
+}
+
+async function healthStatus(n) {
+  try {
+    return (await n.http.http('GET', '/health')).status;
+  } catch {
+    return 0;
+  }
+}
+
+/** The node's gossip counters and stored blocks from /metrics (JWT). */
+async function metrics(n) {
+  const token = await issueToken(JWT_SECRET);
+  const res = await fetch(`${n.http.base}/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  const value = (prefix) => {
+    const line = text.split('\n').find((l) => l.startsWith(prefix));
+    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+  };
+  return {
+    known: value('ledger_node_gossip_messages{counter="knownBlocks"}'),
+    stored: value('ledger_node_blocks_stored'),
+  };
+}
+
+function rssMiB(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return Number(line.split(/\s+/)[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Wait until `n` is synced: /health 200 and confirmed ≥ `target`. The time from its process start (ms), or NaN. */
+async function timeToSynced(n, target, limitMs) {
+  const deadline = now() + limitMs;
+  while (now() < deadline) {
+    try {
+      if ((await healthStatus(n)) === 200 && (await info(n)).confirmedMilestone.index >= target)
+        return now() - n.startedAt;
+    } catch {
+      // starting
+    }
+    await sleep(250);
+  }
+  return NaN;
+}
+
+// ---- the graph -------------------------------------------------------------------------------
+
+/** A connected random graph of `n` nodes, each with a degree in [min, max] where possible. */
+function randomGraph(n, min, max) {
+  const adjacent = Array.from({ length: n }, () => new Set());
+  const link = (a, b) => (adjacent[a].add(b), adjacent[b].add(a));
+  const ring = shuffle([...Array(n).keys()]);
+  for (let i = 0; i < n && n > 1; i++) if (ring[i] !== ring[(i + 1) % n]) link(ring[i], ring[(i + 1) % n]);
+  const target = Array.from({ length: n }, () => randomInt(min, max));
+  for (let round = 0; round < 20; round++) {
+    for (const a of shuffle([...Array(n).keys()])) {
+      while (adjacent[a].size < Math.min(target[a], n - 1)) {
+        const wanting = shuffle([...Array(n).keys()]).filter(
+          (b) => b !== a && !adjacent[a].has(b) && adjacent[b].size < target[b],
+        );
+        const fallback = shuffle([...Array(n).keys()]).filter(
+          (b) => b !== a && !adjacent[a].has(b) && adjacent[b].size < max,
+        );
+        const b = wanting[0] ?? (adjacent[a].size < min ? fallback[0] : undefined);
+        if (b === undefined) break;
+        link(a, b);
+      }
+    }
+  }
+  return adjacent;
+}
+
+const edges = [];
+
+/** Both proxies of a link and both dial addresses. */
+async function connect(toxiproxy, a, b) {
+  const latency = randomInt(LATENCY_MIN, LATENCY_MAX);
+  const proxies = [];
+  for (const [from, to] of [
+    [a, b],
+    [b, a],
+  ]) {
+    const port = await takePort();
+    const name = `${from.name}-${to.name}`;
+    await toxiproxy.create(name, `127.0.0.1:${port}`, `127.0.0.1:${to.p2pPort}`, latency);
+    from.dials.set(to.index, `/ip4/127.0.0.1/tcp/${port}/p2p/${to.peerId}`);
+    proxies.push(name);
+  }
+  const edge = { a: a.index, b: b.index, latency, proxies };
+  edges.push(edge);
+  return edge;
+}
+
+// ---- the probe: one MQTT client per node, in a process of its own ------------------------------
+
+async function probe() {
+  const mqtt = require('mqtt');
+  /** block ID → { stored: times by node index, referenced: times by node index } */
+  const blocks = new Map();
+  const entry = (id) => {
+    let e = blocks.get(id);
+    if (e === undefined) blocks.set(id, (e = { stored: {}, referenced: {} }));
+    return e;
+  };
+  const clients = [];
+  const add = (index, url) => {
+    const client = mqtt.connect(url, {
+      protocolVersion: 4,
+      reconnectPeriod: 1000,
+      connectTimeout: 5000,
+      clientId: `bench-network-${process.pid}-${index}`,
+    });
+    client.on('connect', () =>
+      client.subscribe([`blocks/tagged-data/${TAG}`, 'blocks/transaction', 'block-metadata/referenced']),
+    );
+    client.on('message', (topic, payload) => {
+      const at = now();
+      if (topic === 'block-metadata/referenced') {
+        const e = entry(JSON.parse(payload.toString()).blockId);
+        e.referenced[index] ??= at;
+      } else {
+        const e = entry(core.blockId(payload));
+        e.stored[index] ??= at;
+      }
+    });
+    client.on('error', () => {});
+    clients.push(client);
+  };
+  process.on('disconnect', () => process.exit(0)); // the bench ended, however it ended
+  process.on('message', (message) => {
+    if (message.add) add(message.add.index, message.add.url);
+    if (message.report) {
+      const out = {};
+      for (const id of message.report) out[id] = blocks.get(id) ?? { stored: {}, referenced: {} };
+      process.send({ blocks: out });
+    }
+    if (message.stop) {
+      for (const c of clients) c.end(true);
+      process.exit(0);
+    }
+  });
+  process.send({ ready: true });
+}
+
+function startProbe() {
+  const child = fork(fileURLToPath(import.meta.url), ['--probe', String(TAG)], { stdio: 'inherit' });
+  const next = () => new Promise((resolve) => child.once('message', resolve));
+  return {
+    ready: next(),
+    pid: child.pid,
+    add: (n) => child.send({ add: { index: n.index, url: `ws://127.0.0.1:${n.restPort}/api/mqtt/v1` } }),
+    async report(ids) {
+      const answer = next();
+      child.send({ report: ids });
+      return (await answer).blocks;
+    },
+    stop: () => new Promise((resolve) => (child.once('exit', resolve), child.send({ stop: true }))),
+  };
+}
+
+// ---- the load --------------------------------------------------------------------------------
+
+class Load {
+  constructor(coordinator, submitters, networkId, outputs) {
+    this.coordinator = coordinator;
+    this.submitters = submitters;
+    this.networkId = networkId;
+    this.spendable = [...outputs];
+    /** transaction ID → the output its confirmation frees. */
+    this.pending = new Map();
+    this.records = [];
+    this.confirmedTransfers = [];
+    this.phase = 'start';
+    this.inFlight = 0;
+    this.skipped = 0;
+    this.next = 0;
+    this.running = false;
+  }
+
+  start() {
+    this.running = true;
+    this.loop = (async () => {
+      // By the clock, not by the slices: a late timer (a loaded machine) does not lower the rate.
+      const start = now();
+      let issued = 0;
+      while (this.running) {
+        const due = Math.floor(((now() - start) / 1000) * RATE);
+        for (; issued < due; issued++) {
+          if (this.inFlight >= MAX_IN_FLIGHT) this.skipped++;
+          else this.submitOne();
+        }
+        await sleep(100);
+      }
+    })();
+    this.watch = (async () => {
+      let confirmed = (await info(this.coordinator)).confirmedMilestone.index;
+      while (this.running) {
+        try {
+          const latest = (await info(this.coordinator)).confirmedMilestone.index;
+          for (let index = confirmed + 1; index <= latest; index++) {
+            const changes = await this.coordinator.http.getJson(
+              `/api/core/v2/milestones/by-index/${index}/utxo-changes`,
+            );
+            for (const outputId of changes.createdOutputs) {
+              const made = this.pending.get(outputId.slice(0, 66));
+              if (made === undefined) continue;
+              this.pending.delete(outputId.slice(0, 66));
+              this.spendable.push(made);
+              this.confirmedTransfers.push(outputId.slice(0, 66));
+            }
+          }
+          confirmed = latest;
+        } catch {
+          // the coordinator is busy: next round
+        }
+        await sleep(500);
+      }
+    })();
+  }
+
+  async stop() {
+    this.running = false;
+    await this.loop;
+    await this.watch;
+    while (this.inFlight > 0) await sleep(50);
+  }
+
+  submitOne() {
+    const live = this.submitters.filter((n) => n.up);
+    if (live.length === 0) return void this.skipped++;
+    const node = live[this.next++ % live.length];
+    const record = { node: node.index, phase: this.phase, minority: node.minority === true, sentAt: now() };
+    let body;
+    if (random() < TRANSFER_SHARE && this.spendable.length > 0) {
+      const input = this.spendable.shift();
+      const t = transfer(this.networkId, input, benchKey, [BigInt(input.output.amount)]);
+      this.pending.set(t.transactionId, t.outputs[0]);
+      record.transactionId = t.transactionId;
+      body = { protocolVersion: 2, payload: t.payload };
+    } else {
+      const data = `bench:network ${this.records.length} at ${Date.now()}`;
+      body = { protocolVersion: 2, payload: { type: 5, tag: TAG, data: '0x' + Buffer.from(data).toString('hex') } };
+    }
+    this.records.push(record);
+    this.inFlight++;
+    node.http
+      .http('POST', '/api/core/v2/blocks', Buffer.from(JSON.stringify(body)))
+      .then(({ status, text }) => {
+        record.status = status;
+        record.ackAt = now();
+        if (status === 201) record.blockId = JSON.parse(text).blockId;
+        else record.error = text.slice(0, 200);
+      })
+      .catch((err) => {
+        record.status = 0;
+        record.error = err.message;
+      })
+      .finally(() => this.inFlight--);
+  }
+}
+
+/** Genesis → 128 outputs (→ k each when more are needed): the transfers' pool. */
+async function fanOut(coordinator, size) {
+  const { protocol } = await coordinator.http.getJson('/api/core/v2/info');
+  const networkId = core.networkId(protocol.networkName);
+  const genesis = {
+    outputId: GENESIS_OUTPUT_ID,
+    output: (await coordinator.http.getJson(`/api/core/v2/outputs/${GENESIS_OUTPUT_ID}`)).output,
+  };
+  const first = transfer(networkId, genesis, genesisKey, split(BigInt(protocol.tokenSupply), 128));
+  await coordinator.http.fanOut([first], 'fan-out 1');
+  let outputs = first.outputs;
+  const each = Math.ceil(size / 128);
+  if (each > 1) {
+    const second = outputs.map((o) => transfer(networkId, o, benchKey, split(BigInt(o.output.amount), each)));
+    await coordinator.http.fanOut(second, 'fan-out 2');
+    outputs = second.flatMap((t) => t.outputs);
+  }
+  return { networkId, outputs };
+}
+
+// ---- phase figures ---------------------------------------------------------------------------
+
+async function snapshot(ctx) {
+  const nodes = ctx.nodes.filter((n) => n.up);
+  const m = await Promise.all(nodes.map((n) => metrics(n).catch(() => undefined)));
+  return {
+    at: now(),
+    stored: (await metrics(ctx.coordinator)).stored,
+    cpu: new Map(ctx.nodes.map((n) => [n.index, n.deadCpu + (n.up ? cpuSeconds(n.process.pid) || 0 : 0)])),
+    known: new Map(nodes.map((n, i) => [n.index, n.deadKnown + (m[i]?.known ?? 0)])),
+    bytes: gossipBytes(new Set(ctx.nodes.map((n) => n.p2pPort))),
+    probe: cpuSeconds(ctx.probe.pid),
+    toxiproxy: cpuSeconds(ctx.toxiproxy.child.pid),
+    self: process.cpuUsage(),
+  };
+}
+
+/** The phase's figures from two snapshots; the blocks' arrivals are added at the end. */
+function phaseFigures(name, before, after, ctx) {
+  const seconds = (after.at - before.at) / 1000;
+  const blocks = Math.max(1, after.stored - before.stored);
+  const nodes = ctx.nodes.filter((n) => before.cpu.has(n.index) && after.cpu.has(n.index));
+  const cpu = nodes.map((n) => after.cpu.get(n.index) - before.cpu.get(n.index));
+  const known = nodes
+    .filter((n) => before.known.has(n.index) && after.known.has(n.index))
+    .map((n) => after.known.get(n.index) - before.known.get(n.index));
+  const rss = ctx.nodes.filter((n) => n.up).map((n) => rssMiB(n.process.pid));
+  const mean = (xs) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+  return {
+    name,
+    seconds,
+    blocks,
+    nodes: ctx.nodes.filter((n) => n.up).length,
+    duplicates: mean(known) / blocks,
+    bytesPerNode: (after.bytes - before.bytes) / ctx.nodes.length / blocks,
+    cpuMsPerBlockPerNode: (mean(cpu) * 1000) / blocks,
+    nodeCores: cpu.reduce((s, x) => s + x, 0) / seconds,
+    probeCores: (after.probe - before.probe) / seconds,
+    toxiproxyCores: (after.toxiproxy - before.toxiproxy) / seconds,
+    selfCores: (after.self.user - before.self.user + after.self.system - before.self.system) / 1e6 / seconds,
+    rssMean: mean(rss),
+    rssMax: Math.max(...rss),
+    rssTotal: rss.reduce((s, x) => s + x, 0),
+    load: load(),
+    from: before.at,
+    to: after.at,
+  };
+}
+
+async function runPhase(ctx, name, body) {
+  ctx.load.phase = name;
+  const before = await snapshot(ctx);
+  log(`phase ${name}: start; load ${load()}`);
+  const extra = await body();
+  const after = await snapshot(ctx);
+  const figures = { ...phaseFigures(name, before, after, ctx), ...extra };
+  ctx.phases.push(figures);
+  log(
+    `phase ${name}: ${figures.blocks} blocks in ${figures.seconds.toFixed(0)} s; nodes ${figures.nodeCores.toFixed(2)} cores, ` +
+      `RSS per node ${figures.rssMean.toFixed(0)} MiB (max ${figures.rssMax.toFixed(0)}); load ${load()}`,
+  );
+}
+
+// ---- phases ----------------------------------------------------------------------------------
+
+/**
+ * A connected set of about MINORITY × nodes, from a submitter, without the coordinator, whose
+ * rest is connected too; with at most a third of the submitters where such a set is found.
+ */
+function pickMinority(ctx) {
+  const size = Math.max(1, Math.round(ctx.nodes.length * MINORITY));
+  let fallback;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const start = ctx.submitters[attempt % ctx.submitters.length].index;
+    const side = new Set([start]);
+    const frontier = [start];
+    while (side.size < size && frontier.length > 0) {
+      const at = frontier.splice(Math.floor(random() * frontier.length), 1)[0];
+      for (const b of shuffle([...ctx.graph[at]])) {
+        if (side.size >= size) break;
+        if (b === 0 || side.has(b)) continue;
+        side.add(b);
+        frontier.push(b);
+      }
+    }
+    if (side.size < size) continue;
+    // The rest must hold together without the minority.
+    const rest = ctx.nodes.map((n) => n.index).filter((i) => !side.has(i));
+    const seen = new Set([0]);
+    const queue = [0];
+    while (queue.length > 0) {
+      const at = queue.pop();
+      for (const b of ctx.graph[at]) if (!side.has(b) && !seen.has(b)) seen.add(b), queue.push(b);
+    }
+    if (seen.size !== rest.length) continue;
+    fallback ??= side;
+    // Most of the load stays on the larger side.
+    const submitters = ctx.submitters.filter((n) => side.has(n.index)).length;
+    if (submitters <= Math.ceil(ctx.submitters.length / 3)) return side;
+  }
+  if (fallback) return fallback;
+  throw new Error('no connected minority with a connected majority found (another --seed?)');
+}
+
+async function partition(ctx) {
+  const side = pickMinority(ctx);
+  const minority = ctx.nodes.filter((n) => side.has(n.index));
+  for (const n of minority) n.minority = true;
+  const crossing = edges.filter((e) => side.has(e.a) !== side.has(e.b));
+  const cmiAtCut = (await info(ctx.coordinator)).confirmedMilestone.index;
+  const minorityCmiAtCut = Math.max(
+    ...(await Promise.all(minority.map(async (n) => (await info(n)).confirmedMilestone.index))),
+  );
+  log(
+    `partition: ${minority.length} nodes (${minority.map((n) => n.name).join(' ')}) cut off over ${crossing.length} links; ` +
+      `coordinator at milestone ${cmiAtCut}`,
+  );
+  await pool(
+    crossing.flatMap((e) => e.proxies),
+    8,
+    (name) => ctx.toxiproxy.enable(name, false),
+  );
+  const cutAt = now();
+  // /health and isHealthy of the smaller side every 5 s.
+  const polls = { health200: 0, health503: 0, other: 0, infoHealthy: 0, infoUnhealthy: 0, maxCmi: minorityCmiAtCut };
+  const timeline = [];
+  while (now() - cutAt < CUT * 1000) {
+    const t = (now() - cutAt) / 1000;
+    const answers = await Promise.all(
+      minority.map(async (n) => {
+        const status = await healthStatus(n);
+        const s = await info(n).catch(() => undefined);
+        return { status, healthy: s?.isHealthy, cmi: s?.confirmedMilestone.index ?? 0 };
+      }),
+    );
+    let healthy = 0;
+    for (const a of answers) {
+      if (a.status === 200) polls.health200++, healthy++;
+      else if (a.status === 503) polls.health503++;
+      else polls.other++;
+      if (a.healthy === true) polls.infoHealthy++;
+      else polls.infoUnhealthy++;
+      polls.maxCmi = Math.max(polls.maxCmi, a.cmi);
+    }
+    timeline.push(`${t.toFixed(0)} s: ${healthy}/${minority.length} /health 200`);
+    await sleep(5000);
+  }
+  log(`partition: smaller side over the cut: ${timeline.join(', ')}`);
+  const cmiAtHeal = (await info(ctx.coordinator)).confirmedMilestone.index;
+  await pool(
+    crossing.flatMap((e) => e.proxies),
+    8,
+    (name) => ctx.toxiproxy.enable(name, true),
+  );
+  const healAt = now();
+  log(`partition: healed at coordinator milestone ${cmiAtHeal}`);
+  // Catch-up: every node's confirmed milestone ≥ the coordinator's at the heal.
+  const caughtUp = new Map();
+  while (caughtUp.size < ctx.nodes.length && now() - healAt < 300_000) {
+    await Promise.all(
+      ctx.nodes
+        .filter((n) => !caughtUp.has(n.index))
+        .map(async (n) => {
+          const s = await info(n).catch(() => undefined);
+          if (s && s.confirmedMilestone.index >= cmiAtHeal) caughtUp.set(n.index, now() - healAt);
+        }),
+    );
+    await sleep(500);
+  }
+  const catchUp = Math.max(...caughtUp.values());
+  const notCaughtUp = ctx.nodes.filter((n) => !caughtUp.has(n.index)).map((n) => n.name);
+  log(
+    `partition: catch-up ${caughtUp.size === ctx.nodes.length ? `${(catchUp / 1000).toFixed(1)} s` : `not within 300 s (${notCaughtUp.join(' ')})`}; ` +
+      `smaller side: /health 200 ${polls.health200}×, 503 ${polls.health503}×, isHealthy true ${polls.infoHealthy}×; ` +
+      `its highest confirmed milestone during the cut ${polls.maxCmi} (at the cut ${minorityCmiAtCut})`,
+  );
+  for (const n of minority) n.minority = false;
+  return {
+    minority: minority.length,
+    crossing: crossing.length,
+    polls,
+    minorityCmiAtCut,
+    cmiAtCut,
+    cmiAtHeal,
+    catchUpMs: caughtUp.size === ctx.nodes.length ? catchUp : NaN,
+    cutAt,
+    healAt,
+  };
+}
+
+async function churn(ctx) {
+  const candidates = shuffle(ctx.nodes.filter((n) => n.index !== 0 && !ctx.submitters.includes(n)));
+  const victims = candidates.slice(0, KILLS);
+  const start = now();
+  const results = [];
+  await Promise.all(
+    victims.map(async (n) => {
+      await sleep(random() * Math.max(1, CHURN - 30) * 1000);
+      await killNode(n);
+      const down = randomInt(5, 15);
+      log(`churn: ${n.name} killed (SIGKILL), restarting in ${down} s`);
+      await sleep(down * 1000);
+      const target = (await info(ctx.coordinator)).confirmedMilestone.index;
+      try {
+        await startNode(n);
+      } catch (err) {
+        log(`churn: ${n.name} did not start again: ${err.message.slice(0, 300)}`);
+        results.push({ name: n.name, down, ms: NaN, failed: true });
+        return;
+      }
+      const ms = await timeToSynced(n, target, 180_000);
+      n.downs.at(-1).to = now();
+      log(
+        `churn: ${n.name} synced ${Number.isNaN(ms) ? 'NOT within 180 s' : `${(ms / 1000).toFixed(1)} s after its start`}`,
+      );
+      results.push({ name: n.name, down, ms });
+    }),
+  );
+  await sleep(Math.max(0, CHURN * 1000 - (now() - start)));
+  return { restarts: results };
+}
+
+async function joiners(ctx) {
+  const results = [];
+  const jobs = [];
+  for (let j = 0; j < JOINERS; j++) {
+    const n = await plan(ctx.nodes.length);
+    n.name = `new${j + 1}`;
+    const peers = shuffle(ctx.nodes.filter((x) => x.up)).slice(0, 4);
+    for (const p of peers) {
+      const edge = await connect(ctx.toxiproxy, n, p);
+      ctx.graph[p.index].add(n.index);
+      (ctx.graph[n.index] ??= new Set()).add(p.index);
+      void edge;
+    }
+    ctx.nodes.push(n);
+    const target = (await info(ctx.coordinator)).confirmedMilestone.index;
+    await startNode(n);
+    ctx.probe.add(n);
+    const token = await issueToken(JWT_SECRET);
+    await Promise.all(
+      peers.map(async (p) => {
+        const res = await fetch(`${p.http.base}/api/core/v2/peers`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ multiAddress: p.dials.get(n.index), alias: n.name }),
+        });
+        if (res.status !== 201 && res.status !== 200)
+          log(`joiners: POST peer at ${p.name}: ${res.status} ${await res.text()}`);
+      }),
+    );
+    log(`joiners: ${n.name} started, peered with ${peers.map((p) => p.name).join(' ')}`);
+    jobs.push(
+      timeToSynced(n, target, 300_000).then((ms) => {
+        n.startedFirst = now(); // from here on, it is expected to store every new block
+        log(
+          `joiners: ${n.name} synced ${Number.isNaN(ms) ? 'NOT within 300 s' : `${(ms / 1000).toFixed(1)} s after its start`}`,
+        );
+        results.push({ name: n.name, ms });
+      }),
+    );
+    await sleep(10_000);
+  }
+  await Promise.all(jobs);
+  await sleep(SETTLE * 1000);
+  return { joined: results };
+}
+
+// ---- the end: agreement and figures ------------------------------------------------------------
+
+async function agreement(ctx) {
+  const up = ctx.nodes.filter((n) => n.up);
+  const statuses = await Promise.all(up.map((n) => info(n).catch(() => undefined)));
+  const cmis = statuses.map((s) => s?.confirmedMilestone.index ?? -1);
+  const common = Math.min(...cmis);
+  // Milestone payloads at up to 20 indexes below the common one, compared with the coordinator's.
+  const indexes = Array.from({ length: Math.min(20, common) }, (_, i) =>
+    Math.max(1, common - i * Math.ceil(common / 20)),
+  );
+  let differing = 0;
+  for (const index of indexes) {
+    const reference = (await ctx.coordinator.http.http('GET', `/api/core/v2/milestones/by-index/${index}`)).text;
+    await pool(up, 8, async (n) => {
+      if ((await n.http.http('GET', `/api/core/v2/milestones/by-index/${index}`)).text !== reference) differing++;
+    });
+  }
+  // included-block of confirmed transfers, each node against the coordinator.
+  const sample = shuffle(ctx.load.confirmedTransfers).slice(0, 40);
+  const mismatches = new Map();
+  for (const id of sample) {
+    const path = `/api/core/v2/transactions/${id}/included-block/metadata`;
+    const reference = await ctx.coordinator.http.http('GET', path);
+    const referenceId = reference.status === 200 ? JSON.parse(reference.text).blockId : `status ${reference.status}`;
+    await pool(up, 8, async (n) => {
+      const answer = await n.http.http('GET', path);
+      const blockId = answer.status === 200 ? JSON.parse(answer.text).blockId : `status ${answer.status}`;
+      if (blockId !== referenceId) mismatches.set(n.name, (mismatches.get(n.name) ?? 0) + 1);
+    });
+  }
+  const health = await Promise.all(up.map((n) => healthStatus(n)));
+  return {
+    cmis: Object.fromEntries(up.map((n, i) => [n.name, cmis[i]])),
+    spread: Math.max(...cmis) - common,
+    halted: up.filter((_, i) => statuses[i]?.isHealthy === false).map((n) => n.name),
+    unhealthy: up.filter((_, i) => health[i] !== 200).map((n) => n.name),
+    milestonesCompared: indexes.length * up.length,
+    differing,
+    includedCompared: sample.length * up.length,
+    mismatches: Object.fromEntries(mismatches),
+  };
+}
+
+/** Per block: the times to reach 50/90/100 % of the nodes that existed when it was sent, and to be referenced at all of them. */
+function blockFigures(ctx, records, observed) {
+  const out = { to50: [], to90: [], to100: [], referencedAll: [], referencedCoo: 0, incomplete: 0, acknowledged: 0 };
+  for (const r of records) {
+    if (r.status !== 201) continue;
+    out.acknowledged++;
+    const seen = observed[r.blockId];
+    // The nodes there when it was sent, less those killed within 10 s of it (or down then).
+    const expected = ctx.nodes
+      .filter((n) => n.startedFirst <= r.sentAt)
+      .filter((n) => !n.downs.some((d) => d.from <= r.sentAt + 10_000 && d.to >= r.sentAt))
+      .map((n) => n.index);
+    const stored = expected
+      .map((i) => seen?.stored[i])
+      .filter((t) => t !== undefined)
+      .map((t) => t - r.sentAt)
+      .sort((x, y) => x - y);
+    const reach = (share) => {
+      const k = Math.ceil(share * expected.length);
+      return stored.length >= k ? stored[k - 1] : undefined;
+    };
+    for (const [share, list] of [
+      [0.5, out.to50],
+      [0.9, out.to90],
+      [1, out.to100],
+    ]) {
+      const t = reach(share);
+      if (t !== undefined) list.push(t);
+    }
+    if (stored.length < expected.length) out.incomplete++;
+    if (seen?.referenced[0] !== undefined) out.referencedCoo++;
+    const referenced = expected.map((i) => seen?.referenced[i]).filter((t) => t !== undefined);
+    if (referenced.length === expected.length) out.referencedAll.push(Math.max(...referenced) - r.sentAt);
+  }
+  for (const k of ['to50', 'to90', 'to100', 'referencedAll']) out[k].sort((x, y) => x - y);
+  return out;
+}
+
+const ms = (sorted, p) => (sorted.length === 0 ? '—' : `${Math.round(percentile(sorted, p))}`);
+
+async function main() {
+  console.log(
+    `bench:network — ${NODES} nodes, degree ${DEGREE_MIN}–${DEGREE_MAX}, links ${LATENCY_MIN}–${LATENCY_MAX} ms ±${JITTER} %, ` +
+      `${BANDWIDTH} KB/s; load ${RATE} blocks/s (${Math.round(TRANSFER_SHARE * 100)} % transfers) at ${SUBMITTERS} nodes, ` +
+      `minPowScore ${POW}, a milestone every ${INTERVAL} s; phases ${IDLE > 0 ? 'idle, ' : ''}${PHASES.join(', ')}; seed ${SEED}; load average ${load()}`,
+  );
+  const toxiproxy = await Toxiproxy.start();
+  const probe = startProbe();
+  await probe.ready;
+  const nodes = [];
+  const ctx = { nodes, toxiproxy, probe, phases: [] };
+  // Interrupted: no node, proxy or data directory is left behind.
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      for (const n of nodes) {
+        n.killing = true;
+        n.process?.kill('SIGKILL');
+        rmSync(n.dataDir, { recursive: true, force: true });
+      }
+      toxiproxy.child.kill('SIGKILL');
+      process.exit(130);
+    });
+  try {
+    for (let i = 0; i < NODES; i++) nodes.push(await plan(i));
+    const graph = randomGraph(NODES, DEGREE_MIN, DEGREE_MAX);
+    ctx.graph = graph;
+    for (let a = 0; a < NODES; a++) for (const b of graph[a]) if (a < b) await connect(toxiproxy, nodes[a], nodes[b]);
+    const degrees = graph.map((s) => s.size);
+    log(
+      `graph: ${edges.length} links (${edges.length * 2} proxies), degree ${Math.min(...degrees)}–${Math.max(...degrees)}, ` +
+        `mean ${(degrees.reduce((s, d) => s + d, 0) / NODES).toFixed(1)}`,
+    );
+    // The coordinator first, then the followers four at a time.
+    await startNode(nodes[0]);
+    await pool(nodes.slice(1), 4, (n) => startNode(n));
+    for (const n of nodes) {
+      n.startedFirst = now();
+      probe.add(n);
+    }
+    ctx.coordinator = nodes[0];
+    const firstTarget = (await info(nodes[0])).confirmedMilestone.index;
+    const startSync = await Promise.all(nodes.slice(1).map((n) => timeToSynced(n, firstTarget, 180_000)));
+    const unsynced = startSync.filter(Number.isNaN).length;
+    log(`${NODES} nodes up${unsynced ? `, ${unsynced} NOT synced within 180 s` : ', all synced'}; load ${load()}`);
+
+    ctx.submitters = shuffle(nodes.slice(1)).slice(0, Math.min(SUBMITTERS, NODES - 1));
+    const poolSize = Math.max(256, Math.ceil(RATE * TRANSFER_SHARE * (INTERVAL * 4 + 6)));
+    const { networkId, outputs } = await fanOut(nodes[0], poolSize);
+    log(`fan-out: ${outputs.length} outputs; submitters ${ctx.submitters.map((n) => n.name).join(' ')}`);
+    ctx.load = new Load(nodes[0], ctx.submitters, networkId, outputs);
+    // No load: what the network costs by itself (milestones, heartbeats, the probe's clients).
+    if (IDLE > 0) await runPhase(ctx, 'idle', async () => (await sleep(IDLE * 1000), {}));
+    ctx.load.phase = 'warm-up';
+    ctx.load.start();
+    await sleep(5000); // warm-up, not measured
+
+    const results = {};
+    if (PHASES.includes('steady')) await runPhase(ctx, 'steady', async () => (await sleep(STEADY * 1000), {}));
+    if (PHASES.includes('partition'))
+      await runPhase(ctx, 'partition', async () => (results.partition = await partition(ctx)));
+    if (PHASES.includes('churn')) await runPhase(ctx, 'churn', async () => (results.churn = await churn(ctx)));
+    if (PHASES.includes('joiners')) await runPhase(ctx, 'joiners', async () => (results.joiners = await joiners(ctx)));
+    await ctx.load.stop();
+    log(`load stopped; settling ${SETTLE} s`);
+    await sleep(SETTLE * 1000);
+    const agreed = await agreement(ctx);
+
+    // ---- report ----
+    const records = ctx.load.records;
+    const observed = await probe.report(records.filter((r) => r.status === 201).map((r) => r.blockId));
+    console.log(
+      `\nbench:network — ${NODES} nodes (+${nodes.length - NODES} joiners), ${edges.length} links, ${RATE} blocks/s asked, ` +
+        `minPowScore ${POW}, milestone every ${INTERVAL} s; load average at the end ${load()}\n`,
+    );
+    const rows = [];
+    const costRows = [];
+    for (const f of ctx.phases) {
+      const inPhase = records.filter((r) => r.phase === f.name);
+      const b = blockFigures(ctx, inPhase, observed);
+      const errors = inPhase.filter((r) => r.status !== 201).length;
+      rows.push([
+        f.name,
+        `${(inPhase.length / f.seconds).toFixed(1)}`,
+        `${b.acknowledged} / ${errors}`,
+        `${ms(b.to50, 50)} / ${ms(b.to50, 99)}`,
+        `${ms(b.to90, 50)} / ${ms(b.to90, 99)}`,
+        `${ms(b.to100, 50)} / ${ms(b.to100, 99)} (${b.incomplete} not at all)`,
+        `${ms(b.referencedAll, 50)} / ${ms(b.referencedAll, 99)}`,
+        `${((100 * b.referencedCoo) / Math.max(1, b.acknowledged)).toFixed(1)} %`,
+      ]);
+      costRows.push([
+        f.name,
+        `${f.nodes}`,
+        `${f.blocks}`,
+        f.duplicates.toFixed(2),
+        `${Math.round(f.bytesPerNode)}${f.name === 'partition' || f.name === 'churn' ? ' (low: closed connections)' : ''}`,
+        f.cpuMsPerBlockPerNode.toFixed(2),
+        f.nodeCores.toFixed(2),
+        `${f.probeCores.toFixed(2)} / ${f.toxiproxyCores.toFixed(2)} / ${f.selfCores.toFixed(2)}`,
+        `${f.rssMean.toFixed(0)} / ${f.rssMax.toFixed(0)} / ${(f.rssTotal / 1024).toFixed(1)} GiB`,
+        f.load,
+      ]);
+    }
+    table(
+      [
+        'phase',
+        'submitted /s',
+        '201 / errors',
+        'to 50 % p50 / p99 ms',
+        'to 90 % p50 / p99 ms',
+        'to 100 % p50 / p99 ms',
+        'referenced at every node p50 / p99 ms',
+        'referenced (coordinator)',
+      ],
+      rows,
+    );
+    table(
+      [
+        'phase',
+        'nodes up',
+        'blocks',
+        'duplicates / block / node',
+        'bytes sent / block / node',
+        'CPU ms / block / node',
+        'nodes, cores',
+        'probe / toxiproxy / bench, cores',
+        'RSS per node mean / max MiB, total',
+        'load average',
+      ],
+      costRows,
+    );
+    console.log(`skipped submissions (more than ${MAX_IN_FLIGHT} in flight): ${ctx.load.skipped}`);
+    // Every distinct error answer, with how often it came.
+    const errors = new Map();
+    for (const r of records.filter((r) => r.status !== 201 && r.status !== undefined)) {
+      const key = `${r.status || 'no answer'} ${r.error ?? ''}`.slice(0, 200);
+      errors.set(key, (errors.get(key) ?? 0) + 1);
+    }
+    for (const [key, count] of errors) console.log(`  ${count}× ${key}`);
+    if (results.partition) {
+      const p = results.partition;
+      const cut = records.filter((r) => r.minority && r.sentAt >= p.cutAt && r.sentAt < p.healAt);
+      const acked = cut.filter((r) => r.status === 201);
+      const referencedLater = [];
+      const lost = [];
+      await pool(acked, 8, async (r) => {
+        const res = await ctx.coordinator.http.http('GET', `/api/core/v2/blocks/${r.blockId}/metadata`);
+        const meta = res.status === 200 ? JSON.parse(res.text) : undefined;
+        if (meta?.referencedByMilestoneIndex !== undefined) referencedLater.push(r);
+        else lost.push(r);
+      });
+      const errors = new Map();
+      for (const r of cut.filter((r) => r.status !== 201)) errors.set(r.status, (errors.get(r.status) ?? 0) + 1);
+      table(
+        ['partition', 'value'],
+        [
+          ['smaller side', `${p.minority} of ${NODES} nodes, ${p.crossing} links cut for ${CUT} s`],
+          [
+            'smaller side /health during the cut (polls every 5 s)',
+            `200: ${p.polls.health200}, 503: ${p.polls.health503}, no answer: ${p.polls.other}`,
+          ],
+          ['smaller side isHealthy during the cut', `true: ${p.polls.infoHealthy}, false: ${p.polls.infoUnhealthy}`],
+          [
+            'smaller side confirmed a milestone on its own',
+            p.polls.maxCmi > p.cmiAtHeal ? `yes (${p.polls.maxCmi})` : `no (highest ${p.polls.maxCmi})`,
+          ],
+          [
+            "catch-up after the heal (every node ≥ the coordinator's milestone at the heal)",
+            Number.isNaN(p.catchUpMs) ? 'not within 300 s' : `${(p.catchUpMs / 1000).toFixed(1)} s`,
+          ],
+          ['submitted on the smaller side during the cut', `${cut.length}`],
+          ['… 201, referenced after the heal', `${referencedLater.length}`],
+          ['… 201, never referenced (silently lost)', `${lost.length}`],
+          ['… answered with an error', [...errors].map(([s, c]) => `${c}× ${s || 'no answer'}`).join(', ') || '0'],
+        ],
+      );
+    }
+    if (results.churn)
+      table(
+        ['restarted after SIGKILL', 'down s', 'synced after its start'],
+        results.churn.restarts.map((r) => [
+          r.name,
+          `${r.down}`,
+          r.failed ? 'did not start' : Number.isNaN(r.ms) ? 'not within 180 s' : `${(r.ms / 1000).toFixed(1)} s`,
+        ]),
+      );
+    if (results.joiners)
+      table(
+        ['late joiner (fresh, from genesis)', 'synced after its start'],
+        results.joiners.joined.map((r) => [
+          r.name,
+          Number.isNaN(r.ms) ? 'not within 300 s' : `${(r.ms / 1000).toFixed(1)} s`,
+        ]),
+      );
+    table(
+      ['at the end', 'value'],
+      [
+        [
+          'confirmed milestones (spread max − min)',
+          `${agreed.spread} (${Math.min(...Object.values(agreed.cmis))}–${Math.max(...Object.values(agreed.cmis))})`,
+        ],
+        ['nodes not healthy', agreed.unhealthy.join(' ') || 'none'],
+        ['milestone payloads compared / differing', `${agreed.milestonesCompared} / ${agreed.differing}`],
+        [
+          'included-block answers compared / differing from the coordinator',
+          `${agreed.includedCompared} / ${Object.values(agreed.mismatches).reduce((s, x) => s + x, 0)} ${JSON.stringify(agreed.mismatches)}`,
+        ],
+      ],
+    );
+  } finally {
+    await ctx.load?.stop().catch(() => {});
+    await probe.stop().catch(() => {});
+    await pool(nodes, 8, (n) => stopNode(n));
+    await toxiproxy.stop();
+  }
+}
+
+if (process.argv[2] === '--probe') await probe();
+else
+  await main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
