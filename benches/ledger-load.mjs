@@ -101,9 +101,10 @@ export async function pool(items, concurrency, fn) {
 
 /** A node in a child process with its own data directory, and HTTP helpers for it. */
 export class BenchNode {
-  /** `args`: more command-line flags for the node; `dataDir`: a fresh one unless given (removed on stop). */
-  static async start({ pow, args: extra = [], dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-')) }) {
-    const port = await freePort();
+  /** `args`: more command-line flags for the node; `dataDir`: a fresh one unless given (removed on stop);
+   * `port`: its HTTP port (a free one unless given). */
+  static async start({ pow, args: extra = [], dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-')), port }) {
+    port ??= await freePort();
     const args = [
       '--port',
       String(port),

@@ -91,8 +91,12 @@ pub struct Timers {
     pub dial_timeout: Duration,
     /// Negotiating the gossip stream on a connection.
     pub stream_open_timeout: Duration,
-    /// A stream on which nothing arrives for this long ends.
+    /// A stream on which nothing arrives for this long ends (the idle wait between
+    /// messages: heartbeats keep a healthy stream busy).
     pub read_timeout: Duration,
+    /// Once a message has begun, the rest of it must arrive within this much time spent
+    /// waiting for it (gossip.md §10: a header without its body).
+    pub body_timeout: Duration,
     /// Each write must finish within this.
     pub write_timeout: Duration,
     /// Messages queued per peer; more are dropped and counted.
@@ -122,6 +126,7 @@ impl Default for Timers {
             dial_timeout: Duration::from_secs(5),
             stream_open_timeout: Duration::from_secs(4),
             read_timeout: Duration::from_secs(60),
+            body_timeout: Duration::from_secs(5),
             write_timeout: Duration::from_secs(10),
             send_queue: 1000,
             heartbeat_check_interval: Duration::from_secs(5),

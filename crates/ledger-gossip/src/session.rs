@@ -3,9 +3,14 @@
 //! Reading and writing run apart so that two peers pushing blocks at each other can never
 //! block on each other's full windows.
 //!
-//! Deadlines: a read that brings nothing for `read_timeout` ends the stream (heartbeats keep
-//! a healthy stream busy); each write must finish within `write_timeout`. Any error, EOF or
-//! malformed message ends the stream; the service then closes the connection.
+//! Deadlines: between messages, a read that brings nothing for `read_timeout` ends the
+//! stream (heartbeats keep a healthy stream busy); once a message has begun (its header or
+//! any part of it is in), the rest must come within `body_timeout` of time spent waiting
+//! for it, summed over the reads it takes, so neither a header without its body nor a body
+//! trickled a byte at a time holds a stream (and an unknown peer's slot) for long. Time the
+//! reader spends handing messages to a busy service does not count. Each write must finish
+//! within `write_timeout`. Any error, EOF or malformed message ends the stream; the service
+//! then closes the connection.
 
 use crate::config::Timers;
 use crate::metrics::{count_dropped, count_sent, NodeMetrics, PeerMetrics};
@@ -45,6 +50,8 @@ pub enum CloseReason {
     Io(String),
     /// Nothing arrived within the read deadline.
     ReadTimeout,
+    /// A message began but its rest did not arrive within the body deadline.
+    BodyTimeout,
     /// A write did not finish within the write deadline.
     WriteTimeout,
     /// The peer sent bytes that are not a valid message (gossip.md §4, §10).
@@ -63,6 +70,9 @@ impl fmt::Display for CloseReason {
             CloseReason::Eof => f.write_str("closed by the peer"),
             CloseReason::Io(e) => write!(f, "I/O error: {e}"),
             CloseReason::ReadTimeout => f.write_str("nothing received within the read deadline"),
+            CloseReason::BodyTimeout => {
+                f.write_str("a message's rest not received within the body deadline")
+            }
             CloseReason::WriteTimeout => f.write_str("a write missed its deadline"),
             CloseReason::Protocol(e) => write!(f, "protocol error: {e}"),
             CloseReason::ConnectionClosed => f.write_str("connection closed"),
@@ -117,7 +127,7 @@ impl Session {
         let (read, write) = stream.split();
         let (queue, frames) = mpsc::channel(timers.send_queue.max(1));
         let metrics = Arc::new(PeerMetrics::default());
-        let reader = tokio::spawn(read_loop(peer, id, read, timers.read_timeout, events.clone()));
+        let reader = tokio::spawn(read_loop(peer, id, read, *timers, events.clone()));
         let writer = tokio::spawn(write_loop(
             peer,
             id,
@@ -148,14 +158,27 @@ async fn read_loop(
     peer: PeerId,
     session: u64,
     mut read: ReadHalf<Stream>,
-    read_timeout: Duration,
+    timers: Timers,
     events: mpsc::Sender<SessionEvent>,
 ) {
     let mut decoder = Decoder::new();
     let mut buf = vec![0u8; READ_BUFFER];
+    // Time spent in reads since the last complete message, while a message has begun.
+    let mut waited = Duration::ZERO;
     let reason = 'stream: loop {
-        let n = match tokio::time::timeout(read_timeout, read.read(&mut buf)).await {
-            Err(_) => break CloseReason::ReadTimeout,
+        let partial = decoder.buffered() > 0;
+        let (limit, on_timeout) = if partial {
+            let left = timers.body_timeout.saturating_sub(waited);
+            (left.min(timers.read_timeout), CloseReason::BodyTimeout)
+        } else {
+            (timers.read_timeout, CloseReason::ReadTimeout)
+        };
+        let since = tokio::time::Instant::now();
+        let read = tokio::time::timeout(limit, read.read(&mut buf)).await;
+        // The wait before a message's first byte is the idle wait, not the body's.
+        waited = if partial { waited + since.elapsed() } else { Duration::ZERO };
+        let n = match read {
+            Err(_) => break on_timeout,
             Ok(Err(e)) => break CloseReason::Io(e.to_string()),
             Ok(Ok(0)) => break CloseReason::Eof,
             Ok(Ok(n)) => n,
@@ -170,6 +193,7 @@ async fn read_loop(
                 }
                 Ok(Some(message)) => SessionEvent::Message { peer, session, message },
             };
+            waited = Duration::ZERO;
             // Waiting here is the backpressure: a busy node stops reading, TCP slows the peer.
             if events.send(event).await.is_err() {
                 return; // the service is gone

@@ -43,6 +43,9 @@ impl WorkUnit {
     }
 }
 
+/// The maps shrink when they use less than a quarter of their room, not below this.
+const SHRINK_FLOOR: usize = 1024;
+
 pub struct WorkUnits {
     units: HashMap<BlockId, WorkUnit>,
     /// Units with a verdict, by the time they may be forgotten.
@@ -106,6 +109,14 @@ impl WorkUnits {
                 self.units.remove(&id);
             }
         }
+        // A flood (issue 24: 90,000 invalid blocks a second) grows the map to what 5 s of
+        // it hold; give the room back once it is mostly empty (a HashMap never shrinks).
+        if self.units.capacity() > SHRINK_FLOOR && self.units.len() < self.units.capacity() / 4 {
+            self.units.shrink_to(self.units.len() * 2);
+        }
+        if self.expiry.capacity() > SHRINK_FLOOR && self.expiry.len() < self.expiry.capacity() / 4 {
+            self.expiry.shrink_to(self.expiry.len() * 2);
+        }
     }
 
     #[cfg(test)]
@@ -153,5 +164,23 @@ mod tests {
         units.receive(id, PeerId::random(), false);
         assert!(units.decide(id, None, Instant::now()).is_some());
         assert!(units.is_empty());
+    }
+
+    #[test]
+    fn the_map_gives_its_room_back_after_a_flood() {
+        let t0 = Instant::now();
+        let mut units = WorkUnits::new(Duration::from_secs(5));
+        let peer = PeerId::random();
+        for n in 0..20_000u32 {
+            let mut id = [0u8; 32];
+            id[..4].copy_from_slice(&n.to_le_bytes());
+            units.receive(BlockId(id), peer, false);
+            units.decide(BlockId(id), Some(Verdict::Invalid("bad".into())), t0);
+        }
+        assert!(units.units.capacity() >= 20_000);
+        units.expire(t0 + Duration::from_secs(5));
+        assert!(units.is_empty());
+        assert!(units.units.capacity() <= SHRINK_FLOOR, "{}", units.units.capacity());
+        assert!(units.expiry.capacity() <= SHRINK_FLOOR, "{}", units.expiry.capacity());
     }
 }

@@ -25,6 +25,8 @@ use std::time::{Duration, Instant};
 pub struct Limits {
     /// Blocks held for their parents at most (the oldest goes first) …
     pub held_capacity: usize,
+    /// … and their bytes at most (a flood of large orphans must not take 20,000 × 32 KiB) …
+    pub held_max_bytes: usize,
     /// … and for at most this long (a milestone's cone that takes longer is requested
     /// again by warp sync).
     pub held_max_age: Duration,
@@ -38,6 +40,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             held_capacity: 20_000,
+            held_max_bytes: 64 << 20,
             held_max_age: Duration::from_secs(120),
             milestones_ahead: 512,
             retry_interval: Duration::from_secs(1),
@@ -67,6 +70,21 @@ pub struct SyncStore {
     pub(crate) halted: Mutex<Option<String>>,
 }
 
+/// Held blocks that went (a flood of orphans expired or was released) make the intake
+/// hand the allocator's free memory back to the system once they add up to this.
+const GIVE_BACK_AFTER: usize = 16 << 20;
+
+/// Return the allocator's free pages to the system. glibc's malloc keeps freed small
+/// chunks in its arenas (one per thread that allocated), so the held blocks of a flood,
+/// gone, still counted in the node's resident memory for good (issue 24: 120 MB).
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory of the allocator; no pointer is involved.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // Every critical section leaves its data consistent between statements (maps that
     // are filled or emptied whole), so a panic elsewhere does not make it unusable.
@@ -87,7 +105,11 @@ impl SyncStore {
         SyncStore {
             store,
             pending: Mutex::new(Pending {
-                held: HeldBlocks::new(limits.held_capacity, limits.held_max_age),
+                held: HeldBlocks::new(
+                    limits.held_capacity,
+                    limits.held_max_bytes,
+                    limits.held_max_age,
+                ),
                 milestones: BTreeMap::new(),
                 held_milestones: BTreeMap::new(),
             }),
@@ -123,13 +145,27 @@ impl SyncStore {
         (pending.held.len(), pending.milestones.len())
     }
 
+    /// Bytes of the blocks held for their parents.
+    pub fn held_bytes(&self) -> usize {
+        lock(&self.pending).held.bytes()
+    }
+
     /// Parents still missing for held blocks, after forgetting blocks held too long.
     pub fn missing_parents(&self) -> Vec<BlockId> {
         let mut pending = lock(&self.pending);
         let Pending { held, held_milestones, .. } = &mut *pending;
         held.expire(Instant::now());
         held_milestones.retain(|_, id| held.contains(id));
-        held.missing()
+        let missing = held.missing();
+        let give_back = held.fallen_from_peak() >= GIVE_BACK_AFTER;
+        if give_back {
+            held.reset_peak();
+        }
+        drop(pending);
+        if give_back {
+            release_free_memory();
+        }
+        missing
     }
 
     /// A block the API or the coordinator stored: broadcast it; a milestone also changes

@@ -1,4 +1,4 @@
-//! Pruning (docs/pruning.md, D50): history below a target milestone index leaves the
+//! Pruning (docs/configuration.md#pruning): history below a target milestone index leaves the
 //! database, as Hornet 2.0.1 prunes it (`pkg/pruning/pruning.go`), in bounded steps that
 //! hold the store's lock for a few milliseconds each and leave a consistent database after a
 //! crash at any moment.

@@ -547,6 +547,11 @@ pub async fn coordinator_node(chain: &Chain, config: Config) -> Node {
     node_over(chain.store().clone(), config, Limits::default()).await
 }
 
+/// The chain's own coordinator as a node, with the intake's limits given.
+pub async fn coordinator_node_with_limits(chain: &Chain, config: Config, limits: Limits) -> Node {
+    node_over(chain.store().clone(), config, limits).await
+}
+
 /// Timers short enough to watch retries and warp sync's stall rule.
 pub fn quick_config() -> Config {
     let mut config = memory_config();

@@ -7,7 +7,9 @@
 //!   the signed check behind "latest", the fork halt, the node's own blocks;
 //! * `streams` — who opens, heartbeats, one stream per peer, relations, limits, removal;
 //! * `blocks` — broadcast, deduplication, requests for parents and milestones, answers;
-//! * `misbehaviour` — D49: garbage, bad lengths, invalid blocks, silent peers;
+//! * `misbehaviour` — D49: garbage, bad lengths, invalid blocks, silent peers, a header
+//!   without its body;
+//! * `hostile` — the hostile peer's phases in short against a confirming coordinator;
 //! * `pruning` — heartbeats and answers beside pruning runs, pruning only when synced;
 //! * `tcp` — `GossipSync::start` on loopback TCP with Noise and Yamux;
 //! * `warp_sync` — catching up a window of milestones at a time (gossip.md §7);
@@ -17,6 +19,7 @@ mod common;
 
 mod blocks;
 mod hornet_interop;
+mod hostile;
 mod intake;
 mod misbehaviour;
 mod pruning;

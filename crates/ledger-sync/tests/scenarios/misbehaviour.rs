@@ -182,3 +182,50 @@ async fn a_peer_that_sends_nothing_at_all_hits_the_read_deadline() {
     let (raw, _stream) = raw_stream_to(&node).await;
     assert_eq!(expect_closed(&mut node, raw).await, CloseReason::ReadTimeout);
 }
+
+/// A body deadline of 500 ms, an idle deadline of a minute, and no heartbeat judge.
+fn body_deadline_config() -> ledger_gossip::Config {
+    let mut config = memory_config();
+    config.timers.read_timeout = Duration::from_secs(60);
+    config.timers.body_timeout = Duration::from_millis(500);
+    config.timers.heartbeat_grace = Duration::from_secs(60);
+    config
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_header_without_its_body_hits_the_body_deadline() {
+    let (mut node, good, _chain) = node_with_good_peer(body_deadline_config()).await;
+    let (raw, mut stream) = raw_stream_to(&node).await;
+    stream.write_all(&to_frame(&Heartbeat::new(2, 0, 2, 1, 1))).await.unwrap();
+    stream.flush().await.unwrap();
+    eventually(WAIT, || async { node.has_heartbeat_from(raw).await }).await;
+    // Idle for longer than the body deadline between messages: no offence.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert!(node.has_heartbeat_from(raw).await, "idle between messages is the read deadline's");
+    // A block's header announcing 100 bytes, and ten of them.
+    stream.write_all(&[0x02, 100, 0x00]).await.unwrap();
+    stream.write_all(&[0x02; 10]).await.unwrap();
+    stream.flush().await.unwrap();
+    assert_eq!(expect_closed(&mut node, raw).await, CloseReason::BodyTimeout);
+    assert!(node.has_heartbeat_from(good.peer_id()).await, "the good peer keeps its stream");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_trickled_a_byte_at_a_time_hits_the_body_deadline() {
+    let (mut node, _good, _chain) = node_with_good_peer(body_deadline_config()).await;
+    let (raw, mut stream) = raw_stream_to(&node).await;
+    stream.write_all(&to_frame(&Heartbeat::new(2, 0, 2, 1, 1))).await.unwrap();
+    stream.write_all(&[0x02, 100, 0x00]).await.unwrap();
+    stream.flush().await.unwrap();
+    // A byte every 100 ms: every read brings something, the message never completes in time.
+    let trickle = tokio::spawn(async move {
+        for _ in 0..100 {
+            if stream.write_all(&[0x02]).await.is_err() || stream.flush().await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+    assert_eq!(expect_closed(&mut node, raw).await, CloseReason::BodyTimeout);
+    trickle.abort();
+}

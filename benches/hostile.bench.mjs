@@ -1,0 +1,331 @@
+// A node under honest load and a hostile peer: `npm run bench:hostile [-- --seconds 30
+// --messages 100000 --phases all --connections 8 --pow 1 --block-data 4096 --settle 130
+// --port-base 26600]` (issue 24, item 4; docs/benchmarks.md, docs/gossip.md §misbehaviour).
+//
+// One coordinator node (bin/ledger-node.js, a milestone every second, minPowScore --pow,
+// gossip on, no peers) with HTTP on --port-base and p2p on the next port. The honest load:
+// --connections keep-alive clients, each POSTing a tagged-data block (the node selects
+// parents and mines) as soon as the previous one was answered. First --seconds without an
+// attacker: the reference rate. Then, for each phase of the hostile peer (the
+// `hostile_peer` example of ledger-sync, built here: truncated, oversized and mutated
+// frames, invalid blocks, valid blocks with unknown parents, milestone requests for every
+// index, lying heartbeats, a stream never read, a header without its body), the same load
+// while the tool runs that phase for --seconds: rounds of up to --messages messages, each
+// reconnecting with a fresh identity whenever the node drops it.
+//
+// Per phase: the attacker's messages, connections, how many the node closed and how fast;
+// honest blocks submitted, accepted (201) and referenced by a milestone; referenced blocks/s
+// over the phase and their ratio to the run without attacker (target ≥ 0.90); the node's
+// RSS before and after; the node's held blocks (/metrics); whether the node stayed up. After
+// the unknown-parents phase the bench waits --settle seconds (the held blocks' maximum age
+// is 120 s) and reads RSS and held blocks again: memory must come back down.
+//
+// The attacker runs on the same machine (2 cores): its own CPU is part of what the node's
+// rate loses. Asserts nothing; exits non-zero if the node died or an honest block was
+// refused or never referenced.
+
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { arg, fmt, table } from './measure.mjs';
+import { BenchNode, pool, sleep } from './ledger-load.mjs';
+
+const require = createRequire(import.meta.url);
+const root = join(fileURLToPath(import.meta.url), '..', '..');
+const SECONDS = arg('seconds', 30);
+const MESSAGES = arg('messages', 100_000);
+const CONNECTIONS = arg('connections', 8);
+const POW = arg('pow', 1);
+const BLOCK_DATA = arg('block-data', 4096);
+const SETTLE = arg('settle', 130);
+const PORT_BASE = arg('port-base', 26600);
+const PHASES = (() => {
+  const at = process.argv.indexOf('--phases');
+  const all = [
+    'truncated',
+    'oversized',
+    'mutated',
+    'invalid-blocks',
+    'unknown-parents',
+    'milestone-requests',
+    'lying-heartbeats',
+    'never-read',
+    'header-without-body',
+  ];
+  return at > 0 && process.argv[at + 1] !== 'all' ? process.argv[at + 1].split(',') : all;
+})();
+const JWT_SECRET = 'ledger-node bench';
+const COORDINATOR_SEED = '0x' + '5e'.repeat(32);
+const PACKAGES = ['ledger-core', 'ledger-store', 'ledger-gossip', 'ledger-sync', 'ledger-napi', 'ledger-inx'];
+
+// ---- the tool ----------------------------------------------------------------------------
+
+function buildTool() {
+  const packages = PACKAGES.flatMap((p) => ['-p', p]);
+  const built = spawnSync(
+    process.execPath,
+    [join(root, 'scripts/cargo-host.js'), 'build', ...packages, '--release', '--example', 'hostile_peer'],
+    { stdio: 'inherit', cwd: root },
+  );
+  if (built.status !== 0) throw new Error('building the hostile_peer example failed');
+  const host = /^host: (.+)$/m.exec(execFileSync('rustc', ['-vV'], { encoding: 'utf8' }))[1];
+  const target = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
+  return join(target, host, 'release', 'examples', 'hostile_peer');
+}
+
+/**
+ * Run one phase of the tool again and again until --seconds have passed (a flood may send
+ * its --messages in a second: the honest rate is read over the whole window); resolves with
+ * the rounds' reports added up.
+ */
+async function attack(tool, phase, p2pPort) {
+  const until = Date.now() + SECONDS * 1000;
+  let sum;
+  do {
+    const left = Math.max(1, (until - Date.now()) / 1000);
+    const r = await attackOnce(tool, phase, p2pPort, left);
+    if (!sum) sum = { ...r, rounds: 1 };
+    else {
+      for (const k of [
+        'messages',
+        'bytes',
+        'connections',
+        'failedConnects',
+        'closedByNode',
+        'leftOpen',
+        'received',
+        'seconds',
+      ])
+        sum[k] += r[k];
+      sum.meanCloseMs = Math.round(
+        (sum.meanCloseMs * (sum.closedByNode - r.closedByNode) + r.meanCloseMs * r.closedByNode) /
+          Math.max(1, sum.closedByNode),
+      );
+      sum.maxCloseMs = Math.max(sum.maxCloseMs, r.maxCloseMs);
+      sum.rounds++;
+    }
+  } while (Date.now() < until);
+  return sum;
+}
+
+/** Run one phase of the tool once, for at most `seconds`; resolves with its JSON report. */
+function attackOnce(tool, phase, p2pPort, seconds) {
+  return new Promise((resolve, reject) => {
+    const args = [
+      '--address',
+      `/ip4/127.0.0.1/tcp/${p2pPort}`,
+      '--phases',
+      phase,
+      '--messages',
+      String(MESSAGES),
+      '--seconds',
+      String(seconds),
+      '--close-wait',
+      '70',
+      '--pow',
+      String(POW),
+      '--block-data',
+      String(BLOCK_DATA),
+      '--json',
+    ];
+    const child = spawn(tool, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').pop();
+      if (code !== 0 || !line) reject(new Error(`hostile_peer ${phase} exited with ${code}`));
+      else resolve(JSON.parse(line));
+    });
+  });
+}
+
+// ---- the node ----------------------------------------------------------------------------
+
+const rssMiB = (pid) => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+};
+
+const { issueToken } = require('../dist/jwt-secret.js');
+
+/** Held blocks and milestones from the node's /metrics. */
+async function held(node) {
+  const token = await issueToken(JWT_SECRET);
+  const res = await fetch(`${node.base}/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+  const text = res.status === 200 ? await res.text() : '';
+  const read = (kind) =>
+    Number(new RegExp(`ledger_node_gossip_held_blocks\\{kind="${kind}"\\} (\\d+)`).exec(text)?.[1] ?? NaN);
+  return { blocks: read('blocks'), milestones: read('milestones') };
+}
+
+async function up(node) {
+  if (node.child.exitCode !== null) return false;
+  try {
+    return (await node.http('GET', '/api/core/v2/info')).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+// ---- the honest load ---------------------------------------------------------------------
+
+/** Submit tagged-data blocks over --connections clients until `done()`; ids and failures. */
+async function honestLoad(node, label, done) {
+  const tag = '0x' + Buffer.from('bench:hostile').toString('hex');
+  const ids = [];
+  let refused = 0;
+  let n = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (!done()) {
+        const data = '0x' + Buffer.from(`${label} ${n++} ${Date.now()}`).toString('hex');
+        const body = Buffer.from(JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag, data } }));
+        try {
+          ids.push(await node.post(body, 'application/json'));
+        } catch {
+          refused++;
+        }
+      }
+    }),
+  );
+  return { ids, refused, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Wait until every id is referenced by a milestone (at most 60 s); how many are. */
+async function referenced(node, ids) {
+  const pending = new Set(ids);
+  const deadline = Date.now() + 60_000;
+  while (pending.size > 0 && Date.now() < deadline) {
+    await pool([...pending], 16, async (id) => {
+      const res = await node.http('GET', `/api/core/v2/blocks/${id}/metadata`);
+      if (res.status === 200 && JSON.parse(res.text).referencedByMilestoneIndex) pending.delete(id);
+    });
+    if (pending.size > 0) await sleep(500);
+  }
+  return ids.length - pending.size;
+}
+
+// ---- the run -----------------------------------------------------------------------------
+
+async function main() {
+  // HOSTILE_PEER_BIN: a hostile_peer binary built already (else it is built here).
+  const tool = process.env.HOSTILE_PEER_BIN ?? buildTool();
+  const p2pPort = PORT_BASE + 1;
+  const node = await BenchNode.start({
+    pow: POW,
+    port: PORT_BASE,
+    args: [
+      '--jwt-secret',
+      JWT_SECRET,
+      '--no-dashboard',
+      '--no-faucet',
+      '--coordinator-key',
+      COORDINATOR_SEED,
+      '--gossip',
+      '--p2p-bind',
+      `/ip4/127.0.0.1/tcp/${p2pPort}`,
+    ],
+  });
+  const pid = node.child.pid;
+  const rows = [];
+  let failed = false;
+  try {
+    // A few seconds of load first, unmeasured (the first submissions of a process cost more).
+    const warm = Date.now() + 5_000;
+    await honestLoad(node, 'warm-up', () => Date.now() > warm);
+
+    const runs = [{ phase: 'none' }, ...PHASES.map((phase) => ({ phase }))];
+    let reference;
+    for (const run of runs) {
+      const rssBefore = rssMiB(pid);
+      let report = null;
+      let finished = false;
+      const attacker =
+        run.phase === 'none'
+          ? sleep(SECONDS * 1000).then(() => null)
+          : attack(tool, run.phase, p2pPort).catch((e) => ({ error: e.message }));
+      attacker.then(() => (finished = true));
+      const load = await honestLoad(node, run.phase, () => finished);
+      report = await attacker;
+      const heldAfter = await held(node);
+      const rssAfter = rssMiB(pid);
+      const ok = await referenced(node, load.ids);
+      const rate = ok / load.seconds;
+      reference ??= rate;
+      const row = {
+        phase: run.phase,
+        report,
+        submitted: load.ids.length + load.refused,
+        accepted: load.ids.length,
+        referenced: ok,
+        rate,
+        ratio: rate / reference,
+        rssBefore,
+        rssAfter,
+        held: heldAfter.blocks,
+        up: await up(node),
+      };
+      if (run.phase === 'unknown-parents' && SETTLE > 0) {
+        console.error(`waiting ${SETTLE} s for the held blocks to expire…`);
+        await sleep(SETTLE * 1000);
+        row.rssSettled = rssMiB(pid);
+        row.heldSettled = (await held(node)).blocks;
+      }
+      rows.push(row);
+      console.error(JSON.stringify(row));
+      if (!row.up || load.refused > 0 || ok < load.ids.length) failed = true;
+      if (!row.up) break;
+    }
+  } finally {
+    await node.stop();
+  }
+
+  console.log(
+    `bench:hostile — ${SECONDS} s per phase, ≤ ${fmt(MESSAGES)} attacker messages a phase, ${CONNECTIONS} honest clients, minPowScore ${POW}, orphan data ${BLOCK_DATA} B; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
+  );
+  table(
+    [
+      'phase',
+      'attacker messages (rounds)',
+      'connections (closed by node, left open)',
+      'close after mean / max (ms)',
+      'honest submitted / accepted / referenced',
+      'referenced blocks/s',
+      'ratio',
+      'RSS before → after (MiB)',
+      'held blocks after',
+      'node up',
+    ],
+    rows.map((r) => [
+      r.phase,
+      r.report ? (r.report.error ?? `${fmt(r.report.messages)} (${r.report.rounds} rounds)`) : '—',
+      r.report && !r.report.error ? `${r.report.connections} (${r.report.closedByNode}, ${r.report.leftOpen})` : '—',
+      r.report && !r.report.error && r.report.closedByNode > 0
+        ? `${r.report.meanCloseMs} / ${r.report.maxCloseMs}`
+        : '—',
+      `${r.submitted} / ${r.accepted} / ${r.referenced}`,
+      r.rate.toFixed(1),
+      r.ratio.toFixed(2),
+      `${r.rssBefore.toFixed(0)} → ${r.rssAfter.toFixed(0)}${r.rssSettled !== undefined ? ` → ${r.rssSettled.toFixed(0)} after ${SETTLE} s` : ''}`,
+      `${r.held}${r.heldSettled !== undefined ? ` → ${r.heldSettled}` : ''}`,
+      r.up ? 'yes' : 'NO',
+    ]),
+  );
+  if (failed) {
+    console.log('FAILED: the node died, refused an honest block, or left one unreferenced');
+    process.exitCode = 1;
+  }
+}
+
+await main();
