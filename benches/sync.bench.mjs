@@ -59,6 +59,7 @@ const TRANSFERS = arg('transfers', 20);
 const TAGGED = arg('tagged', 20);
 const KEEP = arg('keep', 20);
 const INTERVAL = arg('interval', 1);
+const WATCH = arg('watch', 0) !== 0;
 const HORNET = arg('hornet', 1) !== 0;
 const POOL = 128;
 const SNAPSHOT_DEPTH = 25;
@@ -132,11 +133,54 @@ async function status(url) {
   return (await response.json()).status;
 }
 
-async function metric(node, name) {
+async function metricsText(url) {
   const token = await issueToken(JWT_SECRET);
-  const text = await (await fetch(`${node.base}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+  return (await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+}
+
+/** One figure of a node's /metrics: `name` or `name{label="value"}`. */
+function figure(text, name) {
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return Number(line?.slice(name.length + 1) ?? NaN);
+}
+
+async function metric(node, name) {
+  return figure(await metricsText(node.base), name);
+}
+
+/**
+ * With --watch 1: every 2 s while a follower of ours syncs, where it is and what it waits
+ * for (held blocks, warp sync's requests, packets dropped on either side), to see where a
+ * sync spends its time.
+ */
+function watch(label, follower, coordinator) {
+  if (!WATCH) return () => {};
+  let on = true;
+  const g = (name) => `ledger_node_gossip_messages{counter="${name}"}`;
+  (async () => {
+    while (on) {
+      await sleep(2_000);
+      try {
+        const [f, c, s] = [
+          await metricsText(follower.url),
+          await metricsText(coordinator.base),
+          await status(follower.url),
+        ];
+        console.log(
+          `    ${label} [${clock()}] confirmed ${s.confirmedMilestone.index} latest ${s.latestMilestone.index}; held ` +
+            `${figure(f, 'ledger_node_gossip_held_blocks{kind="blocks"}')} blocks ${figure(f, 'ledger_node_gossip_held_blocks{kind="milestones"}')} milestones; ` +
+            `sent ${figure(f, g('sentBlockRequests'))} block + ${figure(f, g('sentMilestoneRequests'))} milestone requests, ` +
+            `received ${figure(f, g('receivedBlocks'))} blocks (${figure(f, g('newBlocks'))} new); dropped ${figure(f, g('droppedPackets'))} here, ` +
+            `${figure(c, g('droppedPackets'))} at the coordinator; load ${load()}`,
+        );
+      } catch {
+        // not up yet, or stopping
+      }
+    }
+  })();
+  return () => {
+    on = false;
+  };
 }
 
 /**
@@ -307,7 +351,9 @@ async function timeToSynced(label, coordinator, start, limitMs) {
   const up = performance.now();
   // From the follower's process start (Hornet's start script does work of its own first).
   const t0 = Math.max(launched, processStart(follower.pid) ?? launched);
+  const unwatch = follower.child ? watch(label.slice(0, 3), follower, coordinator) : () => {};
   const synced = await waitConfirmed(follower.url, target, limitMs);
+  unwatch();
   const seconds = synced === undefined ? NaN : (synced - t0) / 1000;
   const cpu = cpuSeconds(follower.pid);
   const figures = { label, target, blocks, seconds, upSeconds: (up - t0) / 1000, cpu, follower };
