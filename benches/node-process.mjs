@@ -8,12 +8,39 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * A loopback TCP port nobody listens on: one the system picks, or with BENCH_PORTS=<from>-<to>
+ * (a machine shared by several people, each with a range of their own) the next free one of
+ * that range, taken in turn from a random start so that two runs rarely try the same one.
+ */
 export async function freePort() {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? '');
+  if (!range) return listenOnce(0);
+  const [from, to] = [Number(range[1]), Number(range[2])];
+  const size = to - from + 1;
+  nextInRange ??= Math.floor(Math.random() * size);
+  for (let tries = 0; tries < size; tries++) {
+    const port = from + (nextInRange++ % size);
+    try {
+      return await listenOnce(port);
+    } catch {
+      // taken: the next one
+    }
+  }
+  throw new Error(`no free port in BENCH_PORTS=${process.env.BENCH_PORTS}`);
+}
+
+let nextInRange;
+
+async function listenOnce(port) {
   const server = createServer();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const { port: bound } = server.address();
   await new Promise((r) => server.close(r));
-  return port;
+  return bound;
 }
 
 /** `flags` come after the port, bind address and data directory. */

@@ -1,10 +1,10 @@
-// Joining a network with history: `npm run bench:sync [-- --milestones 10000]` (issue 23,
-// docs/benchmarks.md). How long a new node takes to be synced, and what the history costs on
-// disk.
+// Joining a network with history: `npm run bench:sync [-- --milestones 10000 --interval 0.1]`
+// (issue 23, docs/benchmarks.md). How long a new node takes to be synced, and what the history
+// costs on disk. BENCH_PORTS=27000-27999 keeps every port it opens (ours and Hornet's) in a range.
 //
-// 1. History. A coordinator node (bin/ledger-node.js, a milestone every second: the shortest
-//    interval the node allows; minPowScore 0; genesis style `hornet`, so that Hornet can
-//    follow) takes, between milestones, --transfers value transfers and --tagged tagged-data
+// 1. History. A coordinator node (bin/ledger-node.js, a milestone every --interval seconds,
+//    default 1; fractions down to 0.1 build a long history quickly; minPowScore 0; genesis
+//    style `hornet`, so that Hornet can follow) takes, between milestones, --transfers value transfers and --tagged tagged-data
 //    blocks a second (the node selects parents; each transfer spends an output of a pool of
 //    128 once a milestone has confirmed the transfer that made it) until its confirmed
 //    milestone reaches --milestones. The load then stops; the coordinator goes on issuing.
@@ -25,7 +25,8 @@
 //        confirmed, beside the same for (a) (no pruning) and for Hornet.
 // The CPU seconds each follower used are printed beside its time. Prints figures, asserts
 // nothing. With a small --milestones (e.g. 300) the whole run takes a few minutes; the
-// history is built in real time, so 10,000 milestones take 2.8 hours to build.
+// history is built in real time, so 10,000 milestones take 2.8 hours to build at 1 s and
+// 17 minutes at 0.1 s (timestamps then run ahead of the clock: docs/coordinator.md#cadence).
 
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -57,6 +58,8 @@ const MILESTONES = arg('milestones', 10_000);
 const TRANSFERS = arg('transfers', 20);
 const TAGGED = arg('tagged', 20);
 const KEEP = arg('keep', 20);
+const INTERVAL = arg('interval', 1);
+const WATCH = arg('watch', 0) !== 0;
 const HORNET = arg('hornet', 1) !== 0;
 const POOL = 128;
 const SNAPSHOT_DEPTH = 25;
@@ -88,7 +91,16 @@ async function startCoordinator() {
   const node = await BenchNode.start({
     pow: 0,
     dataDir: p.dataDir,
-    args: [...COMMON, '--coordinator-key', COORDINATOR_SEED, '--gossip', '--p2p-bind', p.bind],
+    args: [
+      ...COMMON,
+      '--coordinator-key',
+      COORDINATOR_SEED,
+      '--milestone-interval',
+      String(INTERVAL),
+      '--gossip',
+      '--p2p-bind',
+      p.bind,
+    ],
   });
   node.address = p.address;
   return node;
@@ -121,11 +133,54 @@ async function status(url) {
   return (await response.json()).status;
 }
 
-async function metric(node, name) {
+async function metricsText(url) {
   const token = await issueToken(JWT_SECRET);
-  const text = await (await fetch(`${node.base}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+  return (await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+}
+
+/** One figure of a node's /metrics: `name` or `name{label="value"}`. */
+function figure(text, name) {
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return Number(line?.slice(name.length + 1) ?? NaN);
+}
+
+async function metric(node, name) {
+  return figure(await metricsText(node.base), name);
+}
+
+/**
+ * With --watch 1: every 2 s while a follower of ours syncs, where it is and what it waits
+ * for (held blocks, warp sync's requests, packets dropped on either side), to see where a
+ * sync spends its time.
+ */
+function watch(label, follower, coordinator) {
+  if (!WATCH) return () => {};
+  let on = true;
+  const g = (name) => `ledger_node_gossip_messages{counter="${name}"}`;
+  (async () => {
+    while (on) {
+      await sleep(2_000);
+      try {
+        const [f, c, s] = [
+          await metricsText(follower.url),
+          await metricsText(coordinator.base),
+          await status(follower.url),
+        ];
+        console.log(
+          `    ${label} [${clock()}] confirmed ${s.confirmedMilestone.index} latest ${s.latestMilestone.index}; held ` +
+            `${figure(f, 'ledger_node_gossip_held_blocks{kind="blocks"}')} blocks ${figure(f, 'ledger_node_gossip_held_blocks{kind="milestones"}')} milestones; ` +
+            `sent ${figure(f, g('sentBlockRequests'))} block + ${figure(f, g('sentMilestoneRequests'))} milestone requests, ` +
+            `received ${figure(f, g('receivedBlocks'))} blocks (${figure(f, g('newBlocks'))} new); dropped ${figure(f, g('droppedPackets'))} here, ` +
+            `${figure(c, g('droppedPackets'))} at the coordinator; load ${load()}`,
+        );
+      } catch {
+        // not up yet, or stopping
+      }
+    }
+  })();
+  return () => {
+    on = false;
+  };
 }
 
 /**
@@ -228,7 +283,7 @@ async function buildHistory(coordinator) {
     await sleep(Math.max(0, 100 - (performance.now() - sliceStart)));
   }
   // The last transfers get their milestone (two intervals), then the load is over.
-  await sleep(2_500);
+  await sleep(Math.max(2_500, 2_500 * INTERVAL));
   building = false;
   await watcher;
   return { counts, seconds: (performance.now() - buildStart) / 1000 };
@@ -296,7 +351,9 @@ async function timeToSynced(label, coordinator, start, limitMs) {
   const up = performance.now();
   // From the follower's process start (Hornet's start script does work of its own first).
   const t0 = Math.max(launched, processStart(follower.pid) ?? launched);
+  const unwatch = follower.child ? watch(label.slice(0, 3), follower, coordinator) : () => {};
   const synced = await waitConfirmed(follower.url, target, limitMs);
+  unwatch();
   const seconds = synced === undefined ? NaN : (synced - t0) / 1000;
   const cpu = cpuSeconds(follower.pid);
   const figures = { label, target, blocks, seconds, upSeconds: (up - t0) / 1000, cpu, follower };
@@ -331,7 +388,7 @@ const ours = (node) => Object.assign(node, { url: node.base, pid: node.child.pid
 async function main() {
   const why = HORNET ? hornetUnavailable() : '--hornet 0';
   console.log(
-    `bench:sync: ${MILESTONES} milestones, ${TRANSFERS} transfers and ${TAGGED} tagged-data blocks a second, ` +
+    `bench:sync: ${MILESTONES} milestones every ${INTERVAL} s, ${TRANSFERS} transfers and ${TAGGED} tagged-data blocks a second, ` +
       `pruning follower keeps ${KEEP}; Hornet: ${why ?? 'yes'}; load ${load()}`,
   );
   const coordinator = await startCoordinator();
@@ -443,7 +500,7 @@ async function main() {
 
     // ---- summary ----
     console.log(
-      `\nbench:sync — history of ${MILESTONES} milestones (${cooBlocks} blocks, ${counts.confirmed} confirmed transfers, ` +
+      `\nbench:sync — history of ${MILESTONES} milestones at ${INTERVAL} s (${cooBlocks} blocks, ${counts.confirmed} confirmed transfers, ` +
         `${counts.tagged} tagged-data blocks); load average at the end ${load()}\n`,
     );
     const row = (f, target) => [

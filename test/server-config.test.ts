@@ -37,6 +37,19 @@ describe('loadConfig', () => {
     expect(c.restApi.pow.enabled).toBe(false);
   });
 
+  it('takes a milestone interval in whole seconds or fractions down to 0.1 s', () => {
+    expect(loadConfig(['--milestone-interval', '2'], {}).coordinator.interval).toBe(2);
+    expect(loadConfig(['--milestone-interval', '0.25'], {}).coordinator.interval).toBe(0.25);
+    expect(loadConfig([], { LEDGER_NODE_MILESTONE_INTERVAL: '0.1' }).coordinator.interval).toBe(0.1);
+    const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
+    writeFileSync(file, JSON.stringify({ coordinator: { interval: 1.5 } }));
+    expect(loadConfig(['--config', file], {}).coordinator.interval).toBe(1.5);
+    writeFileSync(file, JSON.stringify({ coordinator: { interval: 0.05 } }));
+    expect(() => loadConfig(['--config', file], {})).toThrow(/coordinator.interval must be a number of seconds ≥ 0.1/);
+    writeFileSync(file, JSON.stringify({ coordinator: { interval: '1' } }));
+    expect(() => loadConfig(['--config', file], {})).toThrow(/coordinator.interval/);
+  });
+
   it('reads repeatable and --flag=value forms', () => {
     const k1 = '0x' + '01'.repeat(32);
     const k2 = '0x' + '02'.repeat(32);
@@ -184,6 +197,10 @@ describe('loadConfig', () => {
     [['--port', '70000']],
     [['--unknown']],
     [['--milestone-interval', '0']],
+    [['--milestone-interval', '0.09']],
+    [['--milestone-interval', '0.1005']],
+    [['--milestone-interval', '1e3']],
+    [['--milestone-interval', '-1']],
     [['--coordinator-key', '0x12']],
     [['--log-level', 'loud']],
     [['--genesis-address', 'iota1qqgdnrahtvfnxtpphaksxpr2u34n5tkw7l26dqcfdmhsk9dt0gt86dxc8zc']],

@@ -19,7 +19,7 @@ interface Option {
   flag: string;
   env: string;
   path: string;
-  kind: 'string' | 'int' | 'bool' | 'list' | 'negate' | 'bind-port' | 'bind-host' | 'peers' | 'downloads';
+  kind: 'string' | 'int' | 'seconds' | 'bool' | 'list' | 'negate' | 'bind-port' | 'bind-host' | 'peers' | 'downloads';
   help: string;
 }
 
@@ -63,8 +63,8 @@ export const OPTIONS: Option[] = [
     flag: '--milestone-interval',
     env: 'LEDGER_NODE_MILESTONE_INTERVAL',
     path: 'coordinator.interval',
-    kind: 'int',
-    help: 'seconds between milestones (default 5)',
+    kind: 'seconds',
+    help: 'seconds between milestones, fractions down to 0.1 allowed (default 5)',
   },
   {
     flag: '--pow-threads',
@@ -418,6 +418,9 @@ function apply(config: Record<string, unknown>, option: Option, values: string[]
     case 'int':
       parent[key] = parseInteger(last, source);
       break;
+    case 'seconds':
+      parent[key] = parseSeconds(last, source);
+      break;
     case 'negate':
       parent[key] = !/^(1|true|yes)$/i.test(last);
       break;
@@ -455,12 +458,20 @@ function parseInteger(text: string, source: string): number {
   return Number(text);
 }
 
+/** A duration in seconds, whole or decimal (`5`, `0.25`); its range is checked with the rest. */
+function parseSeconds(text: string, source: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new ConfigError(`${source}: '${text}' is not a number of seconds`);
+  return Number(text);
+}
+
 export function splitBind(bind: string): { host: string; port: number } {
   const at = bind.lastIndexOf(':');
   if (at < 0) return { host: bind, port: 14265 };
   return { host: bind.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(bind.slice(at + 1)) };
 }
 
+/** The shortest milestone interval the embedded coordinator takes. */
+export const MIN_INTERVAL_SECONDS = 0.1;
 const HEX32 = /^0x[0-9a-fA-F]{64}$/;
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -491,8 +502,15 @@ function check(c: NodeConfig): void {
   if (c.genesis.style !== 'ledger' && c.genesis.style !== 'hornet') fail(`genesis.style must be 'ledger' or 'hornet'`);
   if (typeof c.snapshot.loadPath !== 'string') fail('snapshot.loadPath must be a path');
   checkSnapshots(c.snapshots, fail);
-  if (!Number.isInteger(c.coordinator.interval) || c.coordinator.interval < 1)
-    fail('coordinator.interval must be a whole number of seconds ≥ 1');
+  // Fractions of a second as inx-coordinator's interval (a duration) allows them, for test
+  // networks that must build a long history quickly; a millisecond is the timer's grain.
+  if (
+    typeof c.coordinator.interval !== 'number' ||
+    !Number.isFinite(c.coordinator.interval) ||
+    c.coordinator.interval < MIN_INTERVAL_SECONDS ||
+    Math.abs(c.coordinator.interval * 1000 - Math.round(c.coordinator.interval * 1000)) > 1e-6
+  )
+    fail(`coordinator.interval must be a number of seconds ≥ ${MIN_INTERVAL_SECONDS} (whole milliseconds)`);
   if (typeof c.coordinator.enabled !== 'boolean') fail('coordinator.enabled must be true or false');
   if (
     !Array.isArray(c.coordinator.privateKeys) ||

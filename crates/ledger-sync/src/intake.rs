@@ -7,11 +7,19 @@
 //! one is stored it is submitted in a following round of the same call. A stored milestone
 //! releases the next one if it was held (`milestones.rs`). Every block stored here becomes
 //! a `Solid` event for gossip to broadcast.
+//!
+//! The store applies the milestones of a call before its other blocks. A milestone whose
+//! parent is an ordinary block of the same call would find that parent missing, be refused
+//! (`unknown-parent`) and be lost as the node's own failure, until a request for it was
+//! retried (issue 23: warp sync stopped for seconds at such milestones). So a round of
+//! the intake never submits a milestone beside one of its parents: it waits for the next
+//! round, with whatever in the round builds on it (`split_round`).
 
 use crate::facts::facts;
 use crate::sync_store::{lock, SyncStore};
 use futures::channel::mpsc::unbounded;
 use futures::stream::{BoxStream, StreamExt};
+use ledger_core::codec::decode_block_header;
 use ledger_core::validate::BlockOrigin;
 use ledger_gossip::{BlockId, GossipStore, Intake, ReceivedBlock, StoreEvent, SyncState};
 use std::collections::HashSet;
@@ -132,11 +140,12 @@ impl GossipStore for SyncStore {
         }
 
         while !ready.is_empty() {
-            let bytes: Vec<&[u8]> = ready.iter().map(|r| r.bytes.as_slice()).collect();
+            let (round, later) = split_round(std::mem::take(&mut ready));
+            let bytes: Vec<&[u8]> = round.iter().map(|r| r.bytes.as_slice()).collect();
             let results = self.store.submit_blocks_from(&bytes, BlockOrigin::Peer);
-            let mut next: Vec<Ready> = Vec::new();
+            let mut next: Vec<Ready> = later;
             let mut applied_milestone = false;
-            for (r, result) in std::mem::take(&mut ready).into_iter().zip(results) {
+            for (r, result) in round.into_iter().zip(results) {
                 let verdict = match result {
                     Ok(submitted) if submitted.stored => {
                         for released in pending.held.arrived(&r.id) {
@@ -207,4 +216,31 @@ impl GossipStore for SyncStore {
         self.set_events(tx);
         rx.boxed()
     }
+}
+
+/// One store call's worth of `ready` (in order), and what waits for the next round: a
+/// milestone with a parent among the ordinary blocks of the call (the store would apply it
+/// before storing them), and every block with a parent among those waiting. The first block
+/// never waits, so each round stores something.
+fn split_round(ready: Vec<Ready>) -> (Vec<Ready>, Vec<Ready>) {
+    let mut plain: HashSet<BlockId> = HashSet::new();
+    let mut waiting: HashSet<BlockId> = HashSet::new();
+    let (mut round, mut later) = (Vec::with_capacity(ready.len()), Vec::new());
+    for r in ready {
+        let parents = decode_block_header(&r.bytes).map(|h| h.parents).unwrap_or_default();
+        let waits = parents
+            .iter()
+            .map(|p| BlockId(*p))
+            .any(|p| waiting.contains(&p) || (r.milestone.is_some() && plain.contains(&p)));
+        if waits {
+            waiting.insert(r.id);
+            later.push(r);
+        } else {
+            if r.milestone.is_none() {
+                plain.insert(r.id);
+            }
+            round.push(r);
+        }
+    }
+    (round, later)
 }

@@ -140,8 +140,10 @@ impl Service {
                         (None, None) => None,
                     };
                     if let Some((index, keep)) = parents_index {
-                        for parent in missing_parents {
-                            self.requests.enqueue(Wanted::Block(parent), index, keep, now);
+                        if !self.warp_defer(index, &missing_parents) {
+                            for parent in missing_parents {
+                                self.requests.enqueue(Wanted::Block(parent), index, keep, now);
+                            }
                         }
                     }
                     Some(Verdict::Valid)

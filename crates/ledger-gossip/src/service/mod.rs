@@ -35,7 +35,7 @@ use futures::{FutureExt, StreamExt};
 use libp2p::core::transport::ListenerId;
 use libp2p::swarm::SwarmEvent;
 use libp2p::{identify, Multiaddr, PeerId, Swarm};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -95,6 +95,9 @@ pub struct Service {
     own_blocks: OwnBlocks,
     /// What the `Gossip` handle reports of warp sync.
     warp_status: Arc<Mutex<WarpSyncStatus>>,
+    /// Blocks to ask for once warp sync's windows reach the milestone (the key) whose cone
+    /// they belong to (`warp_sync.rs`).
+    deferred_cones: BTreeMap<u32, Vec<BlockId>>,
 }
 
 /// The receiving ends the service loop polls.
@@ -154,6 +157,7 @@ impl Service {
             deferred_local: Vec::new(),
             own_blocks,
             warp_status,
+            deferred_cones: BTreeMap::new(),
         };
         (service, Inputs { commands, sessions, verdicts, store_events })
     }
@@ -321,6 +325,11 @@ impl Service {
                         (Wanted::Block(_), Some(i)) => i,
                         (Wanted::Block(_), None) => self.sync.latest,
                     };
+                    if let Wanted::Block(id) = w {
+                        if self.warp_defer(index, &[id]) {
+                            continue;
+                        }
+                    }
                     self.requests.enqueue(w, index, keep, now);
                 }
             }

@@ -234,3 +234,27 @@ fn a_milestone_whose_roots_differ_from_the_own_white_flag_halts_the_node() {
     let block = tagged_block(&[chain.milestone_id(1).0], "after the fork");
     assert_eq!(intake.submit_blocks(&[received(&block, false)]), [stored(&[], None)]);
 }
+
+/// Issue 23: warp sync brings a milestone and the last blocks of its cone in one batch. The
+/// store applies a call's milestones before its other blocks, so the milestone must not go
+/// into the store beside its parents: it was refused (`unknown-parent`), its verdict a
+/// failure of the node's own, and the follower stopped at it until a request was retried.
+#[test]
+fn a_milestone_in_one_batch_with_its_parents_is_applied_after_them() {
+    let chain = Chain::of(4, true);
+    let follower = chain.follower_at(2);
+    let intake = intake_over(&follower);
+    // Milestone 3, its cone's block, milestone 4 and its cone's block, each after its parents.
+    let batch: Vec<_> = [3, 4]
+        .into_iter()
+        .flat_map(|i| chain.blocks_of(i))
+        .map(|bytes| received(bytes, true))
+        .collect();
+    assert_eq!(batch.len(), 4);
+    assert_eq!(
+        intake.submit_blocks(&batch),
+        [stored(&[], None), stored(&[], Some(3)), stored(&[], None), stored(&[], Some(4))]
+    );
+    assert_eq!(confirmed(&follower.store), 4);
+    assert_eq!(intake.held_counts(), (0, 0));
+}

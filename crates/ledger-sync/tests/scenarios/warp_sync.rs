@@ -4,8 +4,12 @@
 //! and held milestones of `SyncStore`.
 
 use crate::common::*;
+use ledger_gossip::{GossipEvent, GossipStore};
 use ledger_sync::Limits;
 use std::collections::BTreeSet;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -178,4 +182,109 @@ async fn a_follower_started_from_a_snapshot_syncs_the_milestones_after_it() {
         assert!(behind.contains(&chain.milestone_id(index)), "milestone {index}'s block");
     }
     assert_eq!(behind.store.status().pruning_index, 25);
+}
+
+/// Issue 23: a follower warp-syncing a long history while the network goes on. The history
+/// here is 240 milestones with 6 blocks each (about 1,700 blocks); the follower holds at
+/// most 400 blocks, which its warp-sync windows (15 milestones, two in flight: about 210
+/// blocks) fit with room to spare, as the node's defaults (20,000 held, windows of 150
+/// milestones) fit a history of tens of blocks a milestone. While it syncs, the coordinator
+/// keeps issuing milestones with a block of its own, broadcast to it. Before the fixes the
+/// follower stopped for 9 to 20 s at milestone 211 or 213 (while the first broadcast
+/// milestone's cone was walked down through the history), and now and then lost a
+/// milestone the store applied before its parents of the same batch (`unknown-parent`).
+/// The test asserts no such loss and that the follower gets past the history and then
+/// level with the network once it stands still; each second it prints where it is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_follower_warp_syncs_a_long_history_while_the_network_goes_on() {
+    const HISTORY: u32 = 240;
+    const BLOCKS_PER_MILESTONE: usize = 6;
+    let chain = Chain::new();
+    let store = chain.store().clone();
+    for index in 1..=HISTORY {
+        if index > 1 {
+            for k in 0..BLOCKS_PER_MILESTONE {
+                let bytes = tagged_block(&store.select_tips().unwrap(), &format!("{index}.{k}"));
+                assert!(store.submit_block(&bytes).unwrap().stored);
+            }
+        }
+        assert_eq!(store.issue_milestone(None).unwrap().index, index);
+    }
+    let mut config = quick_config();
+    config.warp_sync_range = 15;
+    let ahead = coordinator_node(&chain, config.clone()).await;
+    let limits = Limits { held_capacity: 400, ..Limits::default() };
+    let behind = node_with_limits(TempStore::follower(), config, limits).await;
+
+    // The network goes on: a milestone with a block of its own every 50 ms, broadcast.
+    let stop = Arc::new(AtomicBool::new(false));
+    let live = {
+        let (store, local, stop) = (ahead.store.clone(), ahead.local.clone(), stop.clone());
+        tokio::task::spawn_blocking(move || {
+            let mut n = 0;
+            while !stop.load(Relaxed) {
+                let bytes = tagged_block(&store.select_tips().unwrap(), &format!("live {n}"));
+                local.submit_blocks(&store, vec![bytes]).remove(0).unwrap();
+                local.issue_milestone(&store, None).unwrap();
+                n += 1;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        })
+    };
+    // Every block the follower received and could not take for a reason of its own.
+    let failed = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    {
+        let mut events = behind.gossip().subscribe();
+        let failed = failed.clone();
+        tokio::spawn(async move {
+            loop {
+                match events.recv().await {
+                    Ok(GossipEvent::IntakeFailed { block, error }) => {
+                        failed.lock().unwrap().push(format!("{block}: {error}"))
+                    }
+                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(_) => return,
+                }
+            }
+        });
+    }
+    peer_up(&behind, &ahead).await;
+    // Past the history, while the network goes on (what a stalled follower never reaches;
+    // each second says where it is, for the test's log).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    while behind.confirmed() < HISTORY + 20 {
+        let s = behind.sync.status();
+        let next = behind.confirmed() + 1;
+        eprintln!(
+            "follower at {} (network at {}), held {} blocks ({} parents missing) and {} milestones, {:?}, {} blocks failed; \
+             milestone {next}: had {}, asked for {} times; {:?}",
+            behind.confirmed(),
+            ahead.confirmed(),
+            s.held_blocks,
+            behind.sync.intake().missing_parents().len(),
+            s.held_milestones,
+            s.warp_sync,
+            failed.lock().unwrap().len(),
+            GossipStore::has_milestone(behind.sync.intake(), next),
+            ahead.recorder.milestone_lookups().iter().filter(|i| **i == next).count(),
+            behind.gossip().metrics(),
+        );
+        assert!(tokio::time::Instant::now() < deadline, "the follower stalled");
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    stop.store(true, Relaxed);
+    live.await.unwrap();
+    // Once the network stands still, the follower is synced with it.
+    let top = ahead.confirmed();
+    eventually(WAIT, || async { behind.confirmed() == top }).await;
+    eventually(WAIT, || async { !behind.gossip().warp_sync().running }).await;
+    // Nothing was lost on the way: a block the follower received went into its store or
+    // waited for its parents, and was never refused for want of what it had itself.
+    let failed = failed.lock().unwrap().clone();
+    assert!(
+        failed.is_empty(),
+        "{} received blocks failed: {:?}",
+        failed.len(),
+        &failed[..failed.len().min(5)]
+    );
 }
