@@ -21,6 +21,7 @@ use crate::events::GossipEvent;
 use crate::intake::Verdicts;
 use crate::metrics::NodeMetrics;
 use crate::own_blocks::{self, OwnBlocks};
+use crate::packets::BlockId;
 use crate::peers::{PeerInfo, Peers};
 use crate::requests::{RequestQueue, Wanted};
 use crate::responder;
