@@ -50,6 +50,16 @@ function reach(url: string, index: number, timeoutMs = 60_000): Promise<true> {
   );
 }
 
+/** A follower selects tips for submissions only while healthy (D50). */
+function healthy(url: string): Promise<true> {
+  return poll(
+    `${url} to be healthy`,
+    async () => ((await fetch(`${url}/health`)).status === 200 ? true : undefined),
+    60_000,
+    200,
+  );
+}
+
 async function stop(node: ChildNode | undefined): Promise<void> {
   if (!node || node.child.exitCode !== null || node.child.signalCode !== null) return;
   node.child.kill('SIGTERM');
@@ -105,6 +115,7 @@ it('restarts after SIGKILL and reaches the same milestones, ledger and metadata;
   const a = coordinator.url;
   let b = follower!.url;
   await reach(b, 2);
+  await healthy(b);
 
   // Two outputs to spend later, one on each side of the kill.
   const networkId = await networkIdOf(a);
@@ -149,6 +160,7 @@ it('restarts after SIGKILL and reaches the same milestones, ledger and metadata;
   // Nothing the follower acknowledged is gone from its store.
   for (const id of byFollower) expect((await fetch(`${b}/api/core/v2/blocks/${id}`)).status, id).toBe(200);
   await reach(b, atRestart);
+  await healthy(b);
   acknowledged.push(await submitPayload(b, tagged('b after restart')));
 
   // Every acknowledged block is referenced, with the same metadata on both nodes.
@@ -198,10 +210,5 @@ it('restarts after SIGKILL and reaches the same milestones, ledger and metadata;
     expect(oa.body.metadata.isSpent).toBe(false);
     expect({ ...ob.body.metadata, ledgerIndex: undefined }).toEqual({ ...oa.body.metadata, ledgerIndex: undefined });
   }
-  await poll(
-    'the follower to be healthy',
-    async () => ((await fetch(`${b}/health`)).status === 200 ? true : undefined),
-    30_000,
-    200,
-  );
+  await healthy(b);
 }, 240_000);
