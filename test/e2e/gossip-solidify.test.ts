@@ -37,6 +37,21 @@ beforeAll(async () => {
   );
 }, 60_000);
 
+/** A follower of the coordinator over gossip, on a port of its own. */
+async function followerFlags(): Promise<string[]> {
+  return [
+    '--no-dashboard',
+    '--gossip',
+    '--p2p-bind',
+    `/ip4/127.0.0.1/tcp/${await freePort()}`,
+    '--peer',
+    `${aP2p}/p2p/${aId}`,
+    '--no-coordinator',
+    '--coordinator-public-key',
+    K.publicKey,
+  ];
+}
+
 afterAll(async () => {
   await Promise.all([b?.stop(), a?.stop()]);
 });
@@ -48,20 +63,7 @@ it('a child gossiped before its parents is held, its parents are requested, and 
   const p2 = await minedBlock([p1.blockId, SEP[0]], tagged('p2'));
   const p3 = await minedBlock([p2.blockId, SEP[1]], tagged('p3'));
   const chain = [p1, p2, p3];
-  const source = await startTestNode(
-    [
-      '--no-dashboard',
-      '--gossip',
-      '--p2p-bind',
-      `/ip4/127.0.0.1/tcp/${await freePort()}`,
-      '--peer',
-      `${aP2p}/p2p/${aId}`,
-      '--no-coordinator',
-      '--coordinator-public-key',
-      K.publicKey,
-    ],
-    tempDataDir(),
-  );
+  const source = await startTestNode(await followerFlags(), tempDataDir());
   try {
     await poll(
       'the first follower to confirm milestone 1',
@@ -82,20 +84,7 @@ it('a child gossiped before its parents is held, its parents are requested, and 
   }
 
   const bDir = tempDataDir();
-  b = await startTestNode(
-    [
-      '--no-dashboard',
-      '--gossip',
-      '--p2p-bind',
-      `/ip4/127.0.0.1/tcp/${await freePort()}`,
-      '--peer',
-      `${aP2p}/p2p/${aId}`,
-      '--no-coordinator',
-      '--coordinator-public-key',
-      K.publicKey,
-    ],
-    bDir,
-  );
+  b = await startTestNode(await followerFlags(), bDir);
   const token = await issueToken(readFileSync(join(bDir, 'jwt-secret'), 'utf8').trim());
   const aPeerOnB = async () => {
     const res = await fetch(`${b.url}/api/core/v2/peers/${aId}`, { headers: { Authorization: `Bearer ${token}` } });
