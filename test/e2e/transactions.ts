@@ -199,15 +199,23 @@ export async function poll<T>(
 }
 
 /** Block metadata once a milestone has referenced the block. */
-export function waitForReferenced(url: string, blockId: string, timeoutMs?: number): Promise<RestJson> {
-  return poll(
-    `block ${blockId} to be referenced`,
-    async () => {
-      const { status, body } = await getJson(url, `/api/core/v2/blocks/${blockId}/metadata`);
-      return status === 200 && body.referencedByMilestoneIndex !== undefined ? body : undefined;
-    },
-    timeoutMs,
-  );
+export async function waitForReferenced(url: string, blockId: string, timeoutMs?: number): Promise<RestJson> {
+  // The last answer goes into the timeout's message: `shouldReattach` there tells a block
+  // that went lazy from one that never arrived.
+  let last = 'no answer';
+  try {
+    return await poll(
+      `block ${blockId} to be referenced`,
+      async () => {
+        const { status, body } = await getJson(url, `/api/core/v2/blocks/${blockId}/metadata`);
+        last = `${status} ${JSON.stringify(body)}`;
+        return status === 200 && body.referencedByMilestoneIndex !== undefined ? body : undefined;
+      },
+      timeoutMs,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message} at ${url}; its metadata was: ${last}`);
+  }
 }
 
 /** included-block metadata of a transaction once it is included. */
