@@ -44,6 +44,7 @@ mod milestones;
 mod node;
 mod perform;
 mod range;
+mod ranged;
 mod server;
 mod status;
 mod streams;

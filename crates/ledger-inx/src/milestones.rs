@@ -10,6 +10,7 @@ use crate::convert::{self, Advice};
 use crate::feed::Kinds;
 use crate::proto::{self, MilestoneAndProtocolParameters, MilestoneRangeRequest};
 use crate::range::Range;
+use crate::ranged;
 use crate::server::Context;
 use crate::status::{self, blocking};
 use crate::streams::{self, End, Outlet, ResponseStream};
@@ -119,23 +120,14 @@ pub async fn listen_to_confirmed_milestones(
                 send_stored(&ctx, &out, from, to).await?;
                 range.sent_up_to(to);
             }
-            if range.complete() {
-                return Ok(());
-            }
-            loop {
-                let event = out.next_event(&mut events).await?;
-                let StoreEvent::MilestoneCommitted(m) = &*event else { continue };
-                let step = range.live(m.index);
-                if let Some((from, to)) = step.catch_up {
-                    send_stored(&ctx, &out, from, to).await?;
-                }
-                if step.send {
-                    out.send(with_parameters(&ctx, committed(m))).await?;
-                }
-                if step.done {
-                    return Ok(());
-                }
-            }
+            ranged::follow(
+                range,
+                &out,
+                &mut events,
+                |from, to| send_stored(&ctx, &out, from, to),
+                |m| out.send(with_parameters(&ctx, committed(m))),
+            )
+            .await
         },
     ))
 }

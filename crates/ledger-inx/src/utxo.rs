@@ -13,6 +13,7 @@ use crate::convert;
 use crate::feed::Kinds;
 use crate::proto::{self, ledger_update, LedgerUpdate, MilestoneRangeRequest, TreasuryUpdate};
 use crate::range::Range;
+use crate::ranged;
 use crate::server::Context;
 use crate::status::{self, blocking};
 use crate::streams::{self, End, Outlet, ResponseStream};
@@ -20,6 +21,7 @@ use ledger_core::codec::{decode_milestone_payload, encode_milestone_option};
 use ledger_core::model::MilestoneOption;
 use ledger_store::events::{CommittedMilestone, StoreEvent};
 use ledger_store::views::{LedgerDiff, LedgerOutput, LedgerSpent, OutputState};
+use std::future::ready;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tonic::{Response, Status};
@@ -157,24 +159,17 @@ pub async fn listen_to_ledger_updates(
                 send_stored_diffs(&ctx, &out, from, to).await?;
                 range.sent_up_to(to);
             }
-            if range.complete() {
-                return Ok(());
-            }
-            loop {
-                let event = out.next_event(&mut events).await?;
-                let StoreEvent::MilestoneCommitted(m) = &*event else { continue };
-                let step = range.live(m.index);
-                if let Some((from, to)) = step.catch_up {
-                    send_stored_diffs(&ctx, &out, from, to).await?;
-                }
-                if step.send {
+            ranged::follow(
+                range,
+                &out,
+                &mut events,
+                |from, to| send_stored_diffs(&ctx, &out, from, to),
+                |m| {
                     let (consumed, created) = live_changes(m);
-                    send_batch(&out, m.index, consumed, created).await?;
-                }
-                if step.done {
-                    return Ok(());
-                }
-            }
+                    send_batch(&out, m.index, consumed, created)
+                },
+            )
+            .await
         },
     ))
 }
@@ -223,17 +218,8 @@ pub async fn listen_to_treasury_updates(
             })
             .await?;
             range.sent_up_to(ledger_index);
-            if range.complete() {
-                return Ok(());
-            }
-            loop {
-                let event = out.next_event(&mut events).await?;
-                let StoreEvent::MilestoneCommitted(m) = &*event else { continue };
-                // No milestone changes the treasury here: only the range's end matters.
-                if range.live(m.index).done {
-                    return Ok(());
-                }
-            }
+            // No milestone changes the treasury here: only the range's end matters.
+            ranged::follow(range, &out, &mut events, |_, _| ready(Ok(())), |_| ready(Ok(()))).await
         },
     ))
 }

@@ -3,10 +3,8 @@
 //! runtime of the test's own. Helpers for transactions as the store's tests build them.
 #![allow(dead_code)]
 
-use ledger_core::hash::blake2b256;
 use ledger_core::model::*;
 use ledger_core::pow::{MiningPool, PoolOptions};
-use ledger_core::protocol::ProtocolParameters;
 use ledger_inx::proto::inx_client::InxClient;
 use ledger_inx::{InxConfig, InxEvent, InxServer, Node, ReservedRoute, RestLoopback};
 use ledger_store::{Store, StoreOptions};
@@ -15,58 +13,22 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tonic::transport::{Channel, Endpoint};
 
-pub const SUPPLY: u64 = 4_600_000_000_000_000;
-
-pub fn coordinator_seed() -> [u8; 32] {
-    blake2b256(b"ledger-devnet-coordinator")
-}
-
-/// The dev genesis key of ledger.md §1.1.
-pub fn genesis_seed() -> [u8; 32] {
-    let bytes =
-        hex::decode("ffbf22719c9ea8d3d31bcf5d5eaa03ffb3a2a2e71abfd2b2ef0e56b692897f71").unwrap();
-    bytes.try_into().unwrap()
-}
+// The dev network, its keys and transactions, as the store's own tests build them.
+#[path = "../../../ledger-store/tests/common/mod.rs"]
+mod ledger;
+pub use ledger::{
+    basic_output, block_bytes, coordinator_seed, genesis_output, genesis_seed, transfer, tx_block,
+    SUPPLY,
+};
 
 pub fn address_of(seed: &[u8; 32]) -> [u8; 32] {
     ledger_core::crypto::ed25519_address(&ledger_core::crypto::public_key(seed))
 }
 
-pub fn dev_protocol(min_pow_score: u32) -> ProtocolParameters {
-    ProtocolParameters { min_pow_score, ..ProtocolParameters::dev_default() }
-}
-
-pub fn basic_output(amount: u64, address: [u8; 32]) -> Output {
-    Output::Basic(BasicOutput {
-        amount,
-        native_tokens: vec![],
-        unlock_conditions: vec![UnlockCondition::Address(Address::Ed25519(address))],
-        features: vec![],
-    })
-}
-
-pub fn genesis_output() -> Output {
-    basic_output(SUPPLY, address_of(&genesis_seed()))
-}
-
+/// The dev network's store with the coordinator on; INX tests read the ledger, not the
+/// indexer.
 pub fn dev_options(min_pow_score: u32) -> StoreOptions {
-    StoreOptions {
-        protocol: dev_protocol(min_pow_score),
-        genesis_outputs: vec![genesis_output()],
-        genesis_style: ledger_store::GenesisStyle::Ledger,
-        snapshot: None,
-        snapshot_delta: None,
-        coordinator_seeds: vec![coordinator_seed()],
-        trusted_public_keys: vec![],
-        milestone_keys: Default::default(),
-        coordinator_enabled: true,
-        sync_writes: false,
-        max_delta_ycri: 8,
-        max_delta_ocri: 13,
-        block_cache_bytes: 8 << 20,
-        write_buffer_bytes: 8 << 20,
-        indexer_enabled: false,
-    }
+    StoreOptions { indexer_enabled: false, ..ledger::dev_options(min_pow_score) }
 }
 
 /// The same network followed: this node checks the coordinator's milestones.
@@ -79,49 +41,8 @@ pub fn follower_options(min_pow_score: u32) -> StoreOptions {
     }
 }
 
-/// A value transfer signed by `seed`: one signature unlock, references for the others.
-pub fn transfer(
-    seed: &[u8; 32],
-    inputs: &[(OutputId, Output)],
-    outputs: Vec<Output>,
-) -> TransactionPayload {
-    let consumed: Vec<&Output> = inputs.iter().map(|(_, o)| o).collect();
-    let essence = RegularEssence {
-        network_id: dev_protocol(0).network_id(),
-        inputs: inputs
-            .iter()
-            .map(|(id, _)| Input::Utxo {
-                transaction_id: id[..32].try_into().unwrap(),
-                output_index: u16::from_le_bytes([id[32], id[33]]),
-            })
-            .collect(),
-        inputs_commitment: ledger_core::ids::inputs_commitment(&consumed),
-        outputs,
-        payload: None,
-    };
-    let hash = ledger_core::ids::essence_hash(&essence);
-    let signature = Ed25519Signature {
-        public_key: ledger_core::crypto::public_key(seed),
-        signature: ledger_core::crypto::sign(seed, &hash),
-    };
-    let mut unlocks = vec![Unlock::Signature(signature)];
-    unlocks.extend((1..inputs.len()).map(|_| Unlock::Reference(0)));
-    TransactionPayload { essence, unlocks }
-}
-
-/// A block with the store's tips as parents and nonce 0.
-pub fn block_bytes(store: &Store, payload: Option<Payload>) -> Vec<u8> {
-    let block =
-        Block { protocol_version: 2, parents: store.select_tips().unwrap(), payload, nonce: 0 };
-    ledger_core::codec::encode_block(&block)
-}
-
 pub fn tagged(tag: &[u8], data: Vec<u8>) -> Option<Payload> {
     Some(Payload::TaggedData(TaggedData { tag: tag.to_vec(), data }))
-}
-
-pub fn tx_block(store: &Store, tx: &TransactionPayload) -> Vec<u8> {
-    block_bytes(store, Some(Payload::Transaction(Box::new(tx.clone()))))
 }
 
 /// What the node around the server saw: log events and broadcast blocks.

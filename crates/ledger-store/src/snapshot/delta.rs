@@ -15,7 +15,6 @@
 //! no lock is needed (Hornet PR #1764); the reads still come from one RocksDB snapshot.
 
 use super::file::{write_failed, SnapshotFile};
-use super::limits::Limits;
 use super::source::Source;
 use super::EntryPoints;
 use super::{ExportContext, SnapshotKind, WrittenSnapshot};
@@ -59,23 +58,7 @@ pub fn write_delta(
 ) -> Result<WrittenSnapshot> {
     let started = Instant::now();
     let source = Source::of(db);
-    let ledger_index = source.ledger_index()?;
-    let limits = Limits {
-        confirmed_index: ledger_index,
-        pruning_index: context.pruning_index,
-        snapshot_index: context.snapshot_index,
-        threshold_past: context.threshold(),
-        threshold_future: context.threshold(),
-        increasing: true,
-    };
-    limits.check(target)?;
-    let milestone = source.milestone(target)?.ok_or_else(|| {
-        Error::new(
-            Code::SnapshotHistoryMissing,
-            "index",
-            format!("target milestone ({target}) not found"),
-        )
-    })?;
+    let (ledger_index, milestone) = source.checked_target(context, target, true)?;
     let full = match read_header_of(full_path) {
         Ok(SnapshotHeader::Full(h)) => h,
         Ok(SnapshotHeader::Delta(_)) => {

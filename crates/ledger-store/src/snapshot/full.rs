@@ -9,7 +9,6 @@
 //! Hornet holds its ledger read lock for the whole write instead, which stops confirmation.
 
 use super::file::SnapshotFile;
-use super::limits::Limits;
 use super::source::Source;
 use super::EntryPoints;
 use super::{ExportContext, SnapshotKind, WrittenSnapshot};
@@ -37,23 +36,7 @@ pub fn write_full(
 ) -> Result<WrittenSnapshot> {
     let started = Instant::now();
     let source = Source::of(db);
-    let ledger_index = source.ledger_index()?;
-    let limits = Limits {
-        confirmed_index: ledger_index,
-        pruning_index: context.pruning_index,
-        snapshot_index: context.snapshot_index,
-        threshold_past: context.threshold(),
-        threshold_future: context.threshold(),
-        increasing: context.increasing,
-    };
-    limits.check(target)?;
-    let milestone = source.milestone(target)?.ok_or_else(|| {
-        Error::new(
-            Code::SnapshotHistoryMissing,
-            "index",
-            format!("target milestone ({target}) not found"),
-        )
-    })?;
+    let (ledger_index, milestone) = source.checked_target(context, target, context.increasing)?;
     let protocol = source.protocol()?;
     let solid_entry_points = entry_points(target, context.threshold())?;
     let header = FullHeader {

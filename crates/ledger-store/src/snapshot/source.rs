@@ -7,6 +7,8 @@
 //! `outputs`, which keeps spent outputs (until pruning removes those of the milestone that
 //! spent them), and the spender of each consumed output in `spents`.
 
+use super::limits::Limits;
+use super::ExportContext;
 use crate::columns::{self, state_key, DIFFS, MILESTONES, OUTPUTS, SPENTS, STATE, UNSPENT};
 use crate::db::{Db, Snapshot};
 use crate::genesis::protocol_from_json;
@@ -17,7 +19,7 @@ use ledger_core::protocol::ProtocolParameters;
 use ledger_core::snapshot::{
     write_raw_milestone_diff, RawMilestoneDiff, RawOutputRecord, TreasuryOutput,
 };
-use ledger_core::Result;
+use ledger_core::{Code, Error, Result};
 
 /// Unspent outputs are looked up in batches of this many ids.
 const OUTPUT_BATCH: usize = 1024;
@@ -105,6 +107,35 @@ impl<'a> Source<'a> {
             .get(MILESTONES, &columns::index_key(index))?
             .map(|b| MilestoneRecord::from_bytes(&b))
             .transpose()
+    }
+
+    /// The ledger index and the target milestone of a snapshot about to be written from
+    /// this source, once `target` is within Hornet's limits for `context`; `increasing`:
+    /// the target must be newer than the last snapshot (a delta's always is).
+    pub fn checked_target(
+        &self,
+        context: &ExportContext,
+        target: u32,
+        increasing: bool,
+    ) -> Result<(u32, MilestoneRecord)> {
+        let ledger_index = self.ledger_index()?;
+        Limits {
+            confirmed_index: ledger_index,
+            pruning_index: context.pruning_index,
+            snapshot_index: context.snapshot_index,
+            threshold_past: context.threshold(),
+            threshold_future: context.threshold(),
+            increasing,
+        }
+        .check(target)?;
+        let milestone = self.milestone(target)?.ok_or_else(|| {
+            Error::new(
+                Code::SnapshotHistoryMissing,
+                "index",
+                format!("target milestone ({target}) not found"),
+            )
+        })?;
+        Ok((ledger_index, milestone))
     }
 
     /// Every unspent output in output id order (the order of Hornet's unspent prefix),

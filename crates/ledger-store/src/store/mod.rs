@@ -541,6 +541,16 @@ mod tests {
         }
     }
 
+    /// The closed store's database opened underneath it, to make it look older.
+    fn raw_db(path: &std::path::Path) -> Db {
+        let small = DbOptions {
+            sync_writes: false,
+            block_cache_bytes: 8 << 20,
+            write_buffer_bytes: 8 << 20,
+        };
+        Db::open(path, &small).unwrap()
+    }
+
     /// A data directory from before genesis styles: no origin, no entry points stored.
     #[test]
     fn an_older_ledger_is_recorded_as_ledger_style() {
@@ -549,15 +559,7 @@ mod tests {
         store.issue_milestone(Some(1_700_000_000)).unwrap();
         drop(store);
         {
-            let db = Db::open(
-                dir.path(),
-                &DbOptions {
-                    sync_writes: false,
-                    block_cache_bytes: 8 << 20,
-                    write_buffer_bytes: 8 << 20,
-                },
-            )
-            .unwrap();
+            let db = raw_db(dir.path());
             let mut batch = db.batch();
             batch.delete(STATE, state_key::ORIGIN);
             for id in GenesisStyle::Ledger.entry_points() {
@@ -587,15 +589,7 @@ mod tests {
         assert!(!expected.is_empty());
         drop(store);
         {
-            let db = Db::open(
-                dir.path(),
-                &DbOptions {
-                    sync_writes: false,
-                    block_cache_bytes: 8 << 20,
-                    write_buffer_bytes: 8 << 20,
-                },
-            )
-            .unwrap();
+            let db = raw_db(dir.path());
             let mut batch = db.batch();
             batch.clear(MILESTONE_BLOCKS);
             batch.put(STATE, state_key::SCHEMA_VERSION, &3u32.to_le_bytes());

@@ -19,12 +19,11 @@
 //! phases in CI against nodes over real stores (tests/scenarios/hostile.rs).
 
 mod phases;
+mod stream;
 
-use futures::{FutureExt, StreamExt};
-use ledger_gossip::behaviour::{BehaviourEvent, StreamEvent};
+use futures::FutureExt;
 use ledger_gossip::{Config, Multiaddr};
 use libp2p::identity::Keypair;
-use libp2p::swarm::SwarmEvent;
 use phases::{run_phase, Budget, Conn, Connect, Phase};
 use std::time::Duration;
 
@@ -39,47 +38,9 @@ fn number<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
 
 /// A new identity, a TCP connection to `address`, a gossip stream on it.
 async fn connect_tcp(address: Multiaddr, config: Config) -> Result<Conn, String> {
-    let keypair = Keypair::generate_ed25519();
-    let mut swarm = ledger_gossip::build_swarm(&keypair, &config).map_err(|e| e.to_string())?;
-    swarm.dial(address).map_err(|e| e.to_string())?;
-    let stream = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            match swarm.select_next_some().await {
-                SwarmEvent::ConnectionEstablished { peer_id, connection_id, .. } => {
-                    swarm.behaviour_mut().streams.open(peer_id, connection_id)
-                }
-                SwarmEvent::Behaviour(BehaviourEvent::Streams(StreamEvent::Outbound {
-                    stream,
-                    ..
-                })) => return Ok(stream),
-                SwarmEvent::Behaviour(BehaviourEvent::Streams(StreamEvent::OutboundFailed {
-                    reason,
-                    ..
-                })) => return Err(reason),
-                SwarmEvent::OutgoingConnectionError { error, .. } => return Err(error.to_string()),
-                // Refused (no slot left for unknown peers) before the stream was up.
-                SwarmEvent::ConnectionClosed { .. } => return Err("connection closed".into()),
-                _ => {}
-            }
-        }
-    })
-    .await
-    .map_err(|_| "no gossip stream within 10 s".to_string())??;
-    // The swarm drives the connection; aborting it (when the guard drops) closes it.
-    let driver = tokio::spawn(async move {
-        loop {
-            swarm.select_next_some().await;
-        }
-    });
-    Ok(Conn { stream, guard: Box::new(AbortOnDrop(driver)) })
-}
-
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
+    let swarm = ledger_gossip::build_swarm(&Keypair::generate_ed25519(), &config)
+        .map_err(|e| e.to_string())?;
+    stream::open(swarm, address).await
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

@@ -7,61 +7,25 @@
 //! No timing is asserted: every wait is for an event or a condition, with room to spare.
 
 use crate::common::*;
-use futures::{FutureExt, StreamExt};
-use ledger_gossip::behaviour::{BehaviourEvent, StreamEvent};
+use futures::FutureExt;
 use ledger_gossip::packets::PacketError;
 use ledger_gossip::{CloseReason, DropReason, GossipEvent, Multiaddr};
 use ledger_sync::Limits;
-use libp2p::swarm::SwarmEvent;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
 
 #[path = "../../examples/hostile_peer/phases.rs"]
 mod phases;
+#[path = "../../examples/hostile_peer/stream.rs"]
+mod stream;
 use phases::{run_phase, Budget, Conn, Connect, Phase};
 
 const WAIT: Duration = Duration::from_secs(30);
 
 /// A fresh identity on the in-memory transport with a gossip stream to `address`.
 async fn connect_memory(address: Multiaddr) -> Result<Conn, String> {
-    let mut swarm = memory_swarm(&memory_config());
-    swarm.dial(address).map_err(|e| e.to_string())?;
-    let stream = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            match swarm.select_next_some().await {
-                SwarmEvent::ConnectionEstablished { peer_id, connection_id, .. } => {
-                    swarm.behaviour_mut().streams.open(peer_id, connection_id)
-                }
-                SwarmEvent::Behaviour(BehaviourEvent::Streams(StreamEvent::Outbound {
-                    stream,
-                    ..
-                })) => return Ok(stream),
-                SwarmEvent::Behaviour(BehaviourEvent::Streams(StreamEvent::OutboundFailed {
-                    reason,
-                    ..
-                })) => return Err(reason),
-                SwarmEvent::OutgoingConnectionError { error, .. } => return Err(error.to_string()),
-                // Refused (no slot left for unknown peers) before the stream was up.
-                SwarmEvent::ConnectionClosed { .. } => return Err("connection closed".into()),
-                _ => {}
-            }
-        }
-    })
-    .await
-    .map_err(|_| "no stream".to_string())??;
-    let driver = tokio::spawn(async move {
-        loop {
-            swarm.select_next_some().await;
-        }
-    });
-    struct Abort(tokio::task::JoinHandle<()>);
-    impl Drop for Abort {
-        fn drop(&mut self) {
-            self.0.abort();
-        }
-    }
-    Ok(Conn { stream, guard: Box::new(Abort(driver)) })
+    stream::open(memory_swarm(&memory_config()), address).await
 }
 
 /// The gossip events of a phase so far (a lagging receiver skips what it missed).
