@@ -9,10 +9,11 @@
 // DASHBOARD_SCREENSHOT=<file.png> also saves a screenshot of the overview
 // (`npm run screenshot:dashboard` writes docs/images/dashboard.png).
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumFound, launchChromium } from './chromium';
 import { core, startTestNode, type TestNode } from './node-harness';
 import {
   buildTransfer,
@@ -25,12 +26,7 @@ import {
   waitForInclusion,
 } from './transactions';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const found = existsSync(CHROMIUM);
-if (!found)
-  console.warn(
-    `dashboard browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
-  );
+const found = chromiumFound('dashboard');
 
 // A 64-digit ID is tried as a block, an included transaction and a milestone; the REST
 // API's 404 for the kinds it is not is the answer, and Chromium logs each one. These probes,
@@ -38,16 +34,6 @@ if (!found)
 const PROBE =
   /\/api\/core\/v2\/(blocks\/0x[0-9a-f]{64}\/metadata|transactions\/0x[0-9a-f]{64}\/included-block\/metadata|milestones\/0x[0-9a-f]{64})$/;
 
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const tag = (text: string) => '0x' + Buffer.from(text).toString('hex');
 
 describe.skipIf(!found)('the dashboard in Chromium', () => {
@@ -58,7 +44,7 @@ describe.skipIf(!found)('the dashboard in Chromium', () => {
 
   beforeAll(async () => {
     node = await startTestNode(['--milestone-interval', '1']);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on('console', (m) => {
       if (m.type() !== 'error') return;

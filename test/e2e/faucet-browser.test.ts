@@ -7,30 +7,15 @@
 // FAUCET_SCREENSHOT=<file.png> also saves a screenshot of the page after a request
 // (`npm run screenshot:faucet` writes docs/images/faucet.png).
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumFound, launchChromium } from './chromium';
 import { core, startTestNode, type TestNode } from './node-harness';
 import { getJson, poll, testKey } from './transactions';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const found = existsSync(CHROMIUM);
-if (!found)
-  console.warn(
-    `faucet browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
-  );
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const found = chromiumFound('faucet');
 
 describe.skipIf(!found)('the faucet page in Chromium', () => {
   let node: TestNode;
@@ -42,7 +27,7 @@ describe.skipIf(!found)('the faucet page in Chromium', () => {
 
   beforeAll(async () => {
     node = await startTestNode(['--milestone-interval', '1']);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 900, height: 640 } });
     page.on('console', (m) => {
       // The refused requests below are the node's answers, which Chromium logs as errors.

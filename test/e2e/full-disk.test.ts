@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exited, spawnNode } from './node-harness';
-import { poll } from './transactions';
+import { poll, waitForHealth } from './transactions';
 
 const TMPFS_BYTES = 96 << 20;
 /** RocksDB resumes writing once the memtables' budget is free again: kept small here. */
@@ -120,12 +120,7 @@ describe.skipIf('why' in mount)('a full disk', () => {
         200,
       );
       expect((await fetch(`${url}/api/core/v2/blocks/${after}`)).status).toBe(200);
-      await poll(
-        'healthy again',
-        async () => ((await fetch(`${url}/health`)).status === 200 ? true : undefined),
-        60_000,
-        200,
-      );
+      await waitForHealth(url);
       for (const id of acknowledged) expect((await fetch(`${url}/api/core/v2/blocks/${id}`)).status).toBe(200);
     } finally {
       child.kill('SIGTERM');

@@ -21,6 +21,7 @@ import {
   testKey,
   waitForInclusion,
   waitForReferenced,
+  waitForHealth,
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
@@ -141,12 +142,7 @@ describe('devnet', () => {
     for (const url of urls)
       expect((await getJson(url, `/api/core/v2/milestones/${last.milestoneId}`)).status).toBe(200);
     for (const url of urls) {
-      await poll(
-        `${url} healthy`,
-        async () => ((await fetch(`${url}/health`)).status === 200 ? true : undefined),
-        15_000,
-        200,
-      );
+      await waitForHealth(url, 200, 15_000);
       const info = (await getJson(url, '/api/core/v2/info')).body;
       expect(info.status.isHealthy).toBe(true);
     }
@@ -323,12 +319,7 @@ describe('devnet', () => {
       200,
     );
     // A node selects tips only while healthy (D50).
-    await poll(
-      'the low-PoW node to be healthy',
-      async () => ((await fetch(`${evil.url}/health`)).status === 200 ? true : undefined),
-      30_000,
-      200,
-    );
+    await waitForHealth(evil.url, 200, 30_000);
     // Nonce 0, parents from its tips: valid for it, invalid for node1.
     const tips = (await getJson(evil.url, '/api/core/v2/tips')).body.tips as string[];
     const res = await fetch(`${evil.url}/api/core/v2/blocks`, {

@@ -20,6 +20,7 @@ import {
   waitForInclusion,
   waitForReferenced,
   type Spendable,
+  waitForHealth,
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
@@ -46,16 +47,6 @@ function reach(url: string, index: number, timeoutMs = 60_000): Promise<true> {
     `${url} to confirm milestone ${index}`,
     async () => ((await confirmedIndex(url)) >= index ? true : undefined),
     timeoutMs,
-    200,
-  );
-}
-
-/** A follower selects tips for submissions only while healthy (D50). */
-function healthy(url: string): Promise<true> {
-  return poll(
-    `${url} to be healthy`,
-    async () => ((await fetch(`${url}/health`)).status === 200 ? true : undefined),
-    60_000,
     200,
   );
 }
@@ -115,7 +106,7 @@ it('restarts after SIGKILL and reaches the same milestones, ledger and metadata;
   const a = coordinator.url;
   let b = follower!.url;
   await reach(b, 2);
-  await healthy(b);
+  await waitForHealth(b);
 
   // Two outputs to spend later, one on each side of the kill.
   const networkId = await networkIdOf(a);
@@ -160,7 +151,7 @@ it('restarts after SIGKILL and reaches the same milestones, ledger and metadata;
   // Nothing the follower acknowledged is gone from its store.
   for (const id of byFollower) expect((await fetch(`${b}/api/core/v2/blocks/${id}`)).status, id).toBe(200);
   await reach(b, atRestart);
-  await healthy(b);
+  await waitForHealth(b);
   acknowledged.push(await submitPayload(b, tagged('b after restart')));
 
   // Every acknowledged block is referenced, with the same metadata on both nodes.
@@ -210,5 +201,5 @@ it('restarts after SIGKILL and reaches the same milestones, ledger and metadata;
     expect(oa.body.metadata.isSpent).toBe(false);
     expect({ ...ob.body.metadata, ledgerIndex: undefined }).toEqual({ ...oa.body.metadata, ledgerIndex: undefined });
   }
-  await healthy(b);
+  await waitForHealth(b);
 }, 240_000);

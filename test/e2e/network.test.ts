@@ -33,6 +33,7 @@ import {
   submitPayload,
   testKey,
   waitForReferenced,
+  waitForHealth,
 } from './transactions';
 
 const root = resolve(__dirname, '../..');
@@ -83,15 +84,6 @@ function reach(name: Name, index: number, timeoutMs = 90_000): Promise<true> {
   return poll(
     `${name} to confirm milestone ${index}`,
     async () => ((await confirmed(name)) >= index ? true : undefined),
-    timeoutMs,
-    200,
-  );
-}
-
-function healthIs(name: Name, status: 200 | 503, timeoutMs = 90_000): Promise<true> {
-  return poll(
-    `${name}'s /health to answer ${status}`,
-    async () => ((await fetch(`${url(name)}/health`)).status === status ? true : undefined),
     timeoutMs,
     200,
   );
@@ -154,7 +146,7 @@ afterAll(async () => {
 it('stays one network through a partition, its heal and a kill -9; nothing acknowledged is lost', async () => {
   // 1. Steady state.
   await Promise.all(NAMES.map((n) => reach(n, 2)));
-  await Promise.all(NAMES.map((n) => healthIs(n, 200)));
+  await Promise.all(NAMES.map((n) => waitForHealth(url(n), 200, 90_000)));
   const acknowledged: string[] = [];
   for (const name of NAMES) acknowledged.push(await submitPayload(url(name), tagged(`steady at ${name}`)));
   const genesis = await genesisSpendable(url('A'));
@@ -174,7 +166,7 @@ it('stays one network through a partition, its heal and a kill -9; nothing ackno
   for (let i = 0; i < 3; i++) takenAtCut.push(await submitPayload(url('D'), tagged(`D at the cut ${i}`)));
   // Within the follower's bound (max(15 s, 3 intervals)) and a heartbeat, D and E say they
   // are cut off, and refuse to choose parents.
-  await Promise.all(SMALL_SIDE.map((n) => healthIs(n, 503)));
+  await Promise.all(SMALL_SIDE.map((n) => waitForHealth(url(n), 503, 90_000)));
   for (const name of SMALL_SIDE) {
     const info = (await getJson(url(name), '/api/core/v2/info')).body;
     expect(info.status.isHealthy, name).toBe(false);
@@ -204,7 +196,7 @@ it('stays one network through a partition, its heal and a kill -9; nothing ackno
   const catchUpMs = Date.now() - healed;
   for (const id of [...takenAtCut, chosen.blockId])
     await Promise.all(NAMES.map((n) => waitForReferenced(url(n), id, 60_000)));
-  await Promise.all(SMALL_SIDE.map((n) => healthIs(n, 200)));
+  await Promise.all(SMALL_SIDE.map((n) => waitForHealth(url(n), 200, 90_000)));
   console.log(
     `network: a cut of ${atHeal - atCut} milestones; the small side confirmed milestone ${target} ${catchUpMs} ms after the heal`,
   );
@@ -219,7 +211,7 @@ it('stays one network through a partition, its heal and a kill -9; nothing ackno
   await reach('A', (await confirmed('A')) + 2);
   e.node = await spawnNode(e.flags, e.dir);
   await reach('E', await confirmed('A'));
-  await healthIs('E', 200);
+  await waitForHealth(url('E'), 200, 90_000);
   acknowledged.push(await submitPayload(url('E'), tagged('E after its restart')));
   for (const id of acknowledged) await Promise.all(NAMES.map((n) => waitForReferenced(url(n), id, 60_000)));
 

@@ -198,6 +198,16 @@ export async function poll<T>(
   }
 }
 
+/** Once the node's `/health` answers `status`: 200 healthy, 503 not (D50, a full disk). */
+export function waitForHealth(url: string, status: 200 | 503 = 200, timeoutMs = 60_000): Promise<true> {
+  return poll(
+    `${url}/health to answer ${status}`,
+    async () => ((await fetch(`${url}/health`)).status === status ? true : undefined),
+    timeoutMs,
+    200,
+  );
+}
+
 /** Block metadata once a milestone has referenced the block. */
 export async function waitForReferenced(url: string, blockId: string, timeoutMs?: number): Promise<RestJson> {
   // The last answer goes into the timeout's message: `shouldReattach` there tells a block
