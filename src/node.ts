@@ -28,6 +28,7 @@ import { withProgress } from './progress';
 import { issueToken, jwtSecret } from './jwt-secret';
 import { createApp } from './server/app';
 import { beforeKoa } from './server/before-koa/listener';
+import { routeUpgrades } from './server/upgrades';
 import {
   drainAndClose,
   HttpWorkers,
@@ -208,8 +209,9 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
     if (config.events.enabled) {
       // The event API on a thread of its own (events/thread.ts); every HTTP loop hands it its upgrades.
       events = await EventThread.start({ config, jwtSecret: secret, logger });
-      events.takeUpgrades(server);
     }
+    // Upgrades to the event API go to its thread, the others (extensions' WebSockets) to the app.
+    routeUpgrades(server, events?.handoff());
     const { host, port } = splitBind(config.restApi.bindAddress);
     // Several event loops share the port through SO_REUSEPORT (server/http-workers.ts).
     const sharedHost = loops > 1 ? await sharedListenAddress(host) : undefined;

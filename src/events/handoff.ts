@@ -1,13 +1,12 @@
-// The event API's door on every HTTP event loop (events.md §1, D33): the `upgrade` event of
-// each thread's HTTP server. An upgrade to /api/mqtt/v1 is handed to the event API's own
-// thread (events/thread.ts), which owns every WebSocket, so that writing to a thousand
-// subscribers never holds up the loops that take blocks in. Node cannot move a socket
-// between threads: the connection's descriptor is duplicated (native binding), the copy
-// travels with the request head, and this thread lets go of its socket without ending the
-// connection. An upgrade request for any other path is answered by this thread's app as a
-// plain request would be, and not upgraded.
+// The event API's door on every HTTP event loop (events.md §1, D33): the upgrade requests
+// for /api/mqtt/v1 that each thread's HTTP server receives (server/upgrades.ts sorts them
+// out) are handed to the event API's own thread (events/thread.ts), which owns every
+// WebSocket, so that writing to a thousand subscribers never holds up the loops that take
+// blocks in. Node cannot move a socket between threads: the connection's descriptor is
+// duplicated (native binding), the copy travels with the request head, and this thread lets
+// go of its socket without ending the connection.
 
-import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
@@ -40,14 +39,15 @@ export function isEventsPath(url: string | undefined): boolean {
   return path === EVENTS_PATH || path === `${EVENTS_PATH}/`;
 }
 
-/** Send `server`'s event API upgrades to `target`; answer the other upgrade requests as HTTP. */
-export function handUpgradesOff(server: Server, target: HandoffTarget | MessagePort): void {
+/** Takes one upgrade request for the event API off an HTTP thread. */
+export type EventsUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/** Hand upgrade requests to `target`, or answer 503 when no thread will take them. */
+export function eventsHandoff(target: HandoffTarget | MessagePort): EventsUpgrade {
   // A port closes when the event API's thread ends (shutdown, or a failure it logged).
   let open = true;
   if ('once' in target) target.once('close', () => (open = false));
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
-    if (!isEventsPath(req.url)) return answerAsHttp(server, req, socket);
+  return (req, socket, head) => {
     const fd = (socket as Socket & { _handle?: { fd?: number } })._handle?.fd;
     let copy: number;
     try {
@@ -71,7 +71,7 @@ export function handUpgradesOff(server: Server, target: HandoffTarget | MessageP
     // The copy keeps the connection open: closing this one sends nothing to the client.
     socket.destroy();
     target.postMessage(message);
-  });
+  };
 }
 
 /** 503 with the error body of every other refusal (D6), and the connection closed. */
@@ -80,18 +80,4 @@ function unavailable(socket: Duplex): void {
   socket.end(
     `HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
-}
-
-/** Hand an upgrade request for another path to the app as a plain request (not upgraded). */
-function answerAsHttp(server: Server, req: IncomingMessage, socket: Duplex): void {
-  const res = new ServerResponse(req);
-  res.shouldKeepAlive = false;
-  res.assignSocket(socket as Socket);
-  res.once('finish', () => {
-    res.detachSocket(socket as Socket);
-    socket.end();
-  });
-  // The parser let go of the connection at the upgrade: no body will arrive.
-  if (!req.complete) req.push(null);
-  server.emit('request', req, res);
 }

@@ -1,17 +1,16 @@
 // The event API's thread, seen from the main thread (worker.ts is the thread itself). It
 // starts once the store is open; every HTTP event loop then sends it its upgrade requests
-// for /api/mqtt/v1: the main thread's server directly (`takeUpgrades`), each HTTP worker
+// for /api/mqtt/v1: the main thread's server directly (`handoff`), each HTTP worker
 // through a port of its own (`portForWorker`). On shutdown, `stop` closes every event API
 // connection before the HTTP servers drain, and `close` lets go of the thread's store
 // handle before the main thread closes the store.
 
 import { closeSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { NodeConfig } from '../config/schema';
-import { handUpgradesOff, type Handoff } from './handoff';
+import { eventsHandoff, type EventsUpgrade, type Handoff } from './handoff';
 
 export interface EventWorkerData {
   config: NodeConfig;
@@ -76,12 +75,12 @@ export class EventThread {
     return new EventThread(worker, options.logger);
   }
 
-  /** Hand `server`'s event API upgrades to the thread (the main thread's server). */
-  takeUpgrades(server: Server): void {
-    handUpgradesOff(server, { postMessage: (handoff: Handoff) => this.post(handoff) });
+  /** What hands the main thread's event API upgrades to the thread (server/upgrades.ts). */
+  handoff(): EventsUpgrade {
+    return eventsHandoff({ postMessage: (handoff: Handoff) => this.post(handoff) });
   }
 
-  /** A port for an HTTP worker's handoffs (transfer it to the worker; it calls `handUpgradesOff` with it). */
+  /** A port for an HTTP worker's handoffs (transfer it to the worker; it calls `eventsHandoff` with it). */
   portForWorker(): MessagePort {
     const { port1, port2 } = new MessageChannel();
     this.worker.postMessage({ type: 'port', port: port1 } satisfies ToEvents, [port1]);

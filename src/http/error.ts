@@ -8,9 +8,11 @@ export const BASE_MESSAGES: Record<number, string> = {
   403: 'not available for public use',
   404: 'could not find data',
   405: 'method not allowed',
+  413: 'request entity too large',
   415: 'unsupported media type',
   429: 'too many requests',
   500: 'internal server error',
+  502: 'bad gateway',
   503: 'service unavailable',
 };
 

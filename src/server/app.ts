@@ -68,7 +68,7 @@ export function createApp(services: ServerServices, jwtSecret: string): Koa {
   app.use(errors(services.logger));
   app.use(cors);
   app.use(auth(services.config.restApi.publicRoutes, jwtSecret));
-  if (services.inx !== undefined) app.use(extensionProxy(services.inx));
+  if (services.inx !== undefined) app.use(extensionProxy(services.inx, services.config.restApi.maxBodyBytes));
   app.use(router.routes());
   app.use(async (ctx: Context) => {
     const match = router.match(ctx.path, ctx.method);

@@ -4,12 +4,13 @@
 // one RocksDB per process), listening on a socket of its own bound to the node's port with
 // SO_REUSEPORT so the kernel spreads connections over the threads. The coordinator stays
 // on the main thread; event API upgrades go to the event API's thread through this
-// worker's port to it (events/handoff.ts). Started and stopped by http-workers.ts.
+// worker's port to it (events/handoff.ts), other upgrades to this thread's app
+// (upgrades.ts). Started and stopped by http-workers.ts.
 
 import { createServer } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { MiningPool } from '../core/mining-pool';
-import { handUpgradesOff } from '../events/handoff';
+import { eventsHandoff } from '../events/handoff';
 import { RemoteFaucet } from '../faucet/remote';
 import { GossipService } from '../gossip/service';
 import { InxRouteView } from '../inx/service';
@@ -19,6 +20,7 @@ import { createLogger } from '../terminal/logger';
 import { createApp } from './app';
 import { beforeKoa } from './before-koa/listener';
 import { NodeMetrics, type ThreadMetrics } from './lib/node-metrics';
+import { routeUpgrades } from './upgrades';
 import { drainAndClose, trackConnections, type WorkerData, type ToMain, type ToWorker } from './http-workers';
 
 const data = workerData as WorkerData;
@@ -64,7 +66,7 @@ async function start(): Promise<void> {
   const server = createServer(beforeKoa(app.callback(), services));
   trackConnections(server);
   server.keepAliveTimeout = 65_000;
-  if (data.eventsPort !== undefined) handUpgradesOff(server, data.eventsPort);
+  routeUpgrades(server, data.eventsPort === undefined ? undefined : eventsHandoff(data.eventsPort));
 
   port.on('message', (message: ToWorker) => {
     if (message.type === 'metrics') {

@@ -1,79 +1,66 @@
 // Routes INX extensions registered (RegisterAPIRoute, crates/ledger-inx/src/api_routes.rs):
 // `/api/<route>` and everything below it go to the extension's host:port, as Hornet's
 // proxy (pkg/restapi/proxy.go) forwards them: the part after `/api/<route>` is put behind
-// the registered path, the query string kept. It runs after auth, so the same public-route
-// and JWT rules apply as to every other route. An extension that does not answer is 502;
-// WebSocket upgrades are not forwarded.
+// the registered path, the query string kept (lib/extension-request.ts). It runs after
+// auth, so the same public-route and JWT rules apply as to every other route. A body over
+// `restApi.maxBodyBytes` is 413 and not forwarded (extension-body.ts); a WebSocket upgrade
+// is forwarded and then piped (extension-upgrade.ts). An extension that does not answer is 502.
 
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
-import { HttpError } from '../../http/error';
 import type { InxRoutes, ProxyTarget } from '../../inx/service';
+import { forwardedHeaders, HOP_BY_HOP, UPSTREAM_TIMEOUT_MS, unreachable, upstreamPath } from '../lib/extension-request';
+import { extensionBody } from './extension-body';
+import { forwardUpgrade, isWebSocketUpgrade } from './extension-upgrade';
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1): never forwarded either way. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-]);
-
-/** How long the extension may take to answer, headers included. */
-const UPSTREAM_TIMEOUT_MS = 60_000;
-
-/** The path on the extension's side: the registered path, then what follows `/api/<route>`, then the query. */
-export function upstreamPath(target: ProxyTarget, path: string, querystring: string): string {
-  const rest = path.slice(`/api/${target.route}`.length);
-  const joined = `${target.path}${rest}` || '/';
-  return querystring === '' ? joined : `${joined}?${querystring}`;
-}
-
-function forwardedHeaders(headers: IncomingHttpHeaders, ip: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
-  }
-  out['x-real-ip'] = ip;
-  out['x-forwarded-proto'] = 'http';
-  return out;
-}
-
-export function extensionProxy(inx: InxRoutes | undefined) {
+export function extensionProxy(inx: InxRoutes | undefined, maxBodyBytes: number) {
   return async function proxy(ctx: Context, next: Next): Promise<void> {
     const target = inx?.proxyTarget(ctx.path);
     if (target === undefined) return next();
-    const upstream = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: target.host,
-          port: target.port,
-          method: ctx.method,
-          path: upstreamPath(target, ctx.path, ctx.querystring),
-          headers: forwardedHeaders(ctx.req.headers, ctx.ip),
-          timeout: UPSTREAM_TIMEOUT_MS,
-        },
-        resolve,
-      );
-      req.on('timeout', () => req.destroy(new Error('timed out')));
-      req.on('error', reject);
-      ctx.req.pipe(req);
-    }).catch((err: Error) => {
-      throw new HttpError(
-        502,
-        `remote ${target.host}:${target.port} of route ${target.route} unreachable, could not forward: ${err.message}`,
-      );
-    });
-    ctx.status = upstream.statusCode ?? 502;
-    for (const [name, value] of Object.entries(upstream.headers)) {
-      if (value !== undefined && !HOP_BY_HOP.has(name) && name !== 'content-length') ctx.set(name, value);
+    if (isWebSocketUpgrade(ctx.req)) {
+      const answer = await forwardUpgrade(ctx, target);
+      if (answer !== undefined) relay(ctx, answer);
+      return;
     }
-    const length = upstream.headers['content-length'];
-    ctx.body = upstream;
-    if (length !== undefined) ctx.length = Number(length);
+    const body = await extensionBody(ctx, maxBodyBytes);
+    relay(ctx, await forward(ctx, target, body));
   };
+}
+
+/** Send the request with its whole body; resolves with the extension's answer, or rejects with 502. */
+function forward(ctx: Context, target: ProxyTarget, body: Buffer): Promise<IncomingMessage> {
+  const headers = forwardedHeaders(ctx.req.headers, ctx.ip);
+  // The body was read whole: it goes with its length, however it came.
+  delete headers['content-length'];
+  if (body.length > 0 || ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'])
+    headers['content-length'] = String(body.length);
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: target.host,
+        port: target.port,
+        method: ctx.method,
+        path: upstreamPath(target, ctx.path, ctx.querystring),
+        headers,
+        timeout: UPSTREAM_TIMEOUT_MS,
+      },
+      resolve,
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(body);
+  }).catch((err: Error) => {
+    throw unreachable(target, err);
+  });
+}
+
+/** The extension's answer as the client's: status, end-to-end headers, the body streamed. */
+function relay(ctx: Context, upstream: IncomingMessage): void {
+  ctx.status = upstream.statusCode ?? 502;
+  for (const [name, value] of Object.entries(upstream.headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name) && name !== 'content-length') ctx.set(name, value);
+  }
+  const length = upstream.headers['content-length'];
+  ctx.body = upstream;
+  if (length !== undefined) ctx.length = Number(length);
 }
