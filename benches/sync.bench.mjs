@@ -22,7 +22,9 @@
 //        snapshot.loadPath): target < 10 s;
 //    (c) ours from genesis with Hornet's milestone pruning (`maxMilestonesToKeep` --keep):
 //        once synced and pruned, its data directory (a `du`) ÷ the transfers the history
-//        confirmed, beside the same for (a) (no pruning) and for Hornet.
+//        confirmed, beside the same for (a) (no pruning) and for Hornet;
+//    (d) ours from genesis without the indexer (`--no-indexer`): the data directory to set
+//        beside Hornet's, which keeps no indexer; and (a)'s bytes per column family.
 // The CPU seconds each follower used are printed beside its time. Prints figures, asserts
 // nothing. With a small --milestones (e.g. 300) the whole run takes a few minutes; the
 // history is built in real time, so 10,000 milestones take 2.8 hours to build at 1 s and
@@ -146,6 +148,17 @@ function figure(text, name) {
 
 async function metric(node, name) {
   return figure(await metricsText(node.base), name);
+}
+
+/** A node's RocksDB column families and their approximate sizes on disk, largest first. */
+async function familySizes(node) {
+  const pattern = /^ledger_node_rocksdb_family_size_bytes\{family="([^"]+)"\} (\d+)/;
+  const sizes = [];
+  for (const line of (await metricsText(node.base)).split('\n')) {
+    const m = pattern.exec(line);
+    if (m) sizes.push({ family: m[1], bytes: Number(m[2]) });
+  }
+  return sizes.sort((x, y) => y.bytes - x.bytes);
 }
 
 /**
@@ -417,8 +430,23 @@ async function main() {
     );
     await sleep(2_000); // its last writes reach the files
     const warpBytes = dirSizes(warp.follower.dataDir);
+    const warpFamilies = await familySizes(warp.follower);
     console.log(`  (a) data directory ${mib(warpBytes.disk)} MiB on disk, ${mib(warpBytes.apparent)} MiB of files`);
     await warp.follower.stop();
+
+    // (d) Ours by warp sync from genesis without the indexer: Hornet keeps no indexer (that
+    // is inx-indexer's, in its own database), so this is the data directory to set beside
+    // Hornet's.
+    const bare = await timeToSynced(
+      '(d) ours, warp sync from genesis, --no-indexer',
+      coordinator,
+      async () => ours(await startFollower('bare', coordinator, ['--no-indexer'])),
+      syncLimit,
+    );
+    await sleep(2_000);
+    const bareBytes = dirSizes(bare.follower.dataDir);
+    console.log(`  (d) data directory ${mib(bareBytes.disk)} MiB on disk, ${mib(bareBytes.apparent)} MiB of files`);
+    await bare.follower.stop();
 
     // (H) Hornet, the same history from the same coordinator.
     let hornet;
@@ -548,11 +576,20 @@ async function main() {
       [
         diskRow('coordinator (history, no pruning)', cooBytes),
         diskRow('(a) follower, no pruning', warpBytes),
+        diskRow('(d) follower, no pruning, no indexer', bareBytes),
         diskRow(`(c) follower, pruning (keep ${KEEP})`, prunedBytes),
         ...(hornet ? [diskRow('Hornet follower, no pruning', hornetBytes)] : []),
       ],
     );
-    console.log(`full snapshot at ${snapshotIndex}: ${snapshotBytes} bytes`);
+    console.log(`full snapshot at ${snapshotIndex}: ${snapshotBytes} bytes\n`);
+    // Where (a)'s bytes are: RocksDB's own estimate per column family, its SST files and
+    // memtables (the metric ledger_node_rocksdb_family_size_bytes). A family written to
+    // holds a memtable of at least 1 MiB until it is flushed, so in a small run most rows
+    // read 1 MiB; the write-ahead log and RocksDB's other files are in no row.
+    table(
+      ['(a) column family', 'MiB (SST files and memtables)', 'bytes per confirmed transfer'],
+      warpFamilies.filter((f) => f.bytes > 0).map((f) => [f.family, mib(f.bytes), perTransfer(f.bytes)]),
+    );
   } finally {
     await coordinator.stop();
     for (const f of cleanup) f();

@@ -18,6 +18,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$ROOT/scripts/interop/lib.sh"
 INX_COORDINATOR="${INX_COORDINATOR:-/work/interop/bin/inx-coordinator}"
 INX_SPAMMER="${INX_SPAMMER:-/work/interop/bin/inx-spammer}" # optional: the spam phase is skipped without it
 [ -x "$INX_COORDINATOR" ] || { echo "no inx-coordinator binary at $INX_COORDINATOR (set INX_COORDINATOR)"; exit 2; }
@@ -34,7 +35,7 @@ COO_PUB_2=f6752f5f46a53364e2ee9c4d662d762a81efd51010282a75cd6bd03f28ef349c
 GENESIS_SEED=0xffbf22719c9ea8d3d31bcf5d5eaa03ffb3a2a2e71abfd2b2ef0e56b692897f71 # the dev genesis key (D23)
 GENESIS_OUTPUT=0x$(printf '00%.0s' $(seq 1 34))
 
-NODE_PID=""; COO_PID=""; SPAM_PID=""; failed=0
+NODE_PID=""; COO_PID=""; SPAM_PID="";
 cleanup() {
   [ -n "$SPAM_PID" ] && kill "$SPAM_PID" 2>/dev/null && wait "$SPAM_PID" 2>/dev/null || true
   [ -n "$COO_PID" ] && kill "$COO_PID" 2>/dev/null && wait "$COO_PID" 2>/dev/null || true
@@ -42,10 +43,6 @@ cleanup() {
   if [ "${KEEP:-0}" = 1 ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
-report() { # ok? what
-  if [ "$1" = 1 ]; then echo "ok   $2"; else echo "FAIL $2"; failed=1; fi
-}
-json() { node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{const j=JSON.parse(t);console.log(eval(process.argv[1]))})' "$1"; }
 status() { curl -sf "$URL/api/core/v2/info" | json "$1"; }
 
 # KEYS=ranges (default): Hornet's shape, protocol.publicKeyRanges + milestonePublicKeyCount 2.

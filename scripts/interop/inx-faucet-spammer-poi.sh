@@ -44,31 +44,8 @@ SPAMMER_MNEMONIC="reward addict anger tongue denial supply cattle lawn foot clim
 SPAMMER_HASH=0x1d9e7a9f6849d9ce9282ee08775b7aee6aaf6034f12d70064d005f543b01a2f2
 REST_HASH=0x$(printf 'ledger-node interop rest' | sha256sum | cut -c1-64)
 
-PIDS=(); failed=0
-cleanup() {
-  local i # the extensions first, the node last
-  for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill "${PIDS[$i]}" 2>/dev/null && wait "${PIDS[$i]}" 2>/dev/null || true; done
-  if [ "${KEEP:-0}" = 1 ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-report() { # ok? what
-  if [ "$1" = 1 ]; then echo "ok   $2"; else echo "FAIL $2"; failed=1; fi
-}
-json() { node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{const j=JSON.parse(t);console.log(eval(process.argv[1]))})' "$1"; }
-launch() { # name command… : runs in $WORK/<name>, log $WORK/<name>.log
-  local name="$1"; shift
-  mkdir -p "$WORK/$name"
-  (cd "$WORK/$name" && exec "$@" >>"$WORK/$name.log" 2>&1) &
-  PIDS+=($!)
-}
-wait_route() { # route seconds
-  local deadline=$((SECONDS + $2))
-  while [ $SECONDS -lt $deadline ]; do
-    curl -s "$URL/api/routes" | grep -q "\"$1\"" && return 0
-    sleep 0.2
-  done
-  return 1
-}
+. "$(dirname "$0")/lib.sh"
+trap stop_launched EXIT
 
 # The token supply of the dev network, split: 1 000 000 000 000 to the spammer, 10^15 to the
 # faucet, the rest to a key of this script.

@@ -22,24 +22,21 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$ROOT/scripts/interop/lib.sh"
 INX_MQTT="${INX_MQTT:-/work/interop/bin/inx-mqtt}"
 [ -x "$INX_MQTT" ] || { echo "no inx-mqtt binary at $INX_MQTT (set INX_MQTT)"; exit 2; }
 [ -f "$ROOT/dist/index.js" ] || { echo "dist/ missing: run npm run build first"; exit 2; }
 
 WORK="$(mktemp -d /tmp/ledger-node-inx-mqtt-XXXXXX)"
-free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 REST_PORT="$(free_port)"; INX_PORT="$(free_port)"; WS_PORT="$(free_port)"; TCP_PORT="$(free_port)"; PROM_PORT="$(free_port)"
 URL="http://127.0.0.1:$REST_PORT"
-NODE_PID=""; MQTT_PID=""; failed=0
+NODE_PID=""; MQTT_PID="";
 cleanup() {
   [ -n "$MQTT_PID" ] && kill "$MQTT_PID" 2>/dev/null && wait "$MQTT_PID" 2>/dev/null || true
   [ -n "$NODE_PID" ] && kill "$NODE_PID" 2>/dev/null && wait "$NODE_PID" 2>/dev/null || true
   if [ "${KEEP:-0}" = 1 ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
-report() { # ok? what
-  if [ "$1" = 1 ]; then echo "ok   $2"; else echo "FAIL $2"; failed=1; fi
-}
 
 start_node() { # data dir, extra flags…
   local data="$1"; shift

@@ -36,31 +36,8 @@ VOTE_AMOUNT=5000000000
 DASH_HASH=577eb97f8faf2af47ff957b00827d6bfe9d05b810981e3073dc42553505282c1
 DASH_SALT=e5d8d0bd3bb9723236177b4713a11580c55b69a51e7055dd11fa1dad3b8f6d6c
 
-PIDS=(); failed=0
-cleanup() {
-  local i # the extensions first, the node last
-  for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill "${PIDS[$i]}" 2>/dev/null && wait "${PIDS[$i]}" 2>/dev/null || true; done
-  if [ "${KEEP:-0}" = 1 ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-report() { # ok? what
-  if [ "$1" = 1 ]; then echo "ok   $2"; else echo "FAIL $2"; failed=1; fi
-}
-json() { node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{const j=JSON.parse(t);console.log(eval(process.argv[1]))})' "$1"; }
-launch() { # name command… : runs in $WORK/<name>, log $WORK/<name>.log
-  local name="$1"; shift
-  mkdir -p "$WORK/$name"
-  (cd "$WORK/$name" && exec "$@" >>"$WORK/$name.log" 2>&1) &
-  PIDS+=($!)
-}
-wait_route() { # route seconds
-  local deadline=$((SECONDS + $2))
-  while [ $SECONDS -lt $deadline ]; do
-    curl -s "$URL/api/routes" | grep -q "\"$1\"" && return 0
-    sleep 0.2
-  done
-  return 1
-}
+. "$(dirname "$0")/lib.sh"
+trap stop_launched EXIT
 cmi() { curl -s "$URL/api/core/v2/info" | json 'j.status.confirmedMilestone.index'; }
 
 VOTER_HASH="$(node -e 'const c=require(process.argv[1]);console.log(c.ed25519Address(c.publicKey(process.argv[2])))' "$ROOT/dist/index.js" "$VOTER_SEED")"
