@@ -125,7 +125,11 @@ impl GossipStore for SyncStore {
                 Some(match self.check_without_parents(&b.bytes, facts.milestone.is_some()) {
                     Err(reason) => Intake::Invalid(reason),
                     Ok(()) => {
-                        pending.held.hold(b.id, b.bytes.clone(), missing.clone(), now);
+                        // A parent held here already waits for its own parents, which were
+                        // asked for when it came: the block waits for it without a request.
+                        let to_request: Vec<BlockId> =
+                            missing.iter().filter(|p| !pending.held.contains(p)).copied().collect();
+                        pending.held.hold(b.id, b.bytes.clone(), missing, now);
                         // A milestone's cone is requested with "keep" only when its signatures
                         // are the trusted ones (gossip.md §6.1); others wait like any block.
                         let signed =
@@ -134,7 +138,7 @@ impl GossipStore for SyncStore {
                             pending.held_milestones.insert(index, b.id);
                             self.saw_milestone(index);
                         }
-                        Intake::Stored { missing_parents: missing, milestone: signed }
+                        Intake::Stored { missing_parents: to_request, milestone: signed }
                     }
                 });
         }

@@ -65,6 +65,31 @@ fn a_block_before_its_parents_is_held_and_stored_once_they_are() {
 }
 
 #[test]
+fn a_parent_held_here_is_not_asked_for_again() {
+    // A warp sync receives a cone from its top: each block comes before its parent. Only
+    // the parent of the lowest block held is missing from the node; the blocks held above
+    // it wait for it without a request of their own (issue 23: they were asked for again,
+    // and a quarter of warp sync's answers were copies).
+    let chain = Chain::of(3, false);
+    let follower = chain.follower_at(3);
+    let intake = intake_over(&follower);
+    let m3 = chain.milestone_id(3).0;
+    let a = tagged_block(&[m3], "a");
+    let b = tagged_block(&[BlockId::of_block(&a).0, m3], "b");
+    let c = tagged_block(&[BlockId::of_block(&b).0, m3], "c");
+    let (a_id, b_id, c_id) = (BlockId::of_block(&a), BlockId::of_block(&b), BlockId::of_block(&c));
+
+    assert_eq!(intake.submit_blocks(&[received(&b, true)]), [stored(&[a_id], None)]);
+    assert_eq!(intake.submit_blocks(&[received(&c, false)]), [stored(&[], None)]);
+    assert_eq!(intake.held_counts(), (2, 0));
+    assert_eq!(intake.missing_parents(), [a_id], "b is held: only a is asked for again");
+
+    assert_eq!(intake.submit_blocks(&[received(&a, true)]), [stored(&[], None)]);
+    assert!([a_id, b_id, c_id].iter().all(|id| intake.contains_block(id)));
+    assert_eq!(intake.held_counts(), (0, 0));
+}
+
+#[test]
 fn a_block_that_breaks_a_rule_is_refused_before_it_is_held() {
     let chain = Chain::of(3, false);
     let follower = chain.follower_at(3);
