@@ -193,6 +193,31 @@ evm() { # label, extra arguments of wasp-evm.mjs
 evm first
 STORE="$(sed -nE 's/^store: (0x[0-9a-fA-F]{40})$/\1/p' "$WORK/evm-first.txt")"
 
+# --- the chain's blocks anchored on L1 ------------------------------------------------------
+# A receipt comes from Wasp's newest chain state, before the chain's anchor (its alias output,
+# whose stateIndex is the block index = the EVM block number) is confirmed on L1. Wasp 1.0.3
+# keeps an unanchored block only in memory: stopped before the anchor is confirmed, it loses
+# it and builds on the last anchored one. So wait for the anchor first, as an operator must.
+evm_block() {
+  in_ns curl -s -X POST -H 'Content-Type: application/json' \
+    -d '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' "$EVM_URL" | json 'j.result ? Number(j.result) : ""' 2>/dev/null || true
+}
+ALIAS_ID="$(node -e 'const c=require(process.argv[1]);console.log(c.bech32Decode(process.argv[2]).address.aliasId)' "$ROOT/dist/index.js" "$CHAIN")"
+anchored_index() { # the stateIndex of the chain's alias output on L1
+  local out
+  out="$(in_ns curl -s "$URL/api/indexer/v1/outputs/alias/$ALIAS_ID" | json 'j.items[0] ?? ""' 2>/dev/null || true)"
+  [ -z "$out" ] || in_ns curl -s "$URL/api/core/v2/outputs/$out" | json 'j.output.stateIndex' 2>/dev/null || true
+}
+t0=$(ms); head_block="$(evm_block)"; anchored=""
+for _ in $(seq 1 120); do
+  anchored="$(anchored_index)"
+  [ -n "$anchored" ] && [ -n "$head_block" ] && [ "$anchored" -ge "$head_block" ] && break
+  sleep 0.25
+done
+t1=$(ms)
+report "$([ -n "$anchored" ] && [ -n "$head_block" ] && [ "$anchored" -ge "$head_block" ] && echo 1)" \
+  "l1: the chain's block ${head_block:-?} anchored (alias output $ALIAS_ID at stateIndex ${anchored:-none}) $(secs "$t0" "$t1") s after the last receipt"
+
 # --- Wasp restarts ------------------------------------------------------------------------
 # From its database and the node: it replays ListenToLedgerUpdates, finds the chain's alias
 # output through the node's indexer, and the chain goes on with the same state.
