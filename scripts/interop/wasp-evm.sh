@@ -20,8 +20,8 @@
 #   scripts/interop/wasp-evm.sh             # needs `npm run build`, root (network namespace)
 #   BIN=/work/interop/bin REST_PORT=14565 scripts/interop/wasp-evm.sh
 #
-# Wasp's peering binds 0.0.0.0:4000 (hard-coded in Wasp 1.0.3), so everything runs inside a
-# network namespace of its own (NS), removed at the end. ethers is not a dependency of the
+# Wasp 1.0.3's peering listens on every interface (0.0.0.0, fixed in its code) at its port, so
+# everything runs inside a network namespace of its own (NS), removed at the end. ethers is not a dependency of the
 # repository (13 MB, and nothing else uses it): it is installed with npm into the temporary
 # directory on each run (ETHERS_DIR=<dir with node_modules/ethers> reuses one).
 #
