@@ -16,6 +16,10 @@
 #            /v1/chains/<chainId>/evm: eth_chainId, the deposit's balance, a value transfer
 #            to a second address with its receipt (status 1) and both balances after it, a
 #            tiny storage contract deployed and called.
+#   restarts: once the chain's last block is anchored on L1, Wasp is stopped and started
+#            again (the contract keeps its value, another transfer goes through); then node1
+#            is stopped under Wasp (Wasp shuts itself down, as on Hornet), node1 and Wasp are
+#            started again, and the chain goes on.
 #
 #   scripts/interop/wasp-evm.sh             # needs `npm run build`, root (network namespace)
 #   BIN=/work/interop/bin REST_PORT=14565 scripts/interop/wasp-evm.sh
@@ -98,26 +102,33 @@ peer_id() { # seed: its peer id (the binding writes the identity file it is give
     "$ROOT/native" "$WORK/scratch-$1.key" "$1"
   rm -f "$WORK/scratch-$1.key"
 }
-ID_1="$(peer_id "$P2P_1")"
+ID_1="$(peer_id "$P2P_1")"; ID_2="$(peer_id "$P2P_2")"
 COO_PUB="0x$(node -e 'const n=require(process.argv[1]);console.log(n.ed25519PublicKey(Buffer.from(process.argv[2].slice(2),"hex")).toString("hex"))' "$ROOT/native" "$COO_SEED")"
 
 echo "node1: REST $URL, INX 127.0.0.1:$INX_PORT; node2: REST $URL2; namespace $NS; in $WORK"
-launch node1 node "$ROOT/bin/ledger-node.js" --data-dir "$WORK/data1" --bind 127.0.0.1 --port "$REST_PORT" \
-  --milestone-interval "$MS_INTERVAL" --min-pow-score "$MIN_POW_SCORE" --coordinator-key "$COO_SEED" --inx --inx-bind "127.0.0.1:$INX_PORT" \
-  --gossip --p2p-bind "/ip4/127.0.0.1/tcp/$P2P_PORT" --p2p-identity-key "$P2P_1"
-wait_healthy "$URL" "$WORK/node1.log"
+start_node1() { # extra flags
+  launch node1 node "$ROOT/bin/ledger-node.js" --data-dir "$WORK/data1" --bind 127.0.0.1 --port "$REST_PORT" \
+    --milestone-interval "$MS_INTERVAL" --min-pow-score "$MIN_POW_SCORE" --coordinator-key "$COO_SEED" \
+    --inx --inx-bind "127.0.0.1:$INX_PORT" --gossip --p2p-bind "/ip4/127.0.0.1/tcp/$P2P_PORT" --p2p-identity-key "$P2P_1" "$@"
+  NODE1_PID=$!
+  wait_healthy "$URL" "$WORK/node1.log"
+}
+start_node1
 launch node2 node "$ROOT/bin/ledger-node.js" --data-dir "$WORK/data2" --bind 127.0.0.1 --port "$REST2_PORT" \
   --min-pow-score "$MIN_POW_SCORE" --no-coordinator --coordinator-public-key "$COO_PUB" --no-faucet \
   --gossip --p2p-bind "/ip4/127.0.0.1/tcp/$((P2P_PORT + 1))" --p2p-identity-key "$P2P_2" \
   --peer "/ip4/127.0.0.1/tcp/$P2P_PORT/p2p/$ID_1"
 wait_healthy "$URL2" "$WORK/node2.log"
 AUTH="Authorization: Bearer $(node "$ROOT/bin/ledger-node.js" jwt --data-dir "$WORK/data1")"
-connected=""
-for _ in $(seq 1 100); do
-  connected="$(in_ns curl -s -H "$AUTH" "$URL/api/core/v2/peers" | json 'j.filter(p=>p.connected).length' 2>/dev/null || true)"
-  [ "${connected:-0}" -ge 1 ] && break
-  sleep 0.2
-done
+wait_peer() {
+  connected=""
+  for _ in $(seq 1 150); do
+    connected="$(in_ns curl -s -H "$AUTH" "$URL/api/core/v2/peers" | json 'j.filter(p=>p.connected).length' 2>/dev/null || true)"
+    [ "${connected:-0}" -ge 1 ] && break
+    sleep 0.2
+  done
+}
+wait_peer
 report "$([ "${connected:-0}" -ge 1 ] && echo 1)" "network: node1 has ${connected:-0} connected peer(s), milestones every $MS_INTERVAL s"
 
 # --- Wasp ---------------------------------------------------------------------------------
@@ -215,7 +226,7 @@ STORE="$(sed -nE 's/^store: (0x[0-9a-fA-F]{40})$/\1/p' "$WORK/evm-first.txt")"
 # whose stateIndex is the block index = the EVM block number) is confirmed on L1. Wasp 1.0.3
 # keeps an unanchored block only in memory: stopped before the anchor is confirmed, it loses
 # it and builds on the last anchored one. So wait for the anchor first, as an operator must.
-evm_block() {
+evm_block() { # the chain's newest EVM block number, if it answers
   in_ns curl -s -X POST -H 'Content-Type: application/json' \
     -d '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' "$EVM_URL" | json 'j.result ? Number(j.result) : ""' 2>/dev/null || true
 }
@@ -225,33 +236,61 @@ anchored_index() { # the stateIndex of the chain's alias output on L1
   out="$(in_ns curl -s "$URL/api/indexer/v1/outputs/alias/$ALIAS_ID" | json 'j.items[0] ?? ""' 2>/dev/null || true)"
   [ -z "$out" ] || in_ns curl -s "$URL/api/core/v2/outputs/$out" | json 'j.output.stateIndex' 2>/dev/null || true
 }
-t0=$(ms); head_block="$(evm_block)"; anchored=""
-for _ in $(seq 1 120); do
-  anchored="$(anchored_index)"
-  [ -n "$anchored" ] && [ -n "$head_block" ] && [ "$anchored" -ge "$head_block" ] && break
-  sleep 0.25
-done
-t1=$(ms)
-report "$([ -n "$anchored" ] && [ -n "$head_block" ] && [ "$anchored" -ge "$head_block" ] && echo 1)" \
-  "l1: the chain's block ${head_block:-?} anchored (alias output $ALIAS_ID at stateIndex ${anchored:-none}) $(secs "$t0" "$t1") s after the last receipt"
+wait_anchored() {
+  local t0 t1 head_block anchored=""
+  t0=$(ms); head_block="$(evm_block)"
+  for _ in $(seq 1 120); do
+    anchored="$(anchored_index)"
+    [ -n "$anchored" ] && [ -n "$head_block" ] && [ "$anchored" -ge "$head_block" ] && break
+    sleep 0.25
+  done
+  t1=$(ms)
+  report "$([ -n "$anchored" ] && [ -n "$head_block" ] && [ "$anchored" -ge "$head_block" ] && echo 1)" \
+    "l1: the chain's block ${head_block:-?} anchored (alias output $ALIAS_ID at stateIndex ${anchored:-none}) $(secs "$t0" "$t1") s after the last receipt"
+}
+wait_anchored
 
 # --- Wasp restarts ------------------------------------------------------------------------
 # From its database and the node: it replays ListenToLedgerUpdates, finds the chain's alias
 # output through the node's indexer, and the chain goes on with the same state.
 kill "$WASP_PID"; wait "$WASP_PID" 2>/dev/null || true
 PIDS=("${PIDS[@]/#$WASP_PID/}") # not killed twice (cleanup skips the empty entry)
-t0=$(ms)
-start_wasp
-chain_up=""
-for _ in $(seq 1 120); do
-  chain_up="$(in_ns curl -s -X POST -H 'Content-Type: application/json' \
-    -d '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' "$EVM_URL" | json 'j.result ?? ""' 2>/dev/null || true)"
-  [ -n "$chain_up" ] && break
-  sleep 0.5
-done
-t1=$(ms)
-report "$([ "$version" = 1.0.3 ] && [ -n "$chain_up" ] && echo 1)" "wasp: restarted, chain answering again after $(secs "$t0" "$t1") s (eth_blockNumber ${chain_up:-none})"
-if [ -n "$chain_up" ] && [ -n "$STORE" ]; then evm again --store "$STORE"; fi
+restart_wasp() { # what came before
+  local t0 t1 chain_up=""
+  t0=$(ms)
+  start_wasp
+  for _ in $(seq 1 120); do
+    chain_up="$(evm_block)"
+    [ -n "$chain_up" ] && break
+    sleep 0.5
+  done
+  t1=$(ms)
+  report "$([ "$version" = 1.0.3 ] && [ -n "$chain_up" ] && echo 1)" "wasp: started again $1, chain answering after $(secs "$t0" "$t1") s (EVM block ${chain_up:-none})"
+  WASP_UP="$chain_up"
+}
+restart_wasp "after its own stop"
+if [ -n "$WASP_UP" ] && [ -n "$STORE" ]; then evm again --store "$STORE"; fi
+
+# --- node1 restarts under Wasp -------------------------------------------------------------
+# As on Hornet, Wasp shuts itself down when its INX connection closes. node1 comes back from
+# its data directory (naming node2 this time, so that it dials at once rather than waiting for
+# node2's redial), then Wasp, and the chain goes on.
+if [ -n "$WASP_UP" ]; then
+  wait_anchored
+  kill "$NODE1_PID"; wait "$NODE1_PID" 2>/dev/null || true
+  PIDS=("${PIDS[@]/#$NODE1_PID/}")
+  gone=""
+  for _ in $(seq 1 120); do ps -o stat= -p "$WASP_PID" | grep -qv Z || { gone=1; break; }; sleep 0.25; done
+  report "$gone" "wasp: shut itself down when node1 stopped ($(grep -oE 'self-shutdown: INX connection [a-z ]+' "$WORK/wasp.log" | tail -1 || true))"
+  if [ -n "$gone" ]; then
+    wait "$WASP_PID" 2>/dev/null || true
+    PIDS=("${PIDS[@]/#$WASP_PID/}")
+    start_node1 --peer "/ip4/127.0.0.1/tcp/$((P2P_PORT + 1))/p2p/$ID_2"
+    wait_peer
+    restart_wasp "after node1's restart"
+    if [ -n "$WASP_UP" ] && [ -n "$STORE" ]; then evm third --store "$STORE"; fi
+  fi
+fi
 
 grep -E '\s(ERROR|WARN)\s|^panic' "$WORK/wasp.log" | head -5 | sed 's/^/wasp: /' || true
 [ "$failed" = 0 ] || { echo "--- node1 log (last lines)"; tail -5 "$WORK/node1.log"; }
