@@ -25,9 +25,10 @@
 #   BIN=/work/interop/bin REST_PORT=14565 scripts/interop/wasp-evm.sh
 #
 # Wasp 1.0.3's peering listens on every interface (0.0.0.0, fixed in its code) at its port, so
-# everything runs inside a network namespace of its own (NS), removed at the end. ethers is not a dependency of the
-# repository (13 MB, and nothing else uses it): it is installed with npm into the temporary
-# directory on each run (ETHERS_DIR=<dir with node_modules/ethers> reuses one).
+# everything runs inside a network namespace of its own (NS), removed at the end. ethers is
+# not a dependency of the repository (13 MB unpacked, and nothing else uses it): it is
+# installed with npm into the temporary directory on each run (ETHERS_DIR=<dir with
+# node_modules/ethers> reuses one).
 #
 # Prints one ok/FAIL line per check; exits 1 on any FAIL. Everything lives in a temporary
 # directory that is removed at the end (KEEP=1 keeps it).
