@@ -248,6 +248,24 @@ describe('the faucet on the dev network', () => {
     expect(answer.body.address).toBe(address);
     await paidWithMilestones(node, address);
   });
+
+  it("answers under /faucet/api as inx-faucet does at its root (wasp-cli's l1.faucetAddress), without a token", async () => {
+    const info = await fetch(`${url}/faucet/api/info`);
+    expect(info.status).toBe(200);
+    expect((await info.json()).address).toBe(DEV_BECH32);
+    const address = bech32Of('inx-faucet layout');
+    // wasp-cli posts {"address":…} to <l1.faucetAddress>/api/enqueue and waits for 202.
+    const response = await fetch(`${url}/faucet/api/enqueue`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ address }),
+    });
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ address, waitingRequests: 1 });
+    // The same queue as /api/faucet/v1: a repeat there is refused while the request waits.
+    expect((await enqueue(url, { address })).status).toBe(429);
+    expect((await paidWithMilestones(node, address)).map((o) => o.amount)).toEqual([AMOUNT]);
+  });
 });
 
 describe('the faucet when someone else spends its outputs first (the dev key is public)', () => {

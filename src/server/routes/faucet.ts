@@ -2,6 +2,9 @@
 // /api/faucet/v1 — GET /info (address, balance, HRP, token name) and POST /enqueue
 // {"address":"tst1…"} → 202 {"address","waitingRequests"}, rate limited per client — and
 // the one-page form at /faucet (static files from `faucet/` of the package, own files only).
+// The same two API routes answer under /faucet/api too, laid out as inx-faucet serves them at
+// the root of its own port (/api/info, /api/enqueue): a tool that takes an inx-faucet base URL
+// and appends /api/enqueue (wasp-cli's l1.faucetAddress) is given http://<node>/faucet.
 
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -18,6 +21,8 @@ import type { ServerServices } from '../services';
 export const FAUCET_PAGE_DIR = join(__dirname, '..', '..', '..', 'faucet');
 
 const BASE = '/api/faucet/v1';
+/** inx-faucet's own layout, under the page's path. */
+const INX_FAUCET_BASE = '/faucet/api';
 /** An address and some slack: nothing a client sends here needs more. */
 const MAX_BODY_BYTES = 4096;
 
@@ -39,7 +44,7 @@ const SECURITY_HEADERS = {
 };
 
 export function faucetRoutes(router: Router, { config, faucet }: ServerServices & { faucet: FaucetService }): void {
-  router.get(`${BASE}/info`, async (ctx) => {
+  router.get([`${BASE}/info`, `${INX_FAUCET_BASE}/info`], async (ctx) => {
     const info = await faucet.info();
     ctx.type = 'application/json';
     // The balance as a JSON number (as inx-faucet answers), written exactly.
@@ -47,7 +52,7 @@ export function faucetRoutes(router: Router, { config, faucet }: ServerServices 
   });
 
   router.post(
-    `${BASE}/enqueue`,
+    [`${BASE}/enqueue`, `${INX_FAUCET_BASE}/enqueue`],
     rateLimit(config.faucet.rateLimit, (ip) => faucet.admit(ip)),
     async (ctx) => {
       const address = await requestedAddress(ctx);
