@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   const bookedTimes = new Set<number>();
   const timelocks: number[] = [];
   const genesis = await genesisSpendable(url);
-  const shares = Array.from({ length: keys.length }, () => BigInt(2_000_000 + Math.floor(random() * 8_000_000)));
+  const shares = Array.from({ length: keys.length }, () => BigInt(20_000_000 + Math.floor(random() * 80_000_000)));
   const rest = BigInt(genesis.output.amount) - shares.reduce((a, b) => a + b, 0n);
   const first = buildTransfer(
     networkId,
@@ -115,10 +115,10 @@ async function main(): Promise<void> {
     const timelock = outputs[index].unlockConditions.find((c) => c.type === 2)?.unixTime;
     return timelock !== undefined && timelock >= now();
   };
-  for (let round = 0; round < 6; round++) {
-    // Up to three transfers a round with distinct inputs, so that one milestone books several.
+  for (let round = 0; round < 10; round++) {
+    // Up to four transfers a round with distinct inputs, so that one milestone books several.
     const pending = [];
-    for (let t = 0; t < 3 && spendable.length > 0; t++) {
+    for (let t = 0; t < 4 && spendable.length > 0; t++) {
       const input = spendable.splice(Math.floor(random() * spendable.length), 1)[0];
       // Each new output keeps at least 1 Mi, well above the minimum storage deposit.
       const parts = Math.max(
@@ -185,7 +185,9 @@ async function main(): Promise<void> {
     const address1 = await firstAddress(account1);
     if (address0 !== bech32(genesisKey)) throw new Error('account 0 does not own the genesis key');
     /** Wait for inclusion, then for the indexer, then sync (a wallet syncs through the indexer). */
+    let walletTransactions = 0;
     const done = async (account: Account, transaction: { transactionId: string }) => {
+      walletTransactions++;
       const blockId: string = await account.retryTransactionUntilIncluded(transaction.transactionId, 1, 60);
       bookedTimes.add(await bookedAt(blockId));
       await indexerCaughtUp();
@@ -339,7 +341,7 @@ async function main(): Promise<void> {
     };
     writeFileSync(planPath, JSON.stringify(plan, null, 2));
     console.log(
-      `wallet: alias ${aliasId}, foundries ${foundryIds.length}, NFTs ${nftIds.length} (1 burned), ${plan.addresses.length} addresses`,
+      `wallet: ${walletTransactions} transactions, alias ${aliasId}, foundries ${foundryIds.length}, NFTs ${nftIds.length} (1 burned), ${plan.addresses.length} addresses`,
     );
 
     function nftAddress(id: string): string {

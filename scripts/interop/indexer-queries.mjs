@@ -6,8 +6,9 @@
 //   node scripts/interop/indexer-queries.mjs collect <node url> <plan.json> <answers.json>
 //   node scripts/interop/indexer-queries.mjs compare <extension.json> <built-in.json> <label>
 //
-// An answer is the status, the sorted items, and the first page's field names and page size
-// (the ledger index and the opaque cursor left out). Paged queries
+// An answer is the status, the sorted items, the items in the order served (both order by
+// created time, then output ID), and the first page's field names and page size (the ledger
+// index and the opaque cursor left out). Paged queries
 // (pageSize 1..3) follow the cursors to the last page and keep the union of the pages,
 // duplicates included, so that an item returned twice or skipped shows as a difference.
 // compare prints one ok/FAIL line per query (`known` where inx-indexer is known to differ
@@ -110,7 +111,8 @@ async function answer(url, query) {
     cursor = body.cursor;
     // The first page's fields and page size: the cursor itself is opaque, its presence is not.
     shape ??= { fields: Object.keys(body).sort(), pageSize: body.pageSize };
-    if (!pagedMatch || cursor === undefined) return { status: 200, items: items.sort(), pages: page + 1, shape };
+    if (!pagedMatch || cursor === undefined)
+      return { status: 200, items: [...items].sort(), order: items, pages: page + 1, shape };
   }
   throw new Error(`${query}: more than 10000 pages`);
 }
@@ -146,6 +148,7 @@ function compare(extensionPath, builtinPath, label) {
     b !== undefined &&
     a.status === b.status &&
     JSON.stringify(a.items) === JSON.stringify(b.items) &&
+    JSON.stringify(a.order) === JSON.stringify(b.order) &&
     JSON.stringify(a.shape) === JSON.stringify(b.shape);
   let equal = 0;
   let known = 0;
@@ -161,7 +164,11 @@ function compare(extensionPath, builtinPath, label) {
     } else if (reason !== undefined) {
       known++;
       console.log(`known ${query}: inx-indexer ${a.status}, built-in ${b.status} (${reason})`);
-    } else console.log(`FAIL ${query}: inx-indexer ${shown(a)}; built-in ${shown(b)}`);
+    } else if (a && b && JSON.stringify(a.items) === JSON.stringify(b.items) && a.status === b.status)
+      console.log(
+        `FAIL ${query}: same items, other order or fields: inx-indexer ${JSON.stringify([a.order, a.shape])}; built-in ${JSON.stringify([b.order, b.shape])}`,
+      );
+    else console.log(`FAIL ${query}: inx-indexer ${shown(a)}; built-in ${shown(b)}`);
   }
   const count = (route) => builtin[route]?.items.length;
   console.log(
