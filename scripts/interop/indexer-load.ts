@@ -177,6 +177,18 @@ async function main(): Promise<void> {
 
   // ---- phase 2: the reference wallet ----
 
+  /** The IDs of the new alias or NFT outputs of a wallet transaction. */
+  function createdChainIds(
+    transaction: { transactionId: string; payload: { essence: unknown } },
+    type: number,
+    chainId: (outputId: string) => string,
+  ): string[] {
+    const { outputs } = transaction.payload.essence as import('@iota/sdk-wasm/node').RegularTransactionEssence;
+    return outputs.flatMap((output, index) =>
+      output.type === type ? [chainId(sdk.Utils.computeOutputId(transaction.transactionId, index))] : [],
+    );
+  }
+
   const wallet = devWallet(url);
   try {
     const account0 = await wallet.createAccount({ alias: 'account 0', bech32Hrp: hrp });
@@ -208,7 +220,6 @@ async function main(): Promise<void> {
       features: [new sdk.SenderFeature(sdk.Utils.parseBech32Address(address0)), new sdk.MetadataFeature(hex('alias'))],
       immutableFeatures: [new sdk.IssuerFeature(sdk.Utils.parseBech32Address(address0))],
     });
-    await client.destroy();
     await done(account0, await account0.sendOutputs([aliasOutput]));
     const aliasId = (await account0.sync({ forceSyncing: true })).aliases[0];
     if (!aliasId) throw new Error('account 0 does not see its alias');
@@ -227,6 +238,24 @@ async function main(): Promise<void> {
     const second = await account0.prepareCreateNativeToken({ aliasId, circulatingSupply: 700n, maximumSupply: 700n });
     const secondTokenId = second.tokenId();
     await done(account0, await second.send());
+    // A second alias holding both tokens (state controller account 1, governor account 0),
+    // so that the native-token filters of the alias route have something to tell apart.
+    const tokenAliasOutput = await client.buildAliasOutput({
+      aliasId: `0x${'00'.repeat(32)}`,
+      nativeTokens: [
+        { id: tokenId, amount: 10n },
+        { id: secondTokenId, amount: 5n },
+      ],
+      unlockConditions: [
+        new sdk.StateControllerAddressUnlockCondition(sdk.Utils.parseBech32Address(address1)),
+        new sdk.GovernorAddressUnlockCondition(sdk.Utils.parseBech32Address(address0)),
+      ],
+    });
+    await client.destroy();
+    const tokenAliasTransaction = await account0.sendOutputs([tokenAliasOutput]);
+    await done(account0, tokenAliasTransaction);
+    const tokenAliasId = createdChainIds(tokenAliasTransaction, sdk.OutputType.Alias, sdk.Utils.computeAliasId)[0];
+    const tokenAliasAddress = sdk.Utils.aliasIdToBech32(tokenAliasId, hrp);
 
     // Basic outputs with each unlock condition and feature a filter can ask about.
     const tag = hex('indexer interop');
@@ -288,12 +317,7 @@ async function main(): Promise<void> {
     ]);
     await done(account0, minted);
     // Every NFT the transaction minted, the alias's included (account 0's sync leaves it out).
-    const essence = minted.payload.essence as import('@iota/sdk-wasm/node').RegularTransactionEssence;
-    const nftIds = essence.outputs.flatMap((output, index) =>
-      output.type === sdk.OutputType.Nft
-        ? [sdk.Utils.computeNftId(sdk.Utils.computeOutputId(minted.transactionId, index))]
-        : [],
-    );
+    const nftIds = createdChainIds(minted, sdk.OutputType.Nft, sdk.Utils.computeNftId);
     const nftOutputs = await Promise.all(
       nftIds.map(async (id) => ({
         id,
@@ -318,6 +342,13 @@ async function main(): Promise<void> {
       account0.prepareOutput({ recipientAddress, amount: '1000000' }),
     );
     await done(account0, await account0.sendOutputs(await Promise.all(toChains)));
+    // An NFT that holds native tokens.
+    const nftWithTokens = await account0.prepareOutput({
+      recipientAddress: address0,
+      amount: '0',
+      assets: { nftId: byMetadata('nft 1'), nativeTokens: [{ id: tokenId, amount: 7n }] },
+    });
+    await done(account0, await account0.sendOutputs([nftWithTokens]));
     await done(account0, await account0.burn({ nfts: [toBurn] }));
 
     // Spent later: account 1 sends back what it may (its plain outputs), account 0 mints again.
@@ -329,9 +360,18 @@ async function main(): Promise<void> {
     const foundryIds = (await account0.sync({ forceSyncing: true })).foundries;
     const plan = {
       seed,
-      addresses: [...new Set([...keys.map(bech32), address0, address1, aliasAddress, ...nftIds.map(nftAddress)])],
-      aliasAddresses: [aliasAddress],
-      aliasIds: [aliasId, `0x${'11'.repeat(32)}`],
+      addresses: [
+        ...new Set([
+          ...keys.map(bech32),
+          address0,
+          address1,
+          aliasAddress,
+          tokenAliasAddress,
+          ...nftIds.map(nftAddress),
+        ]),
+      ],
+      aliasAddresses: [aliasAddress, tokenAliasAddress],
+      aliasIds: [aliasId, tokenAliasId, `0x${'11'.repeat(32)}`],
       nftIds,
       foundryIds: [...foundryIds, sdk.Utils.computeFoundryId(aliasId, 3, 0)],
       // Tags asked exactly, by a prefix of one, and one nobody used.
