@@ -86,7 +86,21 @@ export function queriesOf(plan) {
   add('outputs/foundry', { aliasAddress: plan.addresses[0] });
   add('outputs/foundry', { unlockableByAddress: plan.addresses[0] });
   add('outputs/nft', { issuer: 'tst1qqqq' });
+  for (const time of ['abc', '-1', '4294967296', '99999999999']) {
+    add('outputs/basic', { createdAfter: time });
+    add('outputs/basic', { timelockedBefore: time });
+  }
+  for (const count of ['64', '65', '-1', 'x']) add('outputs/basic', { minNativeTokenCount: count });
+  add('outputs/basic', { pageSize: '1001' });
+  for (const tag of plan.tags.slice(0, 2)) add('outputs/basic', { tag: `0x${tag.slice(2).toUpperCase()}` });
+  add('outputs/basic', { tag: 'abc' });
+  add('outputs/basic', { cursor: `${'z'.repeat(76)}.2` });
+  add('outputs/basic', { cursor: `${'f'.repeat(76)}.2` });
+  add('outputs/basic', { cursor: `${'0'.repeat(76)}.2` });
+  add('outputs/basic', { address: plan.addresses[0].toUpperCase() });
   for (const id of plan.aliasIds) add(`outputs/alias/${id}`);
+  add(`outputs/alias/0x${plan.aliasIds[0].slice(2).toUpperCase()}`);
+  add(`outputs/alias/${plan.aliasIds[0].slice(0, 20)}`);
   for (const id of plan.nftIds) add(`outputs/nft/${id}`);
   for (const id of plan.foundryIds) add(`outputs/foundry/${id}`);
   const paged = [...LISTS, ...plan.addresses.slice(0, 4).map((a) => `outputs/basic?address=${a}`)];
@@ -161,12 +175,17 @@ const GO_BOOLS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 
  *   size 0) and, on /outputs, the union's LIMIT of page size + 1 keeps a single item; the
  *   built-in indexer reads page size 0 as it reads pageSize=0 (the largest page) and starts
  *   at the cursor. TIP-26 gives no meaning to page size 0.
+ * - A cursor of the right length that is not hex: inx-indexer compares it as text (200, no
+ *   items after "zzz…"); the built-in indexer refuses it as invalid data (400, as TIP-26).
  */
 function knownDifference(query, a, b, extension, builtin) {
   const params = new URLSearchParams(query.split('?')[1] ?? '');
   const malformedBoolean = [...params].some(([name, value]) => name.startsWith('has') && !GO_BOOLS.has(value));
   if (malformedBoolean && a?.status === 500 && b?.status === 400)
     return 'inx-indexer answers 500 to a malformed boolean, TIP-26 says 400';
+  const position = params.get('cursor')?.split('.')[0];
+  if (position?.length === 76 && !/^[0-9a-f]*$/i.test(position) && a?.status === 200 && b?.status === 400)
+    return 'inx-indexer takes a cursor that is not hex, TIP-26 says 400';
   const route = query.split('?')[0];
   const walk = extension[`${route}?pageSize=2 (all pages)`]?.order ?? [];
   const text = (x) => JSON.stringify(x);
