@@ -24,18 +24,15 @@
 // rate loses. Asserts nothing; exits non-zero if the node died or an honest block was
 // refused or never referenced.
 
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { arg, fmt, table } from './measure.mjs';
 import { BenchNode, pool, sleep } from './ledger-load.mjs';
 
 const require = createRequire(import.meta.url);
-const root = join(fileURLToPath(import.meta.url), '..', '..');
 const SECONDS = arg('seconds', 30);
 const MESSAGES = arg('messages', 100_000);
 const CONNECTIONS = arg('connections', 8);
@@ -60,23 +57,6 @@ const PHASES = (() => {
 })();
 const JWT_SECRET = 'ledger-node bench';
 const COORDINATOR_SEED = '0x' + '5e'.repeat(32);
-const PACKAGES = ['ledger-core', 'ledger-store', 'ledger-gossip', 'ledger-sync', 'ledger-napi', 'ledger-inx'];
-
-// ---- the tool ----------------------------------------------------------------------------
-
-function buildTool() {
-  const packages = PACKAGES.flatMap((p) => ['-p', p]);
-  const built = spawnSync(
-    process.execPath,
-    [join(root, 'scripts/cargo-host.js'), 'build', ...packages, '--release', '--example', 'hostile_peer'],
-    { stdio: 'inherit', cwd: root },
-  );
-  if (built.status !== 0) throw new Error('building the hostile_peer example failed');
-  const host = /^host: (.+)$/m.exec(execFileSync('rustc', ['-vV'], { encoding: 'utf8' }))[1];
-  const target = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
-  return join(target, host, 'release', 'examples', 'hostile_peer');
-}
-
 /**
  * Run one phase of the tool again and again until --seconds have passed (a flood may send
  * its --messages in a second: the honest rate is read over the whole window); resolves with
@@ -155,6 +135,7 @@ const rssMiB = (pid) => {
 };
 
 const { issueToken } = require('../dist/jwt-secret.js');
+const { hostilePeerBinary } = require('../scripts/hostile-peer.js');
 
 /** Held blocks and milestones from the node's /metrics. */
 async function held(node) {
@@ -218,7 +199,7 @@ async function referenced(node, ids) {
 
 async function main() {
   // HOSTILE_PEER_BIN: a hostile_peer binary built already (else it is built here).
-  const tool = process.env.HOSTILE_PEER_BIN ?? buildTool();
+  const tool = hostilePeerBinary();
   const p2pPort = PORT_BASE + 1;
   const node = await BenchNode.start({
     pow: POW,

@@ -15,7 +15,15 @@
 //    node; no node forks.
 // 3. kill -9 of E and a restart on its data directory: it catches up and serves the same
 //    milestones and included-block bytes as the coordinator.
+//
+// Before the partition, a hostile peer (crates/ledger-sync/examples/hostile_peer, built by
+// `npm run test:rust` or here) dials C directly, as an unknown peer with a fresh identity
+// per connection, and runs short phases while clients submit to C: truncated frames and
+// invalid blocks (C closes those streams, gossip.md §10), orphans and milestone requests
+// (no offence, only load). C stays up and healthy and what it took meanwhile is referenced
+// on every node.
 
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -30,6 +38,7 @@ import {
   networkIdOf,
   poll,
   postBlock,
+  sleep,
   submitPayload,
   testKey,
   waitForReferenced,
@@ -38,6 +47,7 @@ import {
 
 const root = resolve(__dirname, '../..');
 const native = (require(join(root, 'dist/native.js')) as typeof import('../../src/native')).default;
+const { hostilePeerBinary } = require(join(root, 'scripts/hostile-peer.js')) as { hostilePeerBinary: () => string };
 
 const K = testKey('network coordinator');
 const NAMES = ['A', 'B', 'C', 'D', 'E'] as const;
@@ -67,6 +77,7 @@ const tagged = (text: string) => ({
 interface Member {
   dir: string;
   flags: string[];
+  p2pPort: number;
   node?: ChildNode;
 }
 const members = new Map<Name, Member>();
@@ -89,19 +100,50 @@ function reach(name: Name, index: number, timeoutMs = 90_000): Promise<true> {
   );
 }
 
+const HOSTILE_PHASES = ['truncated', 'invalid-blocks', 'unknown-parents', 'milestone-requests'];
+
+interface HostileReport {
+  phase: string;
+  messages: number;
+  connections: number;
+  closedByNode: number;
+  leftOpen: number;
+}
+
+/** Run the hostile peer's `phases` against the p2p port `port`; one report a phase. */
+function hostile(port: number, network: string, phases: string[]): Promise<HostileReport[]> {
+  const args = ['--address', `/ip4/127.0.0.1/tcp/${port}`, '--network', network, '--phases', phases.join(',')];
+  args.push('--messages', '5000', '--seconds', '2', '--close-wait', '15', '--pow', LOW_POW, '--json');
+  return new Promise((resolve, reject) => {
+    execFile(hostilePeer, args, { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`hostile_peer failed: ${err.message}\n${stderr}`));
+      resolve(
+        stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as HostileReport),
+      );
+    });
+  });
+}
+
 async function stop(node: ChildNode | undefined): Promise<void> {
   if (!node || node.child.exitCode !== null || node.child.signalCode !== null) return;
   node.child.kill('SIGTERM');
   await exited(node.child);
 }
 
+let hostilePeer: string;
+
 beforeAll(async () => {
-  for (const name of NAMES) members.set(name, { dir: tempDataDir(), flags: [] });
+  // Built by `npm run test:rust` (cargo test builds the examples); built here otherwise,
+  // before any node runs (the build blocks this process).
+  hostilePeer = hostilePeerBinary();
+  for (const name of NAMES) members.set(name, { dir: tempDataDir(), flags: [], p2pPort: await freePortRange(1) });
   const peerId = new Map(
     NAMES.map((n) => [n, native.identityPeerId(join(members.get(n)!.dir, 'p2p-identity.key'), undefined) as string]),
   );
-  const p2pPort = new Map<Name, number>();
-  for (const name of NAMES) p2pPort.set(name, await freePortRange(1));
+  const p2pPort = new Map<Name, number>(NAMES.map((n) => [n, members.get(n)!.p2pPort]));
   const peers = new Map<Name, string[]>(NAMES.map((n) => [n, []]));
   for (const [x, y] of LINKS) {
     const toY = await LinkProxy.open(p2pPort.get(y)!);
@@ -136,7 +178,7 @@ beforeAll(async () => {
       member.node = await spawnNode(member.flags, member.dir);
     }),
   );
-}, 120_000);
+}, 1_800_000);
 
 afterAll(async () => {
   await Promise.all([...members.values()].map((m) => stop(m.node)));
@@ -157,6 +199,30 @@ it('stays one network through a partition, its heal and a kill -9; nothing ackno
   );
   acknowledged.push(await submitPayload(url('B'), transfer.payload));
   for (const id of acknowledged) await Promise.all(NAMES.map((n) => waitForReferenced(url(n), id, 60_000)));
+
+  // 1b. A hostile peer at C while clients submit to it.
+  const network = (await getJson(url('C'), '/api/core/v2/info')).body.protocol.networkName as string;
+  const attack = hostile(members.get('C')!.p2pPort, network, HOSTILE_PHASES);
+  const underAttack: string[] = [];
+  let attacking = true;
+  void attack.finally(() => (attacking = false));
+  while (attacking || underAttack.length < 3) {
+    underAttack.push(await submitPayload(url('C'), tagged(`C under attack ${underAttack.length}`)));
+    await sleep(250);
+  }
+  const reports = await attack;
+  expect(reports.map((r) => r.phase)).toEqual(HOSTILE_PHASES);
+  for (const r of reports) {
+    expect(r.messages, r.phase).toBeGreaterThan(0);
+    // The offences: every stream the attacker opened was closed by C.
+    if (['truncated', 'invalid-blocks'].includes(r.phase)) {
+      expect(r.closedByNode, r.phase).toBe(r.connections);
+      expect(r.leftOpen, r.phase).toBe(0);
+    }
+  }
+  await waitForHealth(url('C'), 200, 90_000);
+  for (const id of underAttack) await Promise.all(NAMES.map((n) => waitForReferenced(url(n), id, 60_000)));
+  acknowledged.push(...underAttack);
 
   // 2. The partition. D still sees a fresh milestone and a peer (E): it takes blocks and
   // attaches them itself, and only E hears of them.
