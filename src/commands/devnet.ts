@@ -57,12 +57,17 @@ export function parseDevnetArgs(args: string[]): DevnetOptions {
   return { nodes, p2pPort, config: loadConfig(rest) };
 }
 
+/** `host:port` moved `i` ports on (port 0 stays 0: the system picks one). */
+function nthPort(bindAddress: string, i: number): string {
+  const { host, port } = splitBind(bindAddress);
+  return `${host}:${port === 0 ? 0 : port + i}`;
+}
+
 /** The configuration of each node: its folder, ports, role and peers. */
 export function devnetConfigs(
   options: DevnetOptions,
 ): { name: string; config: NodeConfig; peerId: string; p2p: string }[] {
   const base = options.config;
-  const { host, port } = splitBind(base.restApi.bindAddress);
   const names = Array.from({ length: options.nodes }, (_, i) => `node${i + 1}`);
   const dirs = names.map((name) => join(base.dataDir, name));
   for (const dir of dirs) mkdirSync(dir, { recursive: true });
@@ -75,7 +80,10 @@ export function devnetConfigs(
   return names.map((name, i) => {
     const config = structuredClone(base);
     config.dataDir = dirs[i];
-    config.restApi.bindAddress = `${host}:${port === 0 ? 0 : port + i}`;
+    config.restApi.bindAddress = nthPort(base.restApi.bindAddress, i);
+    // INX, when on, on the next ports too: each node serves its own extensions (one INX
+    // port shared would let only node1 start).
+    if (base.inx.enabled) config.inx.bindAddress = nthPort(base.inx.bindAddress, i);
     config.gossip.enabled = true;
     config.p2p.bindMultiAddresses = [p2p[i]];
     config.p2p.identityFile = '';
@@ -122,8 +130,9 @@ export async function devnetCommand(args: string[]): Promise<void> {
     () => logger,
     'the devnet',
   );
-  for (const { name, node, peerId, p2p } of devnet.nodes) {
+  for (const [i, { name, node, peerId, p2p }] of devnet.nodes.entries()) {
     const role = node.gossip && name === 'node1' ? 'coordinator' : 'follower';
-    process.stdout.write(`${name}  ${role.padEnd(11)}  ${node.url}  ${p2p}/p2p/${peerId}\n`);
+    const inx = options.config.inx.enabled ? `  INX ${nthPort(options.config.inx.bindAddress, i)}` : '';
+    process.stdout.write(`${name}  ${role.padEnd(11)}  ${node.url}  ${p2p}/p2p/${peerId}${inx}\n`);
   }
 }

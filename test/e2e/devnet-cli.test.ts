@@ -4,6 +4,7 @@
 // (same peer ids, the ledgers go on).
 
 import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { getJson, poll } from './transactions';
 
 const root = resolve(__dirname, '../..');
 
-async function runDevnet(dataDir: string, port: number, p2pPort: number) {
+async function runDevnet(dataDir: string, port: number, p2pPort: number, extra: string[] = []) {
   const child = spawn(
     process.execPath,
     [
@@ -33,6 +34,7 @@ async function runDevnet(dataDir: string, port: number, p2pPort: number) {
       '--milestone-interval',
       '1',
       '--no-dashboard',
+      ...extra,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -86,4 +88,29 @@ it('starts a coordinator and a follower, prints them, and stops on SIGTERM; a se
   expect(info.status.confirmedMilestone.index).toBeGreaterThanOrEqual(reached);
   second.child.kill('SIGINT');
   expect(await exited(second.child)).toBe(0);
+}, 120_000);
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+it('with --inx, every node serves INX on a port of its own, and prints it', async () => {
+  const port = await freePortRange(2);
+  const p2pPort = await freePortRange(2);
+  const inxPort = await freePortRange(2);
+  const run = await runDevnet(tempDataDir(), port, p2pPort, ['--inx', '--inx-bind', `127.0.0.1:${inxPort}`]);
+  expect(run.lines[0]).toMatch(new RegExp(`  INX 127\\.0\\.0\\.1:${inxPort}$`));
+  expect(run.lines[1]).toMatch(new RegExp(`  INX 127\\.0\\.0\\.1:${inxPort + 1}$`));
+  expect(await listening(inxPort)).toBe(true);
+  expect(await listening(inxPort + 1)).toBe(true);
+  run.child.kill('SIGTERM');
+  expect(await exited(run.child)).toBe(0);
 }, 120_000);
