@@ -24,6 +24,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$ROOT/scripts/interop/lib.sh"
 INX_INDEXER="${INX_INDEXER:-/work/interop/bin/inx-indexer}"
 PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
 ENGINES="${ENGINE:-sqlite postgresql}"
@@ -40,7 +41,6 @@ done
 
 WORK="$(mktemp -d /tmp/ledger-node-inx-indexer-XXXXXX)"
 chmod 711 "$WORK" # the postgres user reaches its cluster below it
-free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 NODE_PID=""; IDX_PID=""; PG_DATA=""
 stop_pg() {
   [ -n "$PG_DATA" ] && runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DATA" -m fast -w stop >/dev/null 2>&1 || true
@@ -59,11 +59,7 @@ start_node() { # data dir, extra flags…
   node "$ROOT/bin/ledger-node.js" --data-dir "$data" --bind 127.0.0.1 --port "$REST_PORT" \
     --milestone-interval 1 --min-pow-score 5 "$@" >>"$RUN/node.log" 2>&1 &
   NODE_PID=$!
-  for _ in $(seq 1 300); do
-    curl -sf "$URL/health" >/dev/null && return 0
-    sleep 0.1
-  done
-  echo "the node did not become healthy:"; tail -20 "$RUN/node.log"; exit 1
+  wait_healthy "$RUN/node.log"
 }
 stop_node() { kill "$NODE_PID"; wait "$NODE_PID" 2>/dev/null || true; NODE_PID=""; }
 ledger_index() { curl -s "$URL/api/core/v2/info" | node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>console.log(JSON.parse(t).status.confirmedMilestone.index))'; }

@@ -43,11 +43,7 @@ start_node() { # data dir, extra flags…
   node "$ROOT/bin/ledger-node.js" --data-dir "$data" --bind 127.0.0.1 --port "$REST_PORT" \
     --milestone-interval 1 --min-pow-score 5 --inx --inx-bind "127.0.0.1:$INX_PORT" "$@" >>"$WORK/node.log" 2>&1 &
   NODE_PID=$!
-  for _ in $(seq 1 300); do
-    curl -sf "$URL/health" >/dev/null && return 0
-    sleep 0.1
-  done
-  echo "the node did not become healthy:"; tail -20 "$WORK/node.log"; exit 1
+  wait_healthy "$WORK/node.log"
 }
 stop_node() { kill "$NODE_PID"; wait "$NODE_PID" 2>/dev/null || true; NODE_PID=""; }
 # inx-mqtt reads config.json from its working directory: each run gets its own.

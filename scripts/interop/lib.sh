@@ -38,3 +38,11 @@ wait_route() { # route seconds : until the node lists an extension's route in /a
   done
   return 1
 }
+
+wait_healthy() { # log : until the node at $URL answers /health 200, else the log's tail and exit 1
+  for _ in $(seq 1 300); do
+    curl -sf "$URL/health" >/dev/null && return 0
+    sleep 0.1
+  done
+  echo "the node did not become healthy:"; tail -20 "$1"; exit 1
+}

@@ -3,7 +3,8 @@
 // upgrade (middleware/extension-upgrade.ts): the path as Hornet's proxy (pkg/restapi/proxy.go)
 // rewrites it, the headers that go end to end, and the 502 of an extension that is not there.
 
-import type { IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import type { Context } from 'koa';
 import { HttpError } from '../../http/error';
 import type { ProxyTarget } from '../../inx/service';
 
@@ -39,6 +40,24 @@ export function forwardedHeaders(headers: IncomingHttpHeaders, ip: string): Reco
   out['x-real-ip'] = ip;
   out['x-forwarded-proto'] = 'http';
   return out;
+}
+
+/** The request to the extension for `ctx`, with `headers`; it fails with 'timed out' when no answer comes in time. */
+export function upstreamRequest(
+  ctx: Context,
+  target: ProxyTarget,
+  headers: Record<string, string | string[]>,
+): ClientRequest {
+  const req = httpRequest({
+    host: target.host,
+    port: target.port,
+    method: ctx.method,
+    path: upstreamPath(target, ctx.path, ctx.querystring),
+    headers,
+    timeout: UPSTREAM_TIMEOUT_MS,
+  });
+  req.on('timeout', () => req.destroy(new Error('timed out')));
+  return req;
 }
 
 /** 502 for an extension that cannot be reached or broke off before answering. */

@@ -6,10 +6,10 @@
 // `restApi.maxBodyBytes` is 413 and not forwarded (extension-body.ts); a WebSocket upgrade
 // is forwarded and then piped (extension-upgrade.ts). An extension that does not answer is 502.
 
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
 import type { InxRoutes, ProxyTarget } from '../../inx/service';
-import { forwardedHeaders, HOP_BY_HOP, UPSTREAM_TIMEOUT_MS, unreachable, upstreamPath } from '../lib/extension-request';
+import { forwardedHeaders, HOP_BY_HOP, unreachable, upstreamRequest } from '../lib/extension-request';
 import { extensionBody } from './extension-body';
 import { forwardUpgrade, isWebSocketUpgrade } from './extension-upgrade';
 
@@ -35,18 +35,8 @@ function forward(ctx: Context, target: ProxyTarget, body: Buffer): Promise<Incom
   if (body.length > 0 || ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'])
     headers['content-length'] = String(body.length);
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: target.host,
-        port: target.port,
-        method: ctx.method,
-        path: upstreamPath(target, ctx.path, ctx.querystring),
-        headers,
-        timeout: UPSTREAM_TIMEOUT_MS,
-      },
-      resolve,
-    );
-    req.on('timeout', () => req.destroy(new Error('timed out')));
+    const req = upstreamRequest(ctx, target, headers);
+    req.once('response', resolve);
     req.on('error', reject);
     req.end(body);
   }).catch((err: Error) => {

@@ -8,12 +8,12 @@
 // It runs inside the Koa chain (server/upgrades.ts hands upgrade requests to the app), so
 // auth has already passed the request by the same rules as every route.
 
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Context } from 'koa';
 import type { ProxyTarget } from '../../inx/service';
 import { cameAsUpgrade } from '../upgrades';
-import { forwardedHeaders, UPSTREAM_TIMEOUT_MS, unreachable, upstreamPath } from '../lib/extension-request';
+import { forwardedHeaders, unreachable, upstreamRequest } from '../lib/extension-request';
 
 /** A request that came through the server's `upgrade` event asking for a WebSocket. */
 export function isWebSocketUpgrade(req: IncomingMessage): boolean {
@@ -34,17 +34,9 @@ export async function forwardUpgrade(ctx: Context, target: ProxyTarget): Promise
   headers.connection = 'Upgrade';
   headers.upgrade = ctx.req.headers.upgrade ?? 'websocket';
   const outcome = await new Promise<Outcome>((resolve, reject) => {
-    const req = httpRequest({
-      host: target.host,
-      port: target.port,
-      method: ctx.method,
-      path: upstreamPath(target, ctx.path, ctx.querystring),
-      headers,
-      timeout: UPSTREAM_TIMEOUT_MS,
-    });
+    const req = upstreamRequest(ctx, target, headers);
     req.on('upgrade', (res, socket, head) => resolve({ switched: true, res, socket, head }));
     req.on('response', (res) => resolve({ switched: false, res }));
-    req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
     req.end();
   }).catch((err: Error) => {
