@@ -40,15 +40,14 @@
 // ratio from a median, --rounds 3.
 
 import { fork } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { arg, cpuSeconds, fmt, table } from './measure.mjs';
 import { BenchNode, SERIALIZER, core, percentile, pool, sleep } from './ledger-load.mjs';
-import { freePort } from './node-process.mjs';
+import { planNode } from './node-process.mjs';
 
 const require = createRequire(import.meta.url);
 const BLOCKS = arg('blocks', 20_000);
@@ -117,25 +116,9 @@ function startProbe(urls) {
 
 // ---- nodes --------------------------------------------------------------------------------
 
-const native = require('../dist/native.js').default;
-
-/** A node's identity and p2p port, fixed before any node starts so that peers can name each other. */
-async function plan(name) {
-  const dataDir = mkdtempSync(join(tmpdir(), `ledger-node-bench-gossip-${name}-`));
-  const peerId = native.identityPeerId(join(dataDir, 'p2p-identity.key'), undefined);
-  const port = await freePort();
-  return {
-    name,
-    dataDir,
-    peerId,
-    address: `/ip4/127.0.0.1/tcp/${port}/p2p/${peerId}`,
-    bind: `/ip4/127.0.0.1/tcp/${port}`,
-  };
-}
-
 /** Start the nodes of a topology: `edges` name who peers with whom (both sides list the other). */
 async function network(names, edges) {
-  const plans = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await plan(n)])));
+  const plans = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await planNode(`gossip-${n}`)])));
   const publicKey = core.publicKey(COORDINATOR_SEED);
   const nodes = {};
   for (const name of names) {
