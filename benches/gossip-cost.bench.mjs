@@ -17,7 +17,8 @@
 // --chains chains (block i in chain i mod chains, each chain posted in order, the next
 // block once the previous one is answered); a block's parents are the previous block of its
 // chain plus two of the coordinator's tips (GET /tips) taken when its slice of a fifth of a
-// second was built, one slice ahead of its time. So every block but a chain's last one is
+// second was built, which is when posting reaches the slice before (one slice ahead of the
+// posts, not of the clock, so that parents stay young when the coordinator lags). So every block but a chain's last one is
 // approved by its successor, the chains' heads are tips the coordinator's milestones pick
 // up, and no block's cone roots are older than a slice: the blocks stay referenced (checked
 // at the end on a sample of each phase at the coordinator). Building (encoding, the nonce at
@@ -151,8 +152,8 @@ const stored = async (node, blockId) =>
 // ---- the load -------------------------------------------------------------------------------
 
 /**
- * The phase's blocks, built a slice ahead of their time (see the header): `heads` holds each
- * chain's last block across phases. Returns `{ blocks, sliceReady(s), buildNext() }`.
+ * The phase's blocks, built a slice ahead of the posts (see the header): `heads` holds each
+ * chain's last block across phases. Returns `{ blocks, sliceSize, slices, slice(s) }`.
  */
 function planLoad(coordinator, rate, count, phase, heads) {
   const sliceSize = Math.max(1, Math.ceil(rate / SLICES_PER_SECOND));
@@ -184,32 +185,27 @@ function planLoad(coordinator, rate, count, phase, heads) {
       heads[chain] = blockId;
     }
   };
-  const buildNext = () => {
-    if (built < slices) {
-      const s = built++;
-      ready[s] = (ready[s - 1] ?? Promise.resolve()).then(() => build(s));
+  /** Slice `s`, built (in order) once asked for: when posting reaches slice s - 1. */
+  const slice = (s) => {
+    while (built <= Math.min(s, slices - 1)) {
+      const next = built++;
+      ready[next] = (ready[next - 1] ?? Promise.resolve()).then(() => build(next));
     }
-    return ready[built - 1];
+    return ready[s];
   };
-  return { blocks, sliceSize, slices, sliceReady: (s) => ready[s], buildNext };
+  return { blocks, sliceSize, slices, slice };
 }
 
 /** Post the phase's blocks at `rate` (chains in order, each block at its due time). */
 async function submit(coordinator, load, rate, t0) {
   const failures = [];
   let last = t0;
-  const builder = (async () => {
-    // One slice ahead: slice s + 1 is built when slice s becomes due.
-    for (let s = 1; s < load.slices; s++) {
-      const due = t0 + ((s - 1) * load.sliceSize * 1000) / rate;
-      await sleep(Math.max(0, due - performance.now()));
-      await load.buildNext();
-    }
-  })();
   await Promise.all(
     Array.from({ length: CHAINS }, async (_, chain) => {
       for (let i = chain; i < load.blocks.length; i += CHAINS) {
-        await load.sliceReady(Math.floor(i / load.sliceSize));
+        const s = Math.floor(i / load.sliceSize);
+        load.slice(s + 1); // one slice ahead of the posts, not of the clock: parents stay young when posting lags
+        await load.slice(s);
         const wait = t0 + (i * 1000) / rate - performance.now();
         if (wait > 1) await sleep(wait);
         const b = load.blocks[i];
@@ -222,7 +218,6 @@ async function submit(coordinator, load, rate, t0) {
       }
     }),
   );
-  await builder;
   return { end: last, failures };
 }
 
@@ -256,7 +251,7 @@ async function watchArrivals(followers, load, before, limitAt) {
 async function phase(coordinator, followers, rate, index, heads) {
   const count = Math.round(rate * SECONDS);
   const load = planLoad(coordinator, rate, count, index, heads);
-  await load.buildNext();
+  await load.slice(0);
   const before = new Map();
   for (const f of followers) before.set(f, { ...(await counters(f)), cpu: cpuSeconds(f.pid) });
   const cooBefore = { ...(await counters(coordinator)), cpu: cpuSeconds(coordinator.pid) };
@@ -376,8 +371,8 @@ async function main() {
       }
     }
 
-    // Referenced at the coordinator: each phase's sample, a few milestones after the last phase.
-    await sleep(5_000);
+    // Referenced at the coordinator: each phase's sample, ten milestones after the last phase.
+    await sleep(10_000);
     for (const p of phases) {
       let referenced = 0;
       await pool(p.sample, 8, async (b) => {
