@@ -1,6 +1,6 @@
 // What a gossiped block costs a receiver, beside Hornet: `npm run bench:gossip-cost [--
-// --rates 150,300,600,1000,1500 --seconds 20 --pow 0]` (issue 24, docs/benchmarks.md "npm run
-// bench:gossip-cost"). Linux only (/proc). Needs Hornet 2.0.1 (HORNET_BIN with `hornet`,
+// --rates 150,300,600,1000,1500 --seconds 20 --pow 0 --chains 32 --idle 10 --hornet 1]`
+// (issue 24, docs/benchmarks.md "npm run bench:gossip-cost"). Linux only (/proc). Needs Hornet 2.0.1 (HORNET_BIN with `hornet`,
 // HORNET_INTEROP with start-hornet-follower.sh, as bench:sync); without it, ours alone.
 // BENCH_PORTS=<from>-<to> keeps every port it opens in a range.
 //
@@ -17,12 +17,13 @@
 // --chains chains (block i in chain i mod chains, each chain posted in order, the next
 // block once the previous one is answered); a block's parents are the previous block of its
 // chain plus two of the coordinator's tips (GET /tips) taken when its slice of a fifth of a
-// second was built, which is when posting reaches the slice before (one slice ahead of the
-// posts, not of the clock, so that parents stay young when the coordinator lags). So every block but a chain's last one is
-// approved by its successor, the chains' heads are tips the coordinator's milestones pick
-// up, and no block's cone roots are older than a slice: the blocks stay referenced (checked
-// at the end on a sample of each phase at the coordinator). Building (encoding, the nonce at
-// --pow) is done a slice ahead, so posting is all the generator does in time.
+// second was built, which is when posting reaches the slice before: one slice ahead of the
+// posts, not of the clock, so that parents stay young when the coordinator lags. So every
+// block but a chain's last one is approved by its successor, the chains' heads are tips the
+// coordinator's milestones pick up, and no block's cone is older than a slice: the blocks
+// stay referenced (checked on a sample of each phase at the coordinator, ten seconds after
+// the last phase). Building (encoding, the nonce at --pow) is done a slice ahead, so posting
+// is all the generator does in time.
 //
 // A follower "has the phase" when its gossip counters (`newBlocks` summed over its peers,
 // GET /api/core/v2/peers, which Hornet serves too) grew by the phase's blocks and the last
