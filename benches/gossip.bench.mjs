@@ -40,15 +40,14 @@
 // ratio from a median, --rounds 3.
 
 import { fork } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { arg, cpuSeconds, fmt, table } from './measure.mjs';
 import { BenchNode, SERIALIZER, core, percentile, pool, sleep } from './ledger-load.mjs';
-import { freePort } from './node-process.mjs';
+import { gossipCounters, planNode } from './node-process.mjs';
 
 const require = createRequire(import.meta.url);
 const BLOCKS = arg('blocks', 20_000);
@@ -117,25 +116,9 @@ function startProbe(urls) {
 
 // ---- nodes --------------------------------------------------------------------------------
 
-const native = require('../dist/native.js').default;
-
-/** A node's identity and p2p port, fixed before any node starts so that peers can name each other. */
-async function plan(name) {
-  const dataDir = mkdtempSync(join(tmpdir(), `ledger-node-bench-gossip-${name}-`));
-  const peerId = native.identityPeerId(join(dataDir, 'p2p-identity.key'), undefined);
-  const port = await freePort();
-  return {
-    name,
-    dataDir,
-    peerId,
-    address: `/ip4/127.0.0.1/tcp/${port}/p2p/${peerId}`,
-    bind: `/ip4/127.0.0.1/tcp/${port}`,
-  };
-}
-
 /** Start the nodes of a topology: `edges` name who peers with whom (both sides list the other). */
 async function network(names, edges) {
-  const plans = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await plan(n)])));
+  const plans = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await planNode(`gossip-${n}`)])));
   const publicKey = core.publicKey(COORDINATOR_SEED);
   const nodes = {};
   for (const name of names) {
@@ -164,21 +147,6 @@ async function network(names, edges) {
 }
 
 const { issueToken } = require('../dist/jwt-secret.js');
-
-/** A node's gossip counters summed over its peers (REST peer view, JWT). */
-async function gossipCounters(node) {
-  const token = await issueToken(JWT_SECRET);
-  const res = await fetch(`${node.base}/api/core/v2/peers`, { headers: { Authorization: `Bearer ${token}` } });
-  const peers = res.status === 200 ? await res.json() : [];
-  const sum = (k) => peers.reduce((s, p) => s + (p.gossip?.metrics?.[k] ?? 0), 0);
-  return {
-    sent: sum('sentBlocks'),
-    received: sum('receivedBlocks'),
-    fresh: sum('newBlocks'),
-    dropped: sum('droppedPackets'),
-    asked: sum('sentBlockRequests'),
-  };
-}
 
 /** CPU seconds of a process's gossip threads (named `ledger-gossip*`: the runtime, its blocking pool). */
 function gossipCpuSeconds(pid) {
@@ -282,7 +250,9 @@ async function arrivalsByCounters(nodes, receivers, blocks, fresh) {
   let last = -1;
   let lastChange = now();
   while (Object.keys(reachedAt).length < receivers.length && now() - lastChange < SETTLE_MS) {
-    const counts = await Promise.all(receivers.map(async (r) => (await gossipCounters(nodes[r])).fresh - fresh[r]));
+    const counts = await Promise.all(
+      receivers.map(async (r) => (await gossipCounters(nodes[r].base, await issueToken(JWT_SECRET))).fresh - fresh[r]),
+    );
     receivers.forEach((r, i) => {
       if (counts[i] >= blocks && reachedAt[r] === undefined) reachedAt[r] = now();
     });
@@ -312,7 +282,7 @@ async function run(kind, round, count = BLOCKS) {
     await probeProcess?.ready;
     const { all, mineSeconds } = await buildLoad(a, `${kind}-${round}`, count);
     const before = {
-      counters: await Promise.all(names.map((n) => gossipCounters(nodes[n]))),
+      counters: await Promise.all(names.map(async (n) => gossipCounters(nodes[n].base, await issueToken(JWT_SECRET)))),
       cpu: names.map((n) => cpuSeconds(nodes[n].child.pid)),
       gossipCpu: names.map((n) => gossipCpuSeconds(nodes[n].child.pid)),
       probe: probeProcess ? cpuSeconds(probeProcess.pid) : NaN,
@@ -358,7 +328,7 @@ async function run(kind, round, count = BLOCKS) {
       });
     }
     const after = {
-      counters: await Promise.all(names.map((n) => gossipCounters(nodes[n]))),
+      counters: await Promise.all(names.map(async (n) => gossipCounters(nodes[n].base, await issueToken(JWT_SECRET)))),
       cpu: names.map((n) => cpuSeconds(nodes[n].child.pid)),
       gossipCpu: names.map((n) => gossipCpuSeconds(nodes[n].child.pid)),
       probe: probeProcess ? cpuSeconds(probeProcess.pid) : NaN,

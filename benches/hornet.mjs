@@ -10,11 +10,17 @@
 //
 // The pair's second node only serves gossip: once the coordinator has issued milestones,
 // it is stopped so that it does not take CPU time from the node under test.
+//
+// A Hornet follower of our coordinator (`startHornetFollower`, bench:sync and
+// bench:gossip-cost): `start-hornet-follower.sh` from the genesis snapshot our coordinator
+// writes (`writeGenesisSnapshot`, i.e. `ledger-node snapshot write`), trusting our
+// coordinator's key and dialing it over gossip.
 
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort } from './node-process.mjs';
 
 function locate() {
@@ -36,10 +42,10 @@ export function hornetUnavailable() {
   return undefined;
 }
 
-function run(file, args, env) {
+function run(file, args, env = {}, timeout = 180_000) {
   return new Promise((resolveRun, reject) => {
-    execFile(file, args, { env: { ...process.env, ...env }, timeout: 180_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${file} failed: ${err.message}\n${stdout}\n${stderr}`));
+    execFile(file, args, { env: { ...process.env, ...env }, timeout }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${file} ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
       else resolveRun(stdout);
     });
   });
@@ -106,3 +112,54 @@ export async function startHornet() {
 
 /** Hornet's private-tangle wallet (public test key of Hornet's private_tangle_keys.md): seed, and its genesis output of 1 Ti. */
 export const HORNET_WALLET_SEED = '0x52d23081a626b1eca34b63f1eaeeafcbd66bf545635befc12cd0f19926efefb0';
+
+/** `undefined` when a Hornet follower can be started, else why not. */
+export function hornetFollowerUnavailable() {
+  const bin = process.env.HORNET_BIN;
+  const scripts = process.env.HORNET_INTEROP;
+  if (!bin || !existsSync(join(bin, 'hornet'))) return 'no Hornet (set HORNET_BIN to the folder holding `hornet`)';
+  if (!scripts || !existsSync(join(scripts, 'start-hornet-follower.sh')))
+    return 'no interop scripts (set HORNET_INTEROP to the folder of start-hornet-follower.sh)';
+  return undefined;
+}
+
+/**
+ * The genesis snapshot of our node's data directory (`ledger-node snapshot write`, the node
+ * may be running), in a temporary folder: `{ file, remove() }`.
+ */
+export async function writeGenesisSnapshot(dataDir) {
+  const file = join(mkdtempSync(join(tmpdir(), 'ledger-node-bench-genesis-')), 'genesis.bin');
+  const bin = fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url));
+  await run(process.execPath, [bin, 'snapshot', 'write', '--out', file, '--data-dir', dataDir], {}, 300_000);
+  return { file, remove: () => rmSync(dirname(file), { recursive: true, force: true }) };
+}
+
+/**
+ * A Hornet follower from `snapshotFile`, trusting `coordinatorPublicKey` (0x hex) and dialing
+ * `peerAddress` (a multiaddress with /p2p/): `{ url, pid, state, stop(), remove() }`.
+ */
+export async function startHornetFollower({ snapshotFile, coordinatorPublicKey, peerAddress }) {
+  const state = join(mkdtempSync(join(tmpdir(), 'ledger-node-bench-hornet-follower-')), 'follower');
+  const [rest, p2p] = [await freePort(), await freePort()];
+  const stop = async () => {
+    await run('bash', [join(process.env.HORNET_INTEROP, 'stop.sh'), state]).catch(() => {});
+  };
+  const remove = () => rmSync(dirname(state), { recursive: true, force: true });
+  try {
+    await run('bash', [join(process.env.HORNET_INTEROP, 'start-hornet-follower.sh')], {
+      BIN: process.env.HORNET_BIN,
+      SNAPSHOT: snapshotFile,
+      COO_PUBLIC_KEYS: coordinatorPublicKey.slice(2),
+      LEDGER_PEER: peerAddress,
+      STATE: state,
+      REST_F: `127.0.0.1:${rest}`,
+      P2P_PORT_F: String(p2p),
+    });
+  } catch (err) {
+    await stop();
+    remove();
+    throw err;
+  }
+  const pid = Number(readFileSync(join(state, 'hornet-follower.pid'), 'utf8').trim());
+  return { url: `http://127.0.0.1:${rest}`, pid, state, stop, remove };
+}

@@ -1,8 +1,9 @@
 // Tiny measurement helpers shared by the benchmarks: repeat a function for a time window
-// and report operations per second; CPU time of a process; bytes a directory takes on disk;
-// format tables.
+// and report operations per second; CPU time and resident memory of a process; the load
+// average; bytes a directory takes on disk; format tables.
 
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
 export function rate(fn, { ms = 1000, batch = 1 } = {}) {
@@ -50,6 +51,24 @@ export function cpuSeconds(pid) {
     return NaN;
   }
 }
+
+/** Resident memory of a process in MiB, from /proc (Linux); NaN elsewhere. */
+export function rssMiB(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return Number(line.split(/\s+/)[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The machine's load average over 1, 5 and 15 minutes, as text. */
+export const loadAverage = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /**
  * What a directory holds: `disk`, the bytes allocated to every file below it, as `du -s -B1`

@@ -71,14 +71,14 @@
 
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { arg, cpuSeconds, table } from './measure.mjs';
+import { arg, cpuSeconds, loadAverage, rssMiB, table } from './measure.mjs';
 import {
   BenchNode,
   benchKey,
@@ -126,10 +126,7 @@ const COORDINATOR_SEED = '0x' + createHash('sha256').update('ledger-node bench:n
 const TAG = '0x' + Buffer.from('bench:network').toString('hex');
 const MAX_IN_FLIGHT = 256;
 const now = () => performance.timeOrigin + performance.now();
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
+const load = loadAverage;
 const started = now();
 const log = (line) => console.log(`[${((now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
@@ -408,17 +405,6 @@ async function metrics(n) {
     known: value('ledger_node_gossip_messages{counter="knownBlocks"}'),
     stored: value('ledger_node_blocks_stored'),
   };
-}
-
-function rssMiB(pid) {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('VmRSS:'));
-    return Number(line.split(/\s+/)[1]) / 1024;
-  } catch {
-    return NaN;
-  }
 }
 
 /** Wait until `n` is synced: /health 200 and confirmed ≥ `target`. The time from its process start (ms), or NaN. */

@@ -1,7 +1,12 @@
 // A node of this checkout in a child process for a benchmark: on a free loopback port,
-// ready once `readyPath` answers 200, stopped with SIGTERM.
+// ready once `readyPath` answers 200, stopped with SIGTERM. Also the free ports it takes
+// (BENCH_PORTS) and `planNode`, a data directory whose gossip identity exists before the
+// node starts, so that peers can name each other; `gossipCounters`, a node's gossip counters.
 
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +36,24 @@ export async function freePort() {
 }
 
 let nextInRange;
+
+/**
+ * A temporary data directory (`ledger-node-bench-<name>-…`) with its gossip identity made now
+ * and a free p2p port: `{ dataDir, peerId, bind, address }` (address = bind + /p2p/peerId).
+ * Needs the built addon (dist/).
+ */
+export async function planNode(name) {
+  const native = createRequire(import.meta.url)('../dist/native.js').default;
+  const dataDir = mkdtempSync(join(tmpdir(), `ledger-node-bench-${name}-`));
+  const peerId = native.identityPeerId(join(dataDir, 'p2p-identity.key'), undefined);
+  const port = await freePort();
+  return {
+    dataDir,
+    peerId,
+    bind: `/ip4/127.0.0.1/tcp/${port}`,
+    address: `/ip4/127.0.0.1/tcp/${port}/p2p/${peerId}`,
+  };
+}
 
 async function listenOnce(port) {
   const server = createServer();
@@ -64,4 +87,22 @@ export async function startNodeProcess(dataDir, flags, { readyPath = '/api/core/
   const stop = () =>
     new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
   return { url, stop };
+}
+
+/**
+ * A node's gossip counters summed over its peers, from `GET /api/core/v2/peers` (ours with a
+ * JWT `token`; Hornet's private-tangle config serves it without one): blocks sent, received,
+ * received new (`fresh`), packets dropped, blocks asked for.
+ */
+export async function gossipCounters(base, token) {
+  const res = await fetch(`${base}/api/core/v2/peers`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+  const peers = res.status === 200 ? await res.json() : [];
+  const sum = (k) => peers.reduce((s, p) => s + (p.gossip?.metrics?.[k] ?? 0), 0);
+  return {
+    sent: sum('sentBlocks'),
+    received: sum('receivedBlocks'),
+    fresh: sum('newBlocks'),
+    dropped: sum('droppedPackets'),
+    asked: sum('sentBlockRequests'),
+  };
 }

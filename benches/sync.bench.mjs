@@ -30,15 +30,13 @@
 // history is built in real time, so 10,000 milestones take 2.8 hours to build at 1 s and
 // 17 minutes at 0.1 s (timestamps then run ahead of the clock: docs/coordinator.md#cadence).
 
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { arg, cpuSeconds, dirSizes, mib, table } from './measure.mjs';
+import { arg, cpuSeconds, dirSizes, loadAverage, mib, table } from './measure.mjs';
 import {
   BenchNode,
   benchKey,
@@ -50,10 +48,10 @@ import {
   split,
   transfer,
 } from './ledger-load.mjs';
-import { freePort } from './node-process.mjs';
+import { hornetFollowerUnavailable, startHornetFollower, writeGenesisSnapshot } from './hornet.mjs';
+import { planNode } from './node-process.mjs';
 
 const require = createRequire(import.meta.url);
-const native = require('../dist/native.js').default;
 const { issueToken } = require('../dist/jwt-secret.js');
 
 const MILESTONES = arg('milestones', 10_000);
@@ -68,28 +66,16 @@ const SNAPSHOT_DEPTH = 25;
 const JWT_SECRET = 'ledger-node bench:sync';
 const COORDINATOR_SEED = '0x' + createHash('sha256').update('ledger-node bench:sync coordinator').digest('hex');
 const COORDINATOR_PUBLIC_KEY = core.publicKey(COORDINATOR_SEED);
-const BIN = fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url));
 const started = performance.now();
 const clock = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
+const load = loadAverage;
 
 // ---- nodes ----------------------------------------------------------------------------------
-
-/** A data directory with its gossip identity made now, so that peers can name the node before it starts. */
-async function plan(name) {
-  const dataDir = mkdtempSync(join(tmpdir(), `ledger-node-bench-sync-${name}-`));
-  const peerId = native.identityPeerId(join(dataDir, 'p2p-identity.key'), undefined);
-  const port = await freePort();
-  return { dataDir, bind: `/ip4/127.0.0.1/tcp/${port}`, address: `/ip4/127.0.0.1/tcp/${port}/p2p/${peerId}` };
-}
 
 const COMMON = ['--jwt-secret', JWT_SECRET, '--no-dashboard', '--no-faucet', '--genesis-style', 'hornet'];
 
 async function startCoordinator() {
-  const p = await plan('coordinator');
+  const p = await planNode('coordinator');
   const node = await BenchNode.start({
     pow: 0,
     dataDir: p.dataDir,
@@ -110,7 +96,7 @@ async function startCoordinator() {
 
 /** A follower of `coordinator` over gossip; `extra` adds flags (a snapshot, a config file). */
 async function startFollower(name, coordinator, extra = []) {
-  const p = await plan(name);
+  const p = await planNode(name);
   return BenchNode.start({
     pow: 0,
     dataDir: p.dataDir,
@@ -302,53 +288,6 @@ async function buildHistory(coordinator) {
   return { counts, seconds: (performance.now() - buildStart) / 1000 };
 }
 
-// ---- Hornet ---------------------------------------------------------------------------------
-
-function hornetUnavailable() {
-  const bin = process.env.HORNET_BIN;
-  const scripts = process.env.HORNET_INTEROP;
-  if (!bin || !existsSync(join(bin, 'hornet'))) return 'no Hornet (set HORNET_BIN to the folder holding `hornet`)';
-  if (!scripts || !existsSync(join(scripts, 'start-hornet-follower.sh')))
-    return 'no interop scripts (set HORNET_INTEROP to the folder of start-hornet-follower.sh)';
-  return undefined;
-}
-
-function run(file, args, env = {}) {
-  return new Promise((resolveRun, reject) => {
-    execFile(file, args, { env: { ...process.env, ...env }, timeout: 300_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${file} ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
-      else resolveRun(stdout);
-    });
-  });
-}
-
-/** A Hornet follower from our genesis snapshot, dialing the coordinator: `{ url, pid, state, stop }`. */
-async function startHornetFollower(coordinator, snapshotFile) {
-  const state = join(mkdtempSync(join(tmpdir(), 'ledger-node-bench-sync-hornet-')), 'follower');
-  const [rest, p2p] = [await freePort(), await freePort()];
-  const stop = async () => {
-    await run('bash', [join(process.env.HORNET_INTEROP, 'stop.sh'), state]).catch(() => {});
-  };
-  const remove = () => rmSync(join(state, '..'), { recursive: true, force: true });
-  try {
-    await run('bash', [join(process.env.HORNET_INTEROP, 'start-hornet-follower.sh')], {
-      BIN: process.env.HORNET_BIN,
-      SNAPSHOT: snapshotFile,
-      COO_PUBLIC_KEYS: COORDINATOR_PUBLIC_KEY.slice(2),
-      LEDGER_PEER: coordinator.address,
-      STATE: state,
-      REST_F: `127.0.0.1:${rest}`,
-      P2P_PORT_F: String(p2p),
-    });
-  } catch (err) {
-    await stop();
-    remove();
-    throw err;
-  }
-  const pid = Number(readFileSync(join(state, 'hornet-follower.pid'), 'utf8').trim());
-  return { url: `http://127.0.0.1:${rest}`, pid, state, stop, remove };
-}
-
 // ---- 2. followers ---------------------------------------------------------------------------
 
 /**
@@ -399,7 +338,7 @@ function processStart(pid) {
 const ours = (node) => Object.assign(node, { url: node.base, pid: node.child.pid });
 
 async function main() {
-  const why = HORNET ? hornetUnavailable() : '--hornet 0';
+  const why = HORNET ? hornetFollowerUnavailable() : '--hornet 0';
   console.log(
     `bench:sync: ${MILESTONES} milestones every ${INTERVAL} s, ${TRANSFERS} transfers and ${TAGGED} tagged-data blocks a second, ` +
       `pruning follower keeps ${KEEP}; Hornet: ${why ?? 'yes'}; load ${load()}`,
@@ -452,13 +391,17 @@ async function main() {
     let hornet;
     let hornetBytes = { disk: NaN, apparent: NaN };
     if (!why) {
-      const genesisFile = join(mkdtempSync(join(tmpdir(), 'ledger-node-bench-sync-genesis-')), 'genesis.bin');
-      await run(process.execPath, [BIN, 'snapshot', 'write', '--out', genesisFile, '--data-dir', coordinator.dataDir]);
+      const genesis = await writeGenesisSnapshot(coordinator.dataDir);
       try {
         hornet = await timeToSynced(
           '(H) Hornet 2.0.1, warp sync from genesis',
           coordinator,
-          () => startHornetFollower(coordinator, genesisFile),
+          () =>
+            startHornetFollower({
+              snapshotFile: genesis.file,
+              coordinatorPublicKey: COORDINATOR_PUBLIC_KEY,
+              peerAddress: coordinator.address,
+            }),
           syncLimit,
         );
         await hornet.follower.stop();
@@ -471,7 +414,7 @@ async function main() {
         console.log(`  Hornet follower failed: ${err.message.split('\n')[0]}`);
         hornet = undefined;
       } finally {
-        rmSync(join(genesisFile, '..'), { recursive: true, force: true });
+        genesis.remove();
       }
     }
 
