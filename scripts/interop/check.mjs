@@ -8,6 +8,9 @@
 //       outputs (JSON and metadata), and every block of its cone (raw bytes, metadata)
 //   node scripts/interop/check.mjs outputs  <urlA> <urlB> <outputId>...
 //       the outputs' JSON and metadata (ledgerIndex aside) on both
+//   node scripts/interop/check.mjs ledger   <urlA> <urlB>
+//       every unspent output A's indexer lists (basic, alias, foundry, NFT) compared on B as
+//       `outputs` does; B needs no indexer (Hornet has none)
 //   node scripts/interop/check.mjs tagged   <submitUrl> <checkUrl> [--one-parent]
 //       a tagged-data block submitted to the first node is referenced on the second,
 //       with the same metadata on both (--one-parent: the block names one tip as its
@@ -130,6 +133,30 @@ async function compareOutput(a, b, outputId, label) {
   const strip = (o) => ({ ...o, metadata: { ...o.metadata, ledgerIndex: undefined } });
   const diff = firstDifference(strip(x.body), strip(y.body));
   report(!diff, `${label} output ${outputId}`, diff ?? `${x.body.output.amount}, spent ${x.body.metadata.isSpent}`);
+}
+
+/** Every unspent output A's indexer lists, compared on B; one line per kind, and per difference. */
+async function ledger(a, b) {
+  const counts = {};
+  for (const kind of ['basic', 'alias', 'foundry', 'nft']) {
+    const ids = [];
+    let cursor;
+    do {
+      const query = `pageSize=1000${cursor ? `&cursor=${cursor}` : ''}`;
+      const r = await get(a, `/api/indexer/v1/outputs/${kind}?${query}`);
+      if (r.status !== 200) return report(false, `ledger: ${kind} outputs of ${a}`, `status ${r.status}`);
+      ids.push(...r.body.items);
+      cursor = r.body.cursor;
+    } while (cursor);
+    const before = failures;
+    for (const id of ids) await compareOutput(a, b, id, `ledger ${kind}`);
+    counts[kind] = `${ids.length - (failures - before)}/${ids.length}`;
+  }
+  console.log(
+    `ledger: outputs equal on both, per kind: ${Object.entries(counts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
 }
 
 async function compare(a, b, from) {
@@ -347,6 +374,8 @@ async function main() {
     case 'outputs':
       for (const id of args.slice(2)) await compareOutput(a, b, id, 'ledger');
       return;
+    case 'ledger':
+      return ledger(a, b);
     case 'tagged':
       return tagged(a, b, oneParent);
     case 'transfer':
@@ -359,7 +388,7 @@ async function main() {
 
 function usage() {
   console.error(
-    'usage: check.mjs compare|outputs|tagged|transfer <urlA> <urlB> [--from N] [outputId…] [--one-parent] [--seed 0x… --output 0x…]',
+    'usage: check.mjs compare|outputs|ledger|tagged|transfer <urlA> <urlB> [--from N] [outputId…] [--one-parent] [--seed 0x… --output 0x…]',
   );
   process.exit(2);
 }

@@ -5,7 +5,8 @@
 #   HORNET_BIN=<dir with hornet and inx-coordinator> HORNET_INTEROP=<dir with start-hornet-pair.sh …> \
 #     scripts/interop/hornet.sh setup1      # ledger-node follows a Hornet network
 #     scripts/interop/hornet.sh setup2      # Hornet follows a network whose coordinator is ledger-node
-#     scripts/interop/hornet.sh snapshots   # snapshots after genesis, both ways (docs/snapshots.md)
+#     scripts/interop/hornet.sh snapshots   # snapshots after genesis, both ways (docs/snapshots.md);
+#                                           # RICH=0 leaves out the chains, tokens and NFTs of part 1
 #
 # Nothing outside this clone is guessed: both variables are required. State (databases, logs,
 # configs) goes to $STATE (default ${TMPDIR:-/tmp}/ledger-node-interop/<setup>), wiped first.
@@ -50,6 +51,19 @@ status() { # URL -> "confirmed latest healthy"
 }
 
 confirmed() { status "$1" | cut -d' ' -f1; }
+
+# Aliases, foundries and their native tokens, NFTs, and basic outputs with every unlock
+# condition and feature, made on ledger-node by indexer-load.ts (the inx-indexer interop's
+# load) from the dev key's $change, which puts half of it aside for a reserve key: the
+# transfers go on from there ($change and $dev_key).
+rich_ledger() {
+  echo "== aliases, foundries, native tokens, NFTs and unlock conditions in the ledger (indexer-load.ts)"
+  FUNDING_OUTPUT="$change" SEED="${SEED:-23}" npx --prefix "$ROOT" vite-node "$ROOT/scripts/interop/indexer-load.ts" \
+    "$OURS" "$STATE/plan.json" >"$STATE/load.log" 2>&1 || { echo "FAIL the load, see $STATE/load.log"; tail -5 "$STATE/load.log"; exit 1; }
+  grep -v "^reserve: " "$STATE/load.log" | tail -2
+  # The transfers go on from the reserve the load put aside, with its key.
+  read -r change dev_key < <(sed -n 's/^reserve: //p' "$STATE/load.log")
+}
 
 wait_confirmed() { # URL INDEX SECONDS: until URL has confirmed INDEX
   local i
@@ -159,6 +173,7 @@ JSON
   for at in 40 110 180; do # transfers on the way: the snapshot's ledger is not the genesis
     wait_confirmed "$OURS" "$at" 400
     transfer "$OURS" "$OURS" "$dev_key" "$change" >"$STATE/transfer-$at.log"; grep -c "^ok" "$STATE/transfer-$at.log" | sed "s/^/transfer at $at: ok checks: /"
+    if [ "$at" = 40 ] && [ "${RICH:-1}" = 1 ]; then rich_ledger; fi
   done
   wait_confirmed "$OURS" 226 400
   token=$(node "$ROOT/bin/ledger-node.js" jwt --config "$STATE/ledger-node.json")
@@ -193,6 +208,8 @@ JSON
   echo "== every milestone after the delta's target, on both: payload, utxo-changes, outputs, cone blocks"
   "${CHECK[@]}" compare "$OURS" "$HF" --from 207 | tail -3
   "${CHECK[@]}" outputs "$OURS" "$HF" "$change" | tail -2
+  echo "== every unspent output (ledger-node's indexer lists them), on both"
+  "${CHECK[@]}" ledger "$OURS" "$HF" | grep -v "^ok" | tail -5
   "$HORNET_INTEROP/stop.sh" "$J" >/dev/null || true
   kill -TERM "$(cat "$STATE/ledger-node.pid")"; rm -f "$STATE/ledger-node.pid"; sleep 3
   fi
