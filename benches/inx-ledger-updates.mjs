@@ -104,6 +104,7 @@ async function run(withClient, { transactions, chains, pow }) {
   const address = `127.0.0.1:${inxPort}`;
   const node = await BenchNode.start({ pow, args: ['--inx', '--inx-bind', address] });
   let inxClient;
+  let done = false;
   try {
     const { chains: load_ } = await prepareLoad(node, { transactions, chains });
     const all = load_.flat();
@@ -121,7 +122,6 @@ async function run(withClient, { transactions, chains, pow }) {
     let lastIncludedAt = 0;
     let firstLoadIndex = Number.POSITIVE_INFINITY;
     let lastLoadIndex = 0;
-    let done = false;
     const watcher = (async () => {
       while (!done) {
         const confirmed = (await info()).confirmedMilestone.index;
@@ -139,7 +139,6 @@ async function run(withClient, { transactions, chains, pow }) {
           }
         }
         seen = confirmed;
-        if (included === all.length) return;
         await sleep(25);
       }
     })();
@@ -148,8 +147,6 @@ async function run(withClient, { transactions, chains, pow }) {
     const loadBefore = load();
     const { submitStart, submitEnd } = await submitLoad(node, load_);
     while (included < all.length && performance.now() - Math.max(submitEnd, lastIncludedAt) < 10_000) await sleep(50);
-    done = true;
-    await watcher;
     const cpu = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
     const result = {
       transactions: all.length,
@@ -168,10 +165,13 @@ async function run(withClient, { transactions, chains, pow }) {
         await sleep(50);
         report = await inxClient.report();
       }
+      done = true;
+      await watcher;
       result.clientCpu = cpuSeconds(inxClient.pid) - cpuBefore[1];
       const ofLoad = report.batches.filter((b) => b.index >= firstLoadIndex && b.index <= lastLoadIndex);
       const span = (ofLoad.at(-1).endAt - ofLoad[0].beginAt) / 1000;
       const outputs = ofLoad.reduce((sum, b) => sum + b.consumed + b.created, 0);
+      // Every batch since the client's start, empty milestones included.
       const lags = report.batches
         .filter((b) => confirmedAt.has(b.index))
         .map((b) => b.endAt - confirmedAt.get(b.index))
@@ -197,10 +197,10 @@ async function run(withClient, { transactions, chains, pow }) {
       // Replay: the same milestones again as a bounded stream.
       const replay = startClient(address, firstLoadIndex, lastLoadIndex);
       const replayCpuBefore = [cpuSeconds(node.child.pid), cpuSeconds(replay.pid)];
-      const started = now();
       await replay.ready;
       const ended = await replay.ended;
-      const seconds = (now() - started) / 1000;
+      // From the first BEGIN to the last END, as the client saw them.
+      const seconds = (ended.batches.at(-1).endAt - ended.batches[0].beginAt) / 1000;
       const replayed = ended.batches.reduce((sum, b) => sum + b.consumed + b.created, 0);
       Object.assign(result, {
         replayBatches: ended.batches.length,
@@ -213,8 +213,11 @@ async function run(withClient, { transactions, chains, pow }) {
       });
       replay.stop();
     }
+    done = true;
+    await watcher;
     return result;
   } finally {
+    done = true;
     inxClient?.stop();
     await node.stop();
   }

@@ -96,26 +96,28 @@ async function measure(node, wsUrl, brokerPids, { clients, probes, rate, seconds
     const startedAt = now();
     const { submitted, seconds: sendSeconds } = await sendLoad(node, rate, seconds);
     const expected = clients * submitted.size;
+    // Until every probe has every submitted block, or none arrived for 3 s (milestone
+    // messages keep coming every second, so the counts alone never settle).
+    const received = (receipts) => receipts.filter(([id]) => submitted.has(id));
     let report = await subs.report();
+    let latencies = [];
     let lastChange = performance.now();
-    let lastAt = now();
     let cpuToLast = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
     for (;;) {
-      await sleep(100);
-      const next = await subs.report();
-      if (next.delivered !== report.delivered) {
+      await sleep(250);
+      const cpuNow = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
+      const reportNow = await subs.report();
+      const found = received(await subs.receipts());
+      if (found.length !== latencies.length) {
+        latencies = found;
         lastChange = performance.now();
-        lastAt = now();
-        cpuToLast = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
+        cpuToLast = cpuNow;
+        report = reportNow;
       }
-      report = next;
-      if (report.blocks >= expected || performance.now() - lastChange > 3_000) break;
+      if (latencies.length >= probes * submitted.size || performance.now() - lastChange > 3_000) break;
     }
-    const receipts = await subs.receipts();
-    const latencies = receipts
-      .filter(([id]) => submitted.has(id))
-      .map(([id, at]) => Math.max(0, at - submitted.get(id)))
-      .sort((a, b) => a - b);
+    const lastAt = Math.max(...latencies.map(([, at]) => at));
+    latencies = latencies.map(([id, at]) => Math.max(0, at - submitted.get(id))).sort((a, b) => a - b);
     const windowSeconds = (lastAt - startedAt) / 1000;
     return {
       connectSeconds,
