@@ -97,11 +97,12 @@ export async function indexerPhase({ outputs, connections, duration, rounds, pag
 
     // Theirs: inx-indexer imports the ledger over ReadUnspentOutputs.
     const inxPort = await freePort();
-    const theirNode = await startNodeProcess(
-      theirs,
-      [...NODE_FLAGS, '--no-indexer', '--inx', '--inx-bind', `127.0.0.1:${inxPort}`],
-      { timeoutMs: START_TIMEOUT_MS },
-    );
+    const { node: theirNode, seconds: theirStart } = await timedStart(theirs, [
+      '--no-indexer',
+      '--inx',
+      '--inx-bind',
+      `127.0.0.1:${inxPort}`,
+    ]);
     running.push(theirNode);
     const loadAtImport = load();
     const importStart = performance.now();
@@ -201,6 +202,7 @@ export async function indexerPhase({ outputs, connections, duration, rounds, pag
       buildSeconds,
       rebuiltStart: rebuilt.seconds,
       plainStart: plain.seconds,
+      theirStart,
       registeredSeconds,
       syncedSeconds,
       ownSeconds,

@@ -42,6 +42,7 @@ function reportIndexer(r) {
     [
       ['built-in: node start with the index rebuild / without, s', `${s2(r.rebuiltStart)} / ${s2(r.plainStart)}`],
       ['built-in: build time (the difference), s', s2(r.buildSeconds)],
+      ['node start with --no-indexer --inx on the first copy of the ledger, s', s2(r.theirStart)],
       ['inx-indexer: start → indexer/v1 registered, s', s2(r.registeredSeconds)],
       ['inx-indexer: start → answers at the confirmed milestone, s', s2(r.syncedSeconds)],
       ['inx-indexer: its own "Importing initial ledger … took", s', s2(r.ownSeconds)],
