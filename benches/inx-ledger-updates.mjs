@@ -2,8 +2,8 @@
 // bench:ledger's transfers (ledger-load.mjs: fan-out, one signed transfer per output in
 // chains of pre-mined blocks, submitted as bytes) at the highest rate it sustains.
 //
-// Each round runs the load twice on fresh nodes, both with --inx: without a client, then
-// with one INX client (a process of its own, this file's `--client` mode: @grpc/grpc-js with
+// Each round runs the load twice on fresh nodes, both with --inx: without a client and
+// with one INX client (which goes first alternates from round to round) (a process of its own, this file's `--client` mode: @grpc/grpc-js with
 // crates/ledger-inx/proto/inx.proto, as an extension connects) on ListenToLedgerUpdates from
 // the milestone after the fan-out. Both runs watch the milestones' utxo-changes over REST
 // for the load's spent inputs (as bench:ledger) and poll /info every 25 ms for the time
@@ -226,7 +226,8 @@ async function run(withClient, { transactions, chains, pow }) {
 export async function ledgerUpdatesPhase({ transactions, chains, pow, rounds }) {
   const results = [];
   for (let round = 1; round <= rounds; round++) {
-    for (const withClient of [false, true]) {
+    // Alternating which goes first: on a shared machine the load drifts within a round.
+    for (const withClient of round % 2 ? [false, true] : [true, false]) {
       const r = await run(withClient, { transactions, chains, pow });
       console.log(
         `ledger-updates round ${round} ${withClient ? 'with' : 'without'} the INX client: ${Math.round(r.confirmedTps)} confirmed tx/s, ${r.included} of ${r.transactions} (load ${r.load})`,
