@@ -3,7 +3,8 @@
 // chains of pre-mined blocks, submitted as bytes) at the highest rate it sustains.
 //
 // Each round runs the load twice on fresh nodes, both with --inx: without a client and
-// with one INX client (which goes first alternates from round to round) (a process of its own, this file's `--client` mode: @grpc/grpc-js with
+// with one INX client (which goes first alternates from round to round). The client is a
+// process of its own (this file's `--client` mode: @grpc/grpc-js with
 // crates/ledger-inx/proto/inx.proto, as an extension connects) on ListenToLedgerUpdates from
 // the milestone after the fan-out. Both runs watch the milestones' utxo-changes over REST
 // for the load's spent inputs (as bench:ledger) and poll /info every 25 ms for the time
