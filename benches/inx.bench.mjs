@@ -25,7 +25,7 @@ import { indexerPhase } from './inx-indexer.mjs';
 import { ledgerUpdatesPhase } from './inx-ledger-updates.mjs';
 import { mqttPhase } from './inx-mqtt.mjs';
 import { load } from './inx-extensions.mjs';
-import { arg, fmt, listArg, mib, table } from './measure.mjs';
+import { arg, fmt, listArg, median, mib, table } from './measure.mjs';
 
 const PHASES = listArg('phases', ['indexer', 'mqtt', 'ledger-updates']);
 const ratio = (ours, theirs) => (Number.isFinite(ours / theirs) ? `${(ours / theirs).toFixed(2)}×` : '—');
@@ -216,27 +216,34 @@ function reportLedgerUpdates(results) {
       r.load,
     ]),
   );
-  const mean = (list, key) => list.reduce((a, r) => a + r[key], 0) / list.length;
+  const mean = (list, key) => median(list.map((r) => r[key]));
   const without = results.filter((r) => !r.withClient);
   const withClient = results.filter((r) => r.withClient);
   rows.push(
     [
       'ledger-updates',
-      'confirmed tx/s with an INX client on ListenToLedgerUpdates (ours) and without (reference)',
+      "the node's CPU s over the load with the INX client (ours) and without (reference), median",
+      mean(withClient, 'nodeCpu').toFixed(2),
+      mean(without, 'nodeCpu').toFixed(2),
+      ratio(mean(withClient, 'nodeCpu'), mean(without, 'nodeCpu')),
+    ],
+    [
+      'ledger-updates',
+      'confirmed tx/s with an INX client on ListenToLedgerUpdates (ours) and without (reference), median',
       Math.round(mean(withClient, 'confirmedTps')),
       Math.round(mean(without, 'confirmedTps')),
       ratio(mean(withClient, 'confirmedTps'), mean(without, 'confirmedTps')),
     ],
     [
       'ledger-updates',
-      'INX client: outputs/s received during the load; replay outputs/s',
+      'INX client: outputs/s received during the load; replay outputs/s (medians)',
       fmt(mean(withClient, 'outputsPerSecond')),
       fmt(mean(withClient, 'replayOutputsPerSecond')),
       '—',
     ],
     [
       'ledger-updates',
-      'INX client: lag behind the confirmed milestone p50/p99 ms',
+      'INX client: lag behind the confirmed milestone p50/p99 ms (medians of the runs)',
       `${ms(mean(withClient, 'lagP50'))}/${ms(mean(withClient, 'lagP99'))}`,
       '—',
       '—',
