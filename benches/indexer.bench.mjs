@@ -1,6 +1,7 @@
 // The UTXO indexer at scale: `npm run bench:indexer [-- --outputs 1000000 --duration 5
-// --connections 10 --rounds 3 --transactions 5120 --ledger-rounds 2]` (needs cargo: the
-// ledger is written by a Rust example; `--ledger-rounds 0` skips step 3).
+// --connections 10 --rounds 3 --transactions 5120 --ledger-rounds 2]` (needs cargo, or
+// INDEXER_LEDGER_BIN: the ledger is written by a Rust example, indexer-ledger.mjs;
+// `--ledger-rounds 0` skips step 3).
 //
 // 1. `crates/ledger-store/examples/indexer_ledger.rs` writes a ledger of --outputs unspent
 //    outputs straight into a fresh data directory through the store's own batch code (not
@@ -17,17 +18,17 @@
 //    confirmed transactions/s and the milestone commit time (means), with the ratio
 //    (target ≥ 85 %).
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeLedger } from './indexer-ledger.mjs';
 import { startNodeProcess } from './node-process.mjs';
 import { arg } from './measure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const core = require('../dist/index.js');
@@ -41,36 +42,6 @@ const TRANSACTIONS = arg('transactions', 5120);
 const LEDGER_ROUNDS = arg('ledger-rounds', 2);
 const JWT_SECRET = 'ledger-node bench';
 const BASE = '/api/indexer/v1/outputs';
-
-function writeLedger(dataDir) {
-  const host = /^host: (.+)$/m.exec(execFileSync('rustc', ['-vV'], { encoding: 'utf8' }))[1];
-  console.log(`writing ${OUTPUTS} outputs into ${dataDir} (cargo run --example indexer_ledger)…`);
-  // In the native build environment and for the host target, as npm install builds: the
-  // example then shares its RocksDB build instead of compiling one of its own.
-  const result = spawnSync(
-    process.execPath,
-    [
-      join(root, 'scripts/native-env.js'),
-      'cargo',
-      'run',
-      '--quiet',
-      '--release',
-      '--target',
-      host,
-      '-p',
-      'ledger-store',
-      '--example',
-      'indexer_ledger',
-      '--',
-      dataDir,
-      String(OUTPUTS),
-      '1',
-    ],
-    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
-  );
-  if (result.status !== 0) throw new Error(`indexer_ledger exited with ${result.status}`);
-  return JSON.parse(result.stdout.trim().split('\n').at(-1));
-}
 
 async function startNode(dataDir) {
   return startNodeProcess(
@@ -175,7 +146,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-indexer-bench-'));
   let node;
   try {
-    const ledger = writeLedger(dataDir);
+    const ledger = writeLedger(dataDir, OUTPUTS);
     console.log(
       `${ledger.outputs} outputs written in ${ledger.seconds.toFixed(1)} s (${Math.round(ledger.outputs / ledger.seconds)}/s)`,
     );

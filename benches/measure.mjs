@@ -42,6 +42,12 @@ export function arg(name, fallback) {
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
 }
 
+/** A comma-separated command-line option `--name a,b,c`: its parts, or the fallback (a list). */
+export function listArg(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1].split(',').filter(Boolean) : fallback;
+}
+
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
 export function cpuSeconds(pid) {
   try {

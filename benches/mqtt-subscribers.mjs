@@ -1,7 +1,7 @@
 // Cheap event API subscribers for bench:events: a thousand of them run in one process on
 // the same two cores as the node, so each costs what any client must pay and little more.
 // A subscriber is a plain TCP connection: it sends the WebSocket handshake (subprotocol
-// `mqtt`), then CONNECT and SUBSCRIBE in masked binary frames (packets written by
+// `mqtt`), then, once the server's answer is in, CONNECT and SUBSCRIBE in masked binary frames (packets written by
 // mqtt-packet), and from then on walks what arrives without copying it: WebSocket frame
 // headers, then the MQTT fixed headers inside the frames' payloads, counting PUBLISH
 // packets. Every connection reads into one shared buffer (`onread`), so receiving
@@ -98,6 +98,7 @@ export class Subscriber {
             if (!handshake.startsWith('HTTP/1.1 101'))
               return reject(new Error(`handshake refused: ${handshake.split('\r\n')[0]}`));
             upgraded = true;
+            this.subscribe(clientId, topics);
             const rest = Buffer.from(handshake.slice(end + 4), 'latin1');
             this.bytes += rest.length;
             if (rest.length > 0) this.push(rest, 0, rest.length);
@@ -109,16 +110,6 @@ export class Subscriber {
           `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
             `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n`,
         );
-        this.socket.write(
-          clientFrame(
-            generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId, keepalive: 0 }),
-          ),
-        );
-        this.socket.write(
-          clientFrame(
-            generate({ cmd: 'subscribe', messageId: 1, subscriptions: topics.map((topic) => ({ topic, qos: 0 })) }),
-          ),
-        );
       });
       this.socket.on('error', reject);
       this.socket.on('close', () => {
@@ -126,6 +117,24 @@ export class Subscriber {
         reject(new Error(`${clientId} closed`));
       });
     });
+  }
+
+  /**
+   * CONNECT and SUBSCRIBE, once the handshake's answer is in: a client sends nothing more
+   * before it (RFC 6455 §4.1), and gorilla/websocket, under inx-mqtt's broker, refuses a
+   * handshake followed by data already sent.
+   */
+  subscribe(clientId, topics) {
+    this.socket.write(
+      clientFrame(
+        generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId, keepalive: 0 }),
+      ),
+    );
+    this.socket.write(
+      clientFrame(
+        generate({ cmd: 'subscribe', messageId: 1, subscriptions: topics.map((topic) => ({ topic, qos: 0 })) }),
+      ),
+    );
   }
 
   /** Walk WebSocket frames in `buffer[start, end)`. */

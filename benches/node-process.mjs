@@ -86,7 +86,7 @@ export async function startNodeProcess(dataDir, flags, { readyPath = '/api/core/
   }
   const stop = () =>
     new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
-  return { url, stop };
+  return { url, stop, pid: child.pid };
 }
 
 /**
