@@ -47,7 +47,7 @@ import { performance } from 'node:perf_hooks';
 import { hornetFollowerUnavailable, startHornetFollower, writeGenesisSnapshot } from './hornet.mjs';
 import { BenchNode, SERIALIZER, core, pool, sleep } from './ledger-load.mjs';
 import { arg, cpuSeconds, loadAverage, rssMiB, table } from './measure.mjs';
-import { gossipCounters, planNode } from './node-process.mjs';
+import { followerFlags, gossipCounters, planNode } from './node-process.mjs';
 
 const require = createRequire(import.meta.url);
 const { issueToken } = require('../dist/jwt-secret.js');
@@ -89,17 +89,7 @@ async function startOurs(coordinator) {
   const node = await BenchNode.start({
     pow: POW,
     dataDir: p.dataDir,
-    args: [
-      ...COMMON,
-      '--no-coordinator',
-      '--coordinator-public-key',
-      COORDINATOR_PUBLIC_KEY,
-      '--gossip',
-      '--p2p-bind',
-      p.bind,
-      '--peer',
-      coordinator.address,
-    ],
+    args: [...COMMON, ...followerFlags(COORDINATOR_PUBLIC_KEY, p.bind, coordinator.address)],
   });
   return Object.assign(node, { name: 'ours', pid: node.child.pid, url: node.base, token: true });
 }

@@ -66,6 +66,20 @@ async function listenOnce(port) {
   return bound;
 }
 
+/** The flags of a follower over gossip: it trusts the coordinator key `publicKey`, listens on `bind` and dials `coordinatorAddress`. */
+export function followerFlags(publicKey, bind, coordinatorAddress) {
+  return [
+    '--no-coordinator',
+    '--coordinator-public-key',
+    publicKey,
+    '--gossip',
+    '--p2p-bind',
+    bind,
+    '--peer',
+    coordinatorAddress,
+  ];
+}
+
 /** `flags` come after the port, bind address and data directory. */
 export async function startNodeProcess(dataDir, flags, { readyPath = '/api/core/v2/info', timeoutMs = 60_000 } = {}) {
   const port = await freePort();

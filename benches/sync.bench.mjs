@@ -49,7 +49,7 @@ import {
   transfer,
 } from './ledger-load.mjs';
 import { hornetFollowerUnavailable, startHornetFollower, writeGenesisSnapshot } from './hornet.mjs';
-import { planNode } from './node-process.mjs';
+import { followerFlags, planNode } from './node-process.mjs';
 
 const require = createRequire(import.meta.url);
 const { issueToken } = require('../dist/jwt-secret.js');
@@ -100,18 +100,7 @@ async function startFollower(name, coordinator, extra = []) {
   return BenchNode.start({
     pow: 0,
     dataDir: p.dataDir,
-    args: [
-      ...COMMON,
-      '--no-coordinator',
-      '--coordinator-public-key',
-      COORDINATOR_PUBLIC_KEY,
-      '--gossip',
-      '--p2p-bind',
-      p.bind,
-      '--peer',
-      coordinator.address,
-      ...extra,
-    ],
+    args: [...COMMON, ...followerFlags(COORDINATOR_PUBLIC_KEY, p.bind, coordinator.address), ...extra],
   });
 }
 
