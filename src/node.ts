@@ -3,7 +3,6 @@
 // same port, and shuts down in order: event API connections close → stop accepting and
 // cancel mining → in-flight requests finish → coordinator stops → store closes.
 
-import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
@@ -134,9 +133,6 @@ export async function startNode(config: NodeConfig, options: StartOptions = {}):
       'snapshot.loadPath ignored: the data directory already holds a ledger',
     );
   const shutdown = new AbortController();
-  // Each mining job in flight listens for it (as many as the mining queue holds): more than
-  // Node's default of 10 listeners is expected, not a leak.
-  setMaxListeners(0, shutdown.signal);
   // With gossip, every thread's store handle announces through the one hook of the store
   // (crates/ledger-napi/src/store/registry.rs), and the workers attach to the main thread's gossip.
   const minerKey = `pow:${resolvePath(config.dataDir)}`;

@@ -28,7 +28,8 @@ export interface DevnetOptions {
 }
 
 export interface RunningDevnet {
-  nodes: { name: string; node: RunningNode; peerId: string; p2p: string }[];
+  /** `inx`: the node's INX address, when INX is on. */
+  nodes: { name: string; node: RunningNode; peerId: string; p2p: string; inx?: string }[];
   stop(): Promise<void>;
 }
 
@@ -113,7 +114,7 @@ export async function startDevnet(options: DevnetOptions, logger: Logger): Promi
   try {
     for (const { name, config, peerId, p2p } of devnetConfigs(options)) {
       const node = await startNode(config, { logger: logger.child({ node: name }, { msgPrefix: `[${name}] ` }) });
-      started.push({ name, node, peerId, p2p });
+      started.push({ name, node, peerId, p2p, inx: config.inx.enabled ? config.inx.bindAddress : undefined });
     }
   } catch (err) {
     await stop();
@@ -130,9 +131,10 @@ export async function devnetCommand(args: string[]): Promise<void> {
     () => logger,
     'the devnet',
   );
-  for (const [i, { name, node, peerId, p2p }] of devnet.nodes.entries()) {
+  for (const { name, node, peerId, p2p, inx } of devnet.nodes) {
     const role = node.gossip && name === 'node1' ? 'coordinator' : 'follower';
-    const inx = options.config.inx.enabled ? `  INX ${nthPort(options.config.inx.bindAddress, i)}` : '';
-    process.stdout.write(`${name}  ${role.padEnd(11)}  ${node.url}  ${p2p}/p2p/${peerId}${inx}\n`);
+    process.stdout.write(
+      `${name}  ${role.padEnd(11)}  ${node.url}  ${p2p}/p2p/${peerId}${inx ? `  INX ${inx}` : ''}\n`,
+    );
   }
 }

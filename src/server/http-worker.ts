@@ -7,7 +7,6 @@
 // worker's port to it (events/handoff.ts), other upgrades to this thread's app
 // (upgrades.ts). Started and stopped by http-workers.ts.
 
-import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { MiningPool } from '../core/mining-pool';
@@ -43,9 +42,6 @@ async function start(): Promise<void> {
       send({ type: 'metrics-request', id });
     });
   const shutdown = new AbortController();
-  // Each mining job in flight listens for it (as many as the mining queue holds): more than
-  // Node's default of 10 listeners is expected, not a leak.
-  setMaxListeners(0, shutdown.signal);
   const faucet = data.faucet ? new RemoteFaucet(send) : undefined;
   // The main thread started gossip before the workers: its peers, health and latest milestone.
   const gossip = config.gossip.enabled ? await GossipService.attach(config, logger) : undefined;

@@ -73,6 +73,25 @@ interface JobWatch {
   release(): void;
 }
 
+/**
+ * The jobs in flight, per shutdown signal: one listener on the signal aborts them all (a
+ * listener per job would put as many on the signal as the mining queue holds).
+ */
+const jobsOf = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function jobsWatching(shutdown: AbortSignal): Set<AbortController> {
+  let jobs = jobsOf.get(shutdown);
+  if (jobs === undefined) {
+    const created = new Set<AbortController>();
+    shutdown.addEventListener('abort', () => {
+      for (const job of created) job.abort();
+    });
+    jobsOf.set(shutdown, created);
+    jobs = created;
+  }
+  return jobs;
+}
+
 function watchJob(ctx: Context, shutdown: AbortSignal): JobWatch {
   const controller = new AbortController();
   let gone = ctx.res.destroyed || ctx.req.socket.destroyed;
@@ -82,16 +101,16 @@ function watchJob(ctx: Context, shutdown: AbortSignal): JobWatch {
     gone = true;
     controller.abort();
   };
-  const onShutdown = () => controller.abort();
   if (gone || shutdown.aborted) controller.abort();
   ctx.res.once('close', onClose);
-  shutdown.addEventListener('abort', onShutdown, { once: true });
+  const jobs = jobsWatching(shutdown);
+  jobs.add(controller);
   return {
     signal: controller.signal,
     clientGone: () => gone,
     release: () => {
       ctx.res.off('close', onClose);
-      shutdown.removeEventListener('abort', onShutdown);
+      jobs.delete(controller);
     },
   };
 }
