@@ -173,12 +173,13 @@ export declare class LedgerStore {
   getMilestoneById(milestoneId: string): FoundMilestone | null
   getUtxoChanges(index: number): UtxoChangesJs | null
   /**
-   * One page of an indexer query as JSON text, off the event loop (a query without an
-   * address-like filter may walk many outputs): the response body of indexer.md §3.1. The
+   * One page of an indexer query as JSON (UTF-8 bytes, sent as they are), off the event
+   * loop (a query without an address-like filter may walk many outputs): the response
+   * body of indexer.md §3.1. The
    * query holds `route`, `pageSize`, an optional `cursor` and the filters of
    * `indexerFilterFields()` by name (indexer.rs).
    */
-  queryOutputs(query: { route: string; pageSize: number; cursor?: string }): Promise<string>
+  queryOutputs(query: { route: string; pageSize: number; cursor?: string }): Promise<Buffer>
   /**
    * The body of a by-ID indexer route (`kind`: `alias`, `nft` or `foundry`; `id`: 0x +
    * 64 or 76 hex digits); null when no unspent output of that chain exists.

@@ -219,8 +219,8 @@ export interface LedgerStoreApi {
    */
   issueCheckpoints(): Promise<number>;
   issueMilestone(timestamp?: number): Promise<IssuedMilestone>;
-  /** One page of unspent output IDs: the response body of indexer.md §3.1 as JSON text. */
-  queryOutputs(query: IndexerQuery): Promise<string>;
+  /** One page of unspent output IDs: the response body of indexer.md §3.1 as JSON (UTF-8 bytes). */
+  queryOutputs(query: IndexerQuery): Promise<Buffer>;
   /** The body of a by-ID indexer route (§3.4) as JSON text; null when the chain has no unspent output. */
   getChainOutput(kind: ChainKind, id: string): string | null;
   approximateSizeBytes(): number;

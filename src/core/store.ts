@@ -242,7 +242,7 @@ export class LedgerStore implements LedgerStoreApi {
     return fromNativeAsync(() => this.inner.issueMilestone(timestamp));
   }
 
-  queryOutputs(query: IndexerQuery): Promise<string> {
+  queryOutputs(query: IndexerQuery): Promise<Buffer> {
     return fromNativeAsync(() => this.inner.queryOutputs(query));
   }
 

@@ -37,7 +37,7 @@ export async function faucetFunds(store: LedgerStoreApi, bech32: string): Promis
       pageSize: PAGE_SIZE,
       cursor,
     };
-    const page = JSON.parse(await store.queryOutputs(query)) as {
+    const page = JSON.parse((await store.queryOutputs(query)).toString()) as {
       ledgerIndex: number;
       cursor?: string;
       items: string[];

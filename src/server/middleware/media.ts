@@ -58,8 +58,9 @@ export function sendJsonOrBinary(ctx: Context, bytes: Buffer, jsonText: () => st
   }
 }
 
-/** Answer with JSON that is already text (metadata objects come from the store as text). */
-export function sendJsonText(ctx: Context, text: string): void {
+/** Answer with JSON already written (metadata objects come from the store as text, indexer
+ * pages as UTF-8 bytes). */
+export function sendJsonText(ctx: Context, text: string | Buffer): void {
   ctx.type = JSON_TYPE;
   ctx.body = text;
 }

@@ -1,5 +1,5 @@
 // The UTXO indexer, /api/indexer/v1 (indexer.md, TIP-26): the list routes answer one page
-// of unspent output IDs as the store writes it (JSON text, one snapshot, off the event
+// of unspent output IDs as the store writes it (JSON bytes, one snapshot, off the event
 // loop); the by-ID routes answer the current output of an alias, NFT or foundry chain.
 // Mounted only while the indexer is enabled.
 
@@ -41,7 +41,7 @@ export function indexerRoutes(router: Router, { config, protocol, store }: Serve
     // One trailing slash is ignored (indexer.md §1.1).
     router.get([BASE + path, `${BASE}${path}/`], async (ctx: Context) => {
       const query = parseIndexerQuery(route, ctx.query, protocol.bech32Hrp, maxPageSize);
-      let body: string;
+      let body: Buffer;
       try {
         body = await store.queryOutputs(query);
       } catch (err) {

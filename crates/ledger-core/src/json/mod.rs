@@ -12,7 +12,7 @@ mod write;
 pub use output::{address_from_json, output_from_json, output_from_json_at};
 pub use payload::{milestone_from_json, payload_from_json};
 pub use read::hex_str;
-pub use write::hex;
+pub use write::{extend_hex, hex};
 
 use crate::error::{Code, Error, Result};
 use crate::model::*;

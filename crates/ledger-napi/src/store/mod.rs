@@ -271,13 +271,14 @@ impl LedgerStore {
         Ok(self.get()?.utxo_changes(index).map_err(to_napi)?.map(Into::into))
     }
 
-    /// One page of an indexer query as JSON text, off the event loop (a query without an
-    /// address-like filter may walk many outputs): the response body of indexer.md §3.1. The
+    /// One page of an indexer query as JSON (UTF-8 bytes, sent as they are), off the event
+    /// loop (a query without an address-like filter may walk many outputs): the response
+    /// body of indexer.md §3.1. The
     /// query holds `route`, `pageSize`, an optional `cursor` and the filters of
     /// `indexerFilterFields()` by name (indexer.rs).
     #[napi(
         ts_args_type = "query: { route: string; pageSize: number; cursor?: string }",
-        ts_return_type = "Promise<string>"
+        ts_return_type = "Promise<Buffer>"
     )]
     pub fn query_outputs(
         &self,

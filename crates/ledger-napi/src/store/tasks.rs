@@ -10,6 +10,7 @@ use crate::store::registry::{LOCAL_BLOCKS, OPEN_STORES};
 use crate::store::LedgerStore;
 use ledger_store::{IssuedMilestone, OutputQuery, Store, StoreOptions, Submitted};
 use ledger_sync::LocalBlocks;
+use napi::bindgen_prelude::Buffer;
 use napi::{Env, Task};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
@@ -121,13 +122,13 @@ pub struct QueryTask {
 }
 
 impl Task for QueryTask {
-    type Output = ledger_core::Result<String>;
-    type JsValue = String;
+    type Output = ledger_core::Result<Vec<u8>>;
+    type JsValue = Buffer;
     fn compute(&mut self) -> napi::Result<Self::Output> {
         let query = self.query.take().expect("a task computes once");
-        Ok(query.and_then(|q| self.store.indexed_outputs(&q)).map(|page| page.to_json()))
+        Ok(query.and_then(|q| self.store.indexed_outputs(&q)).map(|page| page.to_json_bytes()))
     }
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<String> {
-        output.map_err(|e| rejection(&env, to_napi(e)))
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Buffer> {
+        output.map(Buffer::from).map_err(|e| rejection(&env, to_napi(e)))
     }
 }

@@ -16,11 +16,11 @@ use super::sort_key::SortKey;
 use crate::columns::{TypedColumn, INDEXER_FIELDS, INDEXER_OUTPUTS};
 use crate::db::Snapshot;
 use crate::storage_error;
-use ledger_core::json::hex;
+use ledger_core::json::extend_hex;
 use ledger_core::model::{Address, OutputId};
 use ledger_core::Result;
 use std::collections::VecDeque;
-use std::fmt::Write;
+use std::io::Write;
 
 /// The conditions of indexer.md §2.1; None = not asked. All must hold. Their query
 /// parameters, kinds and routes are listed in `filters.rs`.
@@ -176,22 +176,27 @@ pub struct OutputPage {
 impl OutputPage {
     /// The response body of indexer.md §3.1, keys in order, cursor only when more follow.
     pub fn to_json(&self) -> String {
-        let mut out = String::with_capacity(64 + 74 * self.items.len());
+        String::from_utf8(self.to_json_bytes()).expect("the page is ASCII")
+    }
+
+    /// The same body as bytes, as the HTTP answer sends it (no text conversion on the way).
+    pub fn to_json_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(96 + 71 * self.items.len());
         let _ =
             write!(out, "{{\"ledgerIndex\":{},\"pageSize\":{}", self.ledger_index, self.page_size);
         if let Some(next) = &self.next {
             let _ = write!(out, ",\"cursor\":\"{}.{}\"", next.to_hex(), self.page_size);
         }
-        out.push_str(",\"items\":[");
+        out.extend_from_slice(b",\"items\":[");
         for (i, id) in self.items.iter().enumerate() {
             if i > 0 {
-                out.push(',');
+                out.push(b',');
             }
-            out.push('"');
-            out.push_str(&hex(id));
-            out.push('"');
+            out.push(b'"');
+            extend_hex(&mut out, id);
+            out.push(b'"');
         }
-        out.push_str("]}");
+        out.extend_from_slice(b"]}");
         out
     }
 }

@@ -62,15 +62,10 @@ impl SortKey {
     /// The next possible key in byte order; None after the last one.
     pub fn successor(&self) -> Option<SortKey> {
         let mut next = self.0;
-        for byte in next.iter_mut().rev() {
-            if *byte == 0xff {
-                *byte = 0;
-            } else {
-                *byte += 1;
-                return Some(SortKey(next));
-            }
-        }
-        None
+        let last = next.iter().rposition(|&b| b != 0xff)?;
+        next[last] += 1;
+        next[last + 1..].fill(0);
+        Some(SortKey(next))
     }
 }
 
@@ -93,5 +88,36 @@ mod tests {
         assert_eq!(SortKey::from_bytes(key.as_bytes()).unwrap(), key);
         assert!(SortKey::from_hex(&text[2..]).is_err());
         assert!(SortKey::from_bytes(&[0; 37]).is_err());
+    }
+
+    #[test]
+    fn the_successor_is_the_next_byte_string() {
+        // Keys with a run of 0xff bytes (the carry) ending at every position.
+        let mut keys = vec![SortKey::MIN, SortKey([0xff; SORT_KEY_LEN])];
+        for at in 0..SORT_KEY_LEN {
+            for value in [0x00, 0x01, 0x7f, 0xfe, 0xff] {
+                let mut bytes = [0xff; SORT_KEY_LEN];
+                bytes[..at].fill(0x80);
+                bytes[at] = value;
+                keys.push(SortKey(bytes));
+            }
+        }
+        for a in &keys {
+            if let Some(next) = a.successor() {
+                assert!(next > *a);
+                // Nothing lies between: the byte string one above, with the carry.
+                let mut carried = a.0;
+                for byte in carried.iter_mut().rev() {
+                    let (sum, overflow) = byte.overflowing_add(1);
+                    *byte = sum;
+                    if !overflow {
+                        break;
+                    }
+                }
+                assert_eq!(next.0, carried);
+            } else {
+                assert_eq!(a.0, [0xff; SORT_KEY_LEN]);
+            }
+        }
     }
 }
