@@ -1,6 +1,6 @@
 //! The data directory itself: its schema version (refused when this build cannot read it),
-//! `state` values of the wrong size (corruption, never a quiet 0), and the counters of the
-//! last milestone interval.
+//! `state` values of the wrong size (corruption, never a quiet 0), the counters of the
+//! last milestone interval, and RocksDB's own files kept bounded.
 
 mod common;
 
@@ -110,4 +110,20 @@ fn the_last_interval_counts_new_and_referenced_blocks() {
     assert_eq!(store.status().last_interval, None);
     store.issue_milestone(Some(1_700_000_009)).unwrap();
     assert_eq!(store.status().last_interval.unwrap().index, 5);
+}
+
+#[test]
+fn reopening_keeps_at_most_two_rocksdb_info_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    for _ in 0..5 {
+        let store = open_dev(dir.path(), 0);
+        store.issue_milestone(None).unwrap();
+    }
+    // Every open starts a new `LOG` and renames the last one `LOG.old.<time>`.
+    let logs: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("LOG"))
+        .collect();
+    assert!(!logs.is_empty() && logs.len() <= 2, "{logs:?}");
 }
