@@ -88,3 +88,56 @@ pub fn treasury_bytes(t: &TreasuryOutput) -> [u8; 40] {
     b[32..].copy_from_slice(&t.amount.to_le_bytes());
     b
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::DbOptions;
+
+    fn record(amount: u64) -> Vec<u8> {
+        // A basic output's type byte, then its amount (all `output_amount` reads).
+        let mut output = vec![3];
+        output.extend_from_slice(&amount.to_le_bytes());
+        OutputRecord { block_id: [1; 32], milestone_index: 1, milestone_timestamp: 1, output }
+            .to_bytes()
+    }
+
+    fn id(n: u16) -> OutputId {
+        let mut id = [0u8; 34];
+        id[..2].copy_from_slice(&n.to_be_bytes());
+        id
+    }
+
+    #[test]
+    fn the_unspent_total_walks_past_runs_of_spent_records_and_names_a_missing_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = DbOptions {
+            sync_writes: false,
+            block_cache_bytes: 8 << 20,
+            write_buffer_bytes: 8 << 20,
+        };
+        let db = Db::open(dir.path(), &options).unwrap();
+        // 1,000 output records, of which these are unspent: neighbours (steps), and gaps of
+        // 3 and of 100 spent records (a seek).
+        let unspent: [u16; 6] = [0, 1, 2, 6, 107, 999];
+        let mut batch = db.batch();
+        for n in 0..1000u16 {
+            batch.put(OUTPUTS, &id(n), &record(u64::from(n) + 1));
+        }
+        for n in unspent {
+            batch.put(UNSPENT, &id(n), &[]);
+        }
+        batch.commit().unwrap();
+        let expected: u128 = unspent.iter().map(|&n| u128::from(n) + 1).sum();
+        assert_eq!(unspent_total(&db).unwrap(), expected);
+
+        // An unspent id whose record is gone, between two that have theirs.
+        let mut batch = db.batch();
+        batch.put(UNSPENT, &id(2000), &[]);
+        batch.put(UNSPENT, &id(2001), &[]);
+        batch.put(OUTPUTS, &id(2001), &record(5));
+        batch.commit().unwrap();
+        let err = unspent_total(&db).unwrap_err();
+        assert!(err.detail.contains(&hex::encode(id(2000))), "{}", err.detail);
+    }
+}
