@@ -41,10 +41,10 @@ done
 
 WORK="$(mktemp -d /tmp/ledger-node-inx-indexer-XXXXXX)"
 chmod 711 "$WORK" # the postgres user reaches its cluster below it
-NODE_PID=""; IDX_PID=""; PG_DATA=""
+NODE_PID=""; IDX_PID=""; PG_DIR=""
 stop_pg() {
-  [ -n "$PG_DATA" ] && runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DATA" -m fast -w stop >/dev/null 2>&1 || true
-  PG_DATA=""
+  [ -n "$PG_DIR" ] && PG_BIN="$PG_BIN" "$ROOT/scripts/interop/pg-cluster.sh" stop "$PG_DIR"
+  PG_DIR=""
 }
 cleanup() {
   [ -n "$IDX_PID" ] && kill "$IDX_PID" 2>/dev/null && wait "$IDX_PID" 2>/dev/null || true
@@ -65,20 +65,13 @@ stop_node() { kill "$NODE_PID"; wait "$NODE_PID" 2>/dev/null || true; NODE_PID="
 ledger_index() { curl -s "$URL/api/core/v2/info" | node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>console.log(JSON.parse(t).status.confirmedMilestone.index))'; }
 indexer_index() { curl -s "$URL/api/indexer/v1/outputs/basic?pageSize=1" | node -e 'let t="";process.stdin.on("data",d=>t+=d).on("end",()=>{try{console.log(JSON.parse(t).ledgerIndex??0)}catch{console.log(0)}})'; }
 
-# A cluster of our own: initdb as postgres, the socket in $RUN/pg, a role and database
-# named as inx-indexer's defaults.
+# A cluster of our own (pg-cluster.sh: initdb as postgres, the socket in $RUN/pg, a role
+# and database named as inx-indexer's defaults).
 start_pg() {
-  local dir="$RUN/pg"
   PG_PORT="$(free_port)"
-  mkdir -p "$dir" && chown postgres "$dir" && chmod 700 "$dir"
-  runuser -u postgres -- "$PG_BIN/initdb" -D "$dir/data" --auth=trust -U postgres >"$RUN/initdb.log" 2>&1
-  PG_DATA="$dir/data"
-  runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$dir/postgres.log" -w \
-    -o "-c listen_addresses='' -c port=$PG_PORT -c unix_socket_directories=$dir" start >/dev/null
-  chmod 711 "$dir"
-  psql -q -h "$dir" -p "$PG_PORT" -U postgres -d postgres \
-    -c "CREATE ROLE indexer LOGIN PASSWORD 'indexer'" -c "CREATE DATABASE indexer OWNER indexer"
-  PG_SOCKET_DIR="$dir"
+  PG_DIR="$RUN/pg"
+  PG_BIN="$PG_BIN" "$ROOT/scripts/interop/pg-cluster.sh" start "$PG_DIR" "$PG_PORT"
+  PG_SOCKET_DIR="$PG_DIR"
 }
 
 run_engine() {
