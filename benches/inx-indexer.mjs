@@ -1,5 +1,6 @@
 // bench:inx, phase `indexer`: the built-in indexer (TIP-26, /api/indexer/v1) against
-// Hornet's inx-indexer 1.0.1 on the same ledger of --outputs unspent outputs.
+// Hornet's inx-indexer 1.0.1 on each of its database engines (--engines: SQLite,
+// PostgreSQL) on the same ledger of --outputs unspent outputs.
 //
 // The ledger is written once by the Rust example of bench:indexer (indexer-ledger.mjs) and
 // copied, so both sides start from the same bytes:
@@ -7,21 +8,23 @@
 //   then behind the ledger), then with its indexer, which rebuilds the index from the
 //   unspent outputs in Store::open before the node answers; then once more on the current
 //   index. Build time = the first start with the indexer − the second.
-// - theirs: a node with --no-indexer --inx, and inx-indexer (SQLite, as
-//   scripts/interop/inx-indexer.sh runs it) started against it: time from its start to
-//   `indexer/v1` listed in /api/routes, and to its answers carrying the node's confirmed
-//   milestone (synced); its own log line "Importing initial ledger … took" too.
-// Then both nodes and inx-indexer run side by side and autocannon sends each TIP-26 query to
-// three targets in alternating rounds: the built-in routes, inx-indexer through the node's
-// proxy, and inx-indexer on its own port (the proxy's cost). Disk: the index's RocksDB table
-// files against inx-indexer's database folder.
+// - theirs, one engine after the other, each on its own copy of the ledger: a node with
+//   --no-indexer --inx, and inx-indexer started against it (as scripts/interop/inx-indexer.sh
+//   runs it; PostgreSQL in a throwaway cluster made by the same pg-cluster.sh): time from its
+//   start to `indexer/v1` listed in /api/routes, and to its answers carrying the node's
+//   confirmed milestone (synced); its own log line "Importing initial ledger … took" too.
+// Then every node and inx-indexer run side by side and autocannon sends each TIP-26 query to
+// every target in alternating rounds: the built-in routes, and for each engine inx-indexer
+// through the node's proxy and on its own port (the proxy's cost). Disk: the index's RocksDB
+// table files against SQLite's database folder, and PostgreSQL's pg_database_size (and the
+// cluster's data folder, WAL included).
 
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { indexTableBytes, load, sleep, startInxIndexer } from './inx-extensions.mjs';
+import { indexTableBytes, load, sleep, startInxIndexer, startPostgres } from './inx-extensions.mjs';
 import { writeLedger } from './indexer-ledger.mjs';
 import { cpuSeconds, dirSizes, mib } from './measure.mjs';
 import { freePort, startNodeProcess } from './node-process.mjs';
@@ -65,10 +68,76 @@ async function cursors(base, count) {
   return list;
 }
 
-export async function indexerPhase({ outputs, connections, duration, rounds, pages }) {
+export const ENGINE_NAMES = { sqlite: 'SQLite', postgresql: 'PostgreSQL' };
+
+/**
+ * A node with --no-indexer --inx on `dir` and inx-indexer (`engine`) against it, timed until
+ * inx-indexer answers at the node's confirmed milestone. Its processes go to `running`.
+ */
+async function importWith(engine, dir, work, ledger, running) {
+  const inxPort = await freePort();
+  const { node, seconds: nodeStart } = await timedStart(dir, [
+    '--no-indexer',
+    '--inx',
+    '--inx-bind',
+    `127.0.0.1:${inxPort}`,
+  ]);
+  running.push(node);
+  let postgres;
+  if (engine === 'postgresql') {
+    postgres = await startPostgres(join(work, 'pg'));
+    running.push({ stop: async () => postgres.stop() });
+  }
+  const pgCpuBefore = postgres?.cpuSeconds() ?? 0;
+  const loadAtImport = load();
+  const importStart = performance.now();
+  const inxIndexer = await startInxIndexer(join(work, `inx-indexer-${engine}`), `127.0.0.1:${inxPort}`, postgres);
+  running.push(inxIndexer);
+  while (!(await json(`${node.url}/api/routes`)).routes.includes('indexer/v1')) {
+    if (inxIndexer.exited()) throw new Error(`inx-indexer (${engine}) exited:\n${inxIndexer.log().slice(-2000)}`);
+    await sleep(20);
+  }
+  const registeredSeconds = (performance.now() - importStart) / 1000;
+  const target = await confirmedIndex(node.url);
+  for (;;) {
+    const res = await fetch(`${node.url}${OUTPUTS}/basic?address=${ledger.one}`);
+    if (res.status === 200 && (await res.json()).ledgerIndex >= target) break;
+    await sleep(20);
+  }
+  const syncedSeconds = (performance.now() - importStart) / 1000;
+  const importCpu = cpuSeconds(inxIndexer.pid);
+  const serverCpu = postgres ? postgres.cpuSeconds() - pgCpuBefore : Number.NaN;
+  const own = /Importing initial ledger with (\d+) outputs at index (\d+) took ([\d.]+)(m?s)/.exec(inxIndexer.log());
+  const ownSeconds = own ? Number(own[3]) / (own[4] === 'ms' ? 1000 : 1) : Number.NaN;
+  const folder = dirSizes(inxIndexer.database);
+  // SQLite: its database folder; PostgreSQL: the database's own size (the cluster's folder,
+  // with its WAL and the system catalogues, in folderBytes).
+  const diskBytes = postgres ? postgres.databaseBytes() : folder.disk;
+  console.log(
+    `inx-indexer (${engine}): indexer/v1 registered after ${registeredSeconds.toFixed(2)} s, synced after ${syncedSeconds.toFixed(2)} s, its log: ${own?.[0] ?? 'no import line'} (load ${loadAtImport})`,
+  );
+  return {
+    engine,
+    name: ENGINE_NAMES[engine],
+    node,
+    inxIndexer,
+    nodeStart,
+    registeredSeconds,
+    syncedSeconds,
+    ownSeconds,
+    importCpu,
+    serverCpu,
+    loadAtImport,
+    diskBytes,
+    folderBytes: folder.disk,
+    fileBytes: folder.apparent,
+  };
+}
+
+export async function indexerPhase({ outputs, engines, connections, duration, rounds, pages }) {
   const work = mkdtempSync(join(tmpdir(), 'ledger-node-inx-bench-'));
+  chmodSync(work, 0o711); // the postgres user reaches its cluster below it
   const ours = join(work, 'ours');
-  const theirs = join(work, 'theirs');
   const running = [];
   const stopAll = async () => {
     for (const p of running.splice(0).reverse()) await p.stop();
@@ -77,7 +146,7 @@ export async function indexerPhase({ outputs, connections, duration, rounds, pag
     const written = performance.now();
     const ledger = writeLedger(ours, outputs);
     console.log(`${ledger.outputs} outputs written in ${((performance.now() - written) / 1000).toFixed(1)} s`);
-    cpSync(ours, theirs, { recursive: true });
+    for (const engine of engines) cpSync(ours, join(work, `theirs-${engine}`), { recursive: true });
 
     // Ours: make the index fall behind, then time the start that rebuilds it.
     const { node } = await timedStart(ours, ['--no-indexer']);
@@ -95,47 +164,20 @@ export async function indexerPhase({ outputs, connections, duration, rounds, pag
       `built-in: start with the rebuild ${rebuilt.seconds.toFixed(2)} s, without ${plain.seconds.toFixed(2)} s: build ${buildSeconds.toFixed(2)} s (load ${loadAtBuild})`,
     );
 
-    // Theirs: inx-indexer imports the ledger over ReadUnspentOutputs.
-    const inxPort = await freePort();
-    const { node: theirNode, seconds: theirStart } = await timedStart(theirs, [
-      '--no-indexer',
-      '--inx',
-      '--inx-bind',
-      `127.0.0.1:${inxPort}`,
-    ]);
-    running.push(theirNode);
-    const loadAtImport = load();
-    const importStart = performance.now();
-    const inxIndexer = await startInxIndexer(join(work, 'inx-indexer'), `127.0.0.1:${inxPort}`);
-    running.push(inxIndexer);
-    while (!(await json(`${theirNode.url}/api/routes`)).routes.includes('indexer/v1')) {
-      if (inxIndexer.exited()) throw new Error(`inx-indexer exited:\n${inxIndexer.log().slice(-2000)}`);
-      await sleep(20);
-    }
-    const registeredSeconds = (performance.now() - importStart) / 1000;
-    const target = await confirmedIndex(theirNode.url);
-    for (;;) {
-      const res = await fetch(`${theirNode.url}${OUTPUTS}/basic?address=${ledger.one}`);
-      if (res.status === 200 && (await res.json()).ledgerIndex >= target) break;
-      await sleep(20);
-    }
-    const syncedSeconds = (performance.now() - importStart) / 1000;
-    const importCpu = cpuSeconds(inxIndexer.pid);
-    const own = /Importing initial ledger with (\d+) outputs at index (\d+) took ([\d.]+)(m?s)/.exec(inxIndexer.log());
-    const ownSeconds = own ? Number(own[3]) / (own[4] === 'ms' ? 1000 : 1) : Number.NaN;
-    const theirDisk = dirSizes(inxIndexer.database);
-    console.log(
-      `inx-indexer: indexer/v1 registered after ${registeredSeconds.toFixed(2)} s, synced after ${syncedSeconds.toFixed(2)} s, its log: ${own?.[0] ?? 'no import line'} (load ${loadAtImport})`,
-    );
+    // Theirs: inx-indexer imports the ledger over ReadUnspentOutputs, one engine after the other.
+    const theirs = [];
+    for (const engine of engines)
+      theirs.push(await importWith(engine, join(work, `theirs-${engine}`), work, ledger, running));
 
-    // Queries: the three targets side by side.
+    // Queries: every target side by side.
     const ourNode = await startNodeProcess(ours, NODE_FLAGS, { timeoutMs: START_TIMEOUT_MS });
     running.push(ourNode);
-    const targets = [
-      { name: 'built-in', base: ourNode.url },
-      { name: 'inx-indexer via proxy', base: theirNode.url },
-      { name: 'inx-indexer direct', base: inxIndexer.url },
-    ];
+    const targets = [{ name: 'built-in', base: ourNode.url }];
+    for (const t of theirs)
+      targets.push(
+        { name: `${t.name} via proxy`, base: t.node.url, engine: t.engine, via: 'proxy' },
+        { name: `${t.name} direct`, base: t.inxIndexer.url, engine: t.engine, via: 'direct' },
+      );
     for (const t of targets) t.cursors = await cursors(t.base, pages);
     const queries = [
       { title: 'basic?address (1 match)', path: () => `/basic?address=${ledger.one}` },
@@ -202,19 +244,12 @@ export async function indexerPhase({ outputs, connections, duration, rounds, pag
       buildSeconds,
       rebuiltStart: rebuilt.seconds,
       plainStart: plain.seconds,
-      theirStart,
-      registeredSeconds,
-      syncedSeconds,
-      ownSeconds,
-      importCpu,
       loadAtBuild,
-      loadAtImport,
       loadAtQueries,
       ourIndexBytes: ourDisk.index,
       ourTableBytes: ourDisk.all,
-      theirDiskBytes: theirDisk.disk,
-      theirFileBytes: theirDisk.apparent,
-      targets: targets.map((t) => t.name),
+      engines: theirs.map(({ node: _node, inxIndexer: _inx, ...t }) => t),
+      targets: targets.map(({ name, engine, via }) => ({ name, engine, via })),
       queries: queries.map((q, k) => ({
         title: q.title,
         items: q.items,

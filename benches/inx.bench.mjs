@@ -3,7 +3,8 @@
 // Hornet 2.0.1's real extension attached over INX, in the same run, and prints its figures;
 // the end gives every figure in one table with the ratios ours ÷ theirs. Nothing asserted.
 //
-// - indexer (inx-indexer.mjs): built-in indexer vs inx-indexer 1.0.1 on a ledger of
+// - indexer (inx-indexer.mjs): built-in indexer vs inx-indexer 1.0.1 on each of --engines
+//   (sqlite,postgresql; PostgreSQL only where its binaries are, PG_BIN) on a ledger of
 //   --outputs (1,000,000) unspent outputs: build vs import time, query req/s and p50/p99 with
 //   --connections (4) for --duration s (5), --rounds (3) alternating, --pages (100) cursors;
 //   disk.
@@ -21,10 +22,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { indexerPhase } from './inx-indexer.mjs';
+import { ENGINE_NAMES, indexerPhase } from './inx-indexer.mjs';
 import { ledgerUpdatesPhase } from './inx-ledger-updates.mjs';
 import { mqttPhase } from './inx-mqtt.mjs';
-import { load } from './inx-extensions.mjs';
+import { load, postgresMissing } from './inx-extensions.mjs';
 import { arg, fmt, listArg, median, mib, table } from './measure.mjs';
 
 const PHASES = listArg('phases', ['indexer', 'mqtt', 'ledger-updates']);
@@ -37,80 +38,93 @@ const rows = [];
 
 function reportIndexer(r) {
   console.log(`\n## indexer: ${r.outputs} unspent outputs\n`);
+  const perEngine = (label, value) => r.engines.map((e) => [`inx-indexer ${e.name}: ${label}`, value(e)]);
   table(
     ['measure', 'value'],
     [
       ['built-in: node start with the index rebuild / without, s', `${s2(r.rebuiltStart)} / ${s2(r.plainStart)}`],
       ['built-in: build time (the difference), s', s2(r.buildSeconds)],
-      ['node start with --no-indexer --inx on the first copy of the ledger, s', s2(r.theirStart)],
-      ['inx-indexer: start → indexer/v1 registered, s', s2(r.registeredSeconds)],
-      ['inx-indexer: start → answers at the confirmed milestone, s', s2(r.syncedSeconds)],
-      ['inx-indexer: its own "Importing initial ledger … took", s', s2(r.ownSeconds)],
-      ['inx-indexer: CPU s until synced', s2(r.importCpu)],
-      ['load average (1/5/15 min) at build / import', `${r.loadAtBuild}; ${r.loadAtImport}`],
+      ['load average (1/5/15 min) at the build', r.loadAtBuild],
       [
         'built-in: index table files (RocksDB), MiB / all table files',
         `${mib(r.ourIndexBytes)} / ${mib(r.ourTableBytes)}`,
       ],
-      ['inx-indexer: database folder on disk / in files, MiB', `${mib(r.theirDiskBytes)} / ${mib(r.theirFileBytes)}`],
+      ...perEngine('node start with --no-indexer --inx on its copy of the ledger, s', (e) => s2(e.nodeStart)),
+      ...perEngine('start → indexer/v1 registered, s', (e) => s2(e.registeredSeconds)),
+      ...perEngine('start → answers at the confirmed milestone, s', (e) => s2(e.syncedSeconds)),
+      ...perEngine('its own "Importing initial ledger … took", s', (e) => s2(e.ownSeconds)),
+      ...perEngine('CPU s until synced (inx-indexer; the PostgreSQL server)', (e) =>
+        Number.isFinite(e.serverCpu) ? `${s2(e.importCpu)}; ${s2(e.serverCpu)}` : s2(e.importCpu),
+      ),
+      ...perEngine('load average at the import', (e) => e.loadAtImport),
+      ...perEngine('disk, MiB', (e) =>
+        e.engine === 'postgresql'
+          ? `pg_database_size ${mib(e.diskBytes)}; the cluster's data folder ${mib(e.folderBytes)} on disk / ${mib(e.fileBytes)} in files`
+          : `database folder ${mib(e.folderBytes)} on disk / ${mib(e.fileBytes)} in files`,
+      ),
     ],
   );
-  const [ours, proxy, direct] = [0, 1, 2];
   console.log(
     `queries: ${r.connections} connections, ${r.duration} s a run, median of ${r.rounds} alternating rounds; load during the queries ${r.loadAtQueries.join(' → ')}\n`,
   );
+  const others = r.targets.map((t, i) => ({ ...t, i })).filter((t) => t.engine);
   table(
     [
       'query',
-      'items (ours / proxy / direct)',
+      `items (${r.targets.map((t) => t.name).join(' / ')})`,
       'same items',
-      ...r.targets.map((t) => `${t}: req/s, p50/p99 ms`),
-      'req/s ours ÷ proxy',
-      'ours ÷ direct',
+      ...r.targets.map((t) => `${t.name}: req/s, p50/p99 ms`),
+      ...others.map((t) => `req/s ours ÷ ${t.name}`),
     ],
     r.queries.map((q) => [
       q.title,
       q.items.join(' / '),
       q.same === undefined ? '—' : q.same ? 'yes' : 'no',
       ...q.results.map((x) => `${Math.round(x.rps)}, ${x.p50}/${x.p99}${x.bad ? ` (${x.bad} bad)` : ''}`),
-      ratio(q.results[ours].rps, q.results[proxy].rps),
-      ratio(q.results[ours].rps, q.results[direct].rps),
+      ...others.map((t) => ratio(q.results[0].rps, q.results[t.i].rps)),
     ]),
   );
-  rows.push(
-    [
-      'indexer',
-      `build (ours) vs import to synced (theirs), s, ${r.outputs} outputs`,
-      s2(r.buildSeconds),
-      s2(r.syncedSeconds),
-      ratio(r.buildSeconds, r.syncedSeconds),
-    ],
-    [
-      'indexer',
-      'disk of the index, MiB',
-      mib(r.ourIndexBytes),
-      mib(r.theirDiskBytes),
-      ratio(r.ourIndexBytes, r.theirDiskBytes),
-    ],
-  );
-  for (const q of r.queries) {
-    const [o, p, d] = q.results;
+  for (const e of r.engines) {
+    const theirs = `inx-indexer ${e.name}`;
     rows.push(
       [
         'indexer',
-        `${q.title}: req/s (theirs via proxy; direct ${Math.round(d.rps)})`,
-        Math.round(o.rps),
-        Math.round(p.rps),
-        ratio(o.rps, p.rps),
+        `build (ours) vs import to synced (${theirs}), s, ${r.outputs} outputs`,
+        s2(r.buildSeconds),
+        s2(e.syncedSeconds),
+        ratio(r.buildSeconds, e.syncedSeconds),
       ],
       [
         'indexer',
-        `${q.title}: p50/p99 ms (theirs via proxy; direct ${d.p50}/${d.p99})`,
-        `${o.p50}/${o.p99}`,
-        `${p.p50}/${p.p99}`,
-        ratio(o.p99, p.p99),
+        `disk of the index, MiB (${theirs}: ${e.engine === 'postgresql' ? 'pg_database_size' : 'database folder'})`,
+        mib(r.ourIndexBytes),
+        mib(e.diskBytes),
+        ratio(r.ourIndexBytes, e.diskBytes),
       ],
     );
+  }
+  for (const e of r.engines) {
+    const proxy = r.targets.findIndex((t) => t.engine === e.engine && t.via === 'proxy');
+    const direct = r.targets.findIndex((t) => t.engine === e.engine && t.via === 'direct');
+    for (const q of r.queries) {
+      const [o, p, d] = [q.results[0], q.results[proxy], q.results[direct]];
+      rows.push(
+        [
+          'indexer',
+          `${q.title}: req/s (${e.name} via proxy; direct ${Math.round(d.rps)}, ours ÷ direct ${ratio(o.rps, d.rps)})`,
+          Math.round(o.rps),
+          Math.round(p.rps),
+          ratio(o.rps, p.rps),
+        ],
+        [
+          'indexer',
+          `${q.title}: p50/p99 ms (${e.name} via proxy; direct ${d.p50}/${d.p99})`,
+          `${o.p50}/${o.p99}`,
+          `${p.p50}/${p.p99}`,
+          ratio(o.p99, p.p99),
+        ],
+      );
+    }
   }
 }
 
@@ -256,9 +270,16 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'ledger-node-inx-bench-'));
   try {
     if (PHASES.includes('indexer')) {
+      const missing = postgresMissing();
+      const engines = listArg('engines', missing ? ['sqlite'] : ['sqlite', 'postgresql']);
+      for (const e of engines)
+        if (!ENGINE_NAMES[e]) throw new Error(`--engines: ${e} is neither sqlite nor postgresql`);
+      if (missing && engines.includes('postgresql')) throw new Error(`--engines postgresql: ${missing}`);
+      if (missing) console.log(`indexer: inx-indexer on SQLite only, not on PostgreSQL: ${missing}`);
       reportIndexer(
         await indexerPhase({
           outputs: arg('outputs', 1_000_000),
+          engines,
           connections: arg('connections', 4),
           duration: arg('duration', 5),
           rounds: arg('rounds', 3),
