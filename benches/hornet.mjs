@@ -17,7 +17,7 @@
 // coordinator's key and dialing it over gossip.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,21 +136,55 @@ export async function writeGenesisSnapshot(dataDir) {
 
 /**
  * A Hornet follower from `snapshotFile`, trusting `coordinatorPublicKey` (0x hex) and dialing
- * `peerAddress` (a multiaddress with /p2p/): `{ url, pid, state, stop(), remove() }`.
+ * `peerAddress` (a multiaddress with /p2p/), or every address of `peers`:
+ * `{ url, pid, state, restPort, stop(), remove() }`.
+ *
+ * Several followers in one network (bench:network --hornets): start-hornet-follower.sh gives
+ * every follower the same p2p identity (common.sh's P2P_KEY_4), so `identityPrivateKey` (hex
+ * of the 64-byte key, seed ‖ public key) gives this one its own, and `flags` adds more of
+ * Hornet's flags (INX, …). Both go through a `hornet` wrapper in the follower's temporary
+ * folder, given to the script as its BIN: for the node's run (`-c config.json …`) it runs
+ * the real binary with these flags after the script's (the last value of a flag wins), for
+ * the script's `tool` calls the binary unchanged; the wrapper execs, so the pid is Hornet's.
+ * `restPort`/`p2pPort` choose the ports (free ones otherwise).
  */
-export async function startHornetFollower({ snapshotFile, coordinatorPublicKey, peerAddress }) {
-  const state = join(mkdtempSync(join(tmpdir(), 'ledger-node-bench-hornet-follower-')), 'follower');
-  const [rest, p2p] = [await freePort(), await freePort()];
+export async function startHornetFollower({
+  snapshotFile,
+  coordinatorPublicKey,
+  peerAddress,
+  peers = [peerAddress],
+  identityPrivateKey,
+  flags = [],
+  restPort,
+  p2pPort,
+}) {
+  const folder = mkdtempSync(join(tmpdir(), 'ledger-node-bench-hornet-follower-'));
+  const state = join(folder, 'follower');
+  const rest = restPort ?? (await freePort());
+  const p2p = p2pPort ?? (await freePort());
+  const extra = [...(identityPrivateKey ? [`--p2p.identityPrivateKey=${identityPrivateKey}`] : []), ...flags];
+  let bin = process.env.HORNET_BIN;
+  if (extra.length > 0) {
+    bin = join(folder, 'bin');
+    mkdirSync(bin);
+    const quoted = extra.map((f) => `'${f.replaceAll("'", "'\\''")}'`).join(' ');
+    const real = join(process.env.HORNET_BIN, 'hornet');
+    writeFileSync(
+      join(bin, 'hornet'),
+      `#!/bin/sh\nif [ "$1" = -c ]; then exec '${real}' "$@" ${quoted}; fi\nexec '${real}' "$@"\n`,
+      { mode: 0o755 },
+    );
+  }
   const stop = async () => {
     await run('bash', [join(process.env.HORNET_INTEROP, 'stop.sh'), state]).catch(() => {});
   };
-  const remove = () => rmSync(dirname(state), { recursive: true, force: true });
+  const remove = () => rmSync(folder, { recursive: true, force: true });
   try {
     await run('bash', [join(process.env.HORNET_INTEROP, 'start-hornet-follower.sh')], {
-      BIN: process.env.HORNET_BIN,
+      BIN: bin,
       SNAPSHOT: snapshotFile,
       COO_PUBLIC_KEYS: coordinatorPublicKey.slice(2),
-      LEDGER_PEER: peerAddress,
+      LEDGER_PEER: peers.join(','),
       STATE: state,
       REST_F: `127.0.0.1:${rest}`,
       P2P_PORT_F: String(p2p),
@@ -161,5 +195,5 @@ export async function startHornetFollower({ snapshotFile, coordinatorPublicKey, 
     throw err;
   }
   const pid = Number(readFileSync(join(state, 'hornet-follower.pid'), 'utf8').trim());
-  return { url: `http://127.0.0.1:${rest}`, pid, state, stop, remove };
+  return { url: `http://127.0.0.1:${rest}`, pid, state, restPort: rest, stop, remove };
 }

@@ -66,18 +66,40 @@
 // --interval [2] s between milestones --idle [20] --steady [60] --cut [60] --minority [0.33] --churn [90]
 // --kills [5] --joiners [3] --settle [30] --degree-min [4] --degree-max [8]
 // --latency-min [20] --latency-max [200] ms --jitter [10] % --bandwidth [1000] KB/s per
-// direction and link --port-base [30000] --seed [1] --phases [steady,partition,churn,joiners].
-// Prints figures, asserts nothing.
+// direction and link --port-base [30000] --seed [1] --phases [steady,partition,churn,joiners]
+// --hornets [0] --hornet-mqtt [1].
+// Prints figures, asserts nothing — except with --hornets.
+//
+// Hornet in the crowd (--hornets n, issue 24 item 5; an interop check, not CI): n Hornet 2.0.1
+// followers (HORNET_BIN, HORNET_INTEROP: hornet.mjs startHornetFollower, each with a p2p
+// identity of its own) join the network as ordinary members: each peered with --degree-min …
+// --degree-max of our nodes (those below --degree-max first; drawn from a random stream of
+// its own, so the graph, latencies and submitters are those of the same --seed without
+// Hornets), both ends listing each other, every link a pair of Toxiproxy proxies with a latency
+// and bandwidth drawn as ours. All nodes then use genesis style `hornet`; the Hornets start
+// from the genesis snapshot our coordinator writes (`ledger-node snapshot write`) and follow
+// through these links only. The partition cuts a Hornet's links to the smaller side too (it
+// stays with the larger side rather than joining both); churn and joiners leave it alone.
+// With --hornet-mqtt 1 (INX_MQTT, default $HORNET_BIN/inx-mqtt) each Hornet runs with INX and
+// an inx-mqtt whose WebSocket the probe subscribes to as to ours: its propagation and time to
+// referenced are printed beside ours, per phase. Under the load, each Hornet's confirmed
+// milestone is polled against the coordinator's every 2 s. At the end (after --settle):
+// each Hornet's confirmed milestone reaches the coordinator's (waited up to 120 s); for every
+// index up to it, the milestone payload and id and `utxo-changes` equal the coordinator's;
+// every output those milestones created (spent or not) equals ours, `output` and metadata
+// (less `ledgerIndex`); `included-block` and its metadata of the sampled transfers equal the
+// coordinator's. Every difference is printed; the exit code is 1 if there is any.
 
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { connect as tcpConnect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { hornetFollowerUnavailable, startHornetFollower, writeGenesisSnapshot } from './hornet.mjs';
 import { arg, cpuSeconds, loadAverage, rssMiB, table } from './measure.mjs';
 import {
   BenchNode,
@@ -120,6 +142,11 @@ const PHASES = (() => {
   const at = process.argv.indexOf('--phases');
   return at > 0 ? process.argv[at + 1].split(',') : ['steady', 'partition', 'churn', 'joiners'];
 })();
+const HORNETS = arg('hornets', 0);
+const HORNET_MQTT = arg('hornet-mqtt', 1) !== 0;
+const INX_MQTT = process.env.INX_MQTT ?? join(process.env.HORNET_BIN ?? '/work/interop/bin', 'inx-mqtt');
+/** Hornets' indexes in the probe's tables (ours are 0 … nodes + joiners − 1). */
+const HORNET_INDEX = 10_000;
 const TOXIPROXY = process.env.TOXIPROXY_SERVER ?? '/work/interop/bin/toxiproxy-server';
 const JWT_SECRET = 'ledger-node bench:network';
 const COORDINATOR_SEED = '0x' + createHash('sha256').update('ledger-node bench:network coordinator').digest('hex');
@@ -132,19 +159,24 @@ const log = (line) => console.log(`[${((now() - started) / 1000).toFixed(0).padS
 
 // ---- randomness (seeded: the same graph and latencies for the same --seed) -----------------
 
-let rngState = SEED >>> 0 || 1;
-function random() {
-  rngState = (rngState + 0x6d2b79f5) >>> 0;
-  let t = rngState;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+function seeded(seed) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
-const randomInt = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
-const shuffle = (items) => {
+const random = seeded(SEED);
+/** The Hornets' placement draws from a stream of its own: the rest is drawn as in a run without them. */
+const hornetRandom = seeded(SEED ^ 0x5bd1e995);
+const randomInt = (lo, hi, rng = random) => lo + Math.floor(rng() * (hi - lo + 1));
+const shuffle = (items, rng = random) => {
   const a = [...items];
   for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
+    const j = Math.floor(rng() * (i + 1));
     [a[i], a[j]] = [a[j], a[i]];
   }
   return a;
@@ -319,6 +351,8 @@ function nodeArgs(n) {
     '--write-buffers-mib',
     '8',
     ...role,
+    // Hornet can follow only a network whose milestone 1 is made Hornet's way (docs/snapshots.md).
+    ...(HORNETS > 0 ? ['--genesis-style', 'hornet'] : []),
     '--gossip',
     '--p2p-bind',
     `/ip4/127.0.0.1/tcp/${n.p2pPort}`,
@@ -451,9 +485,9 @@ function randomGraph(n, min, max) {
 
 const edges = [];
 
-/** Both proxies of a link and both dial addresses. */
-async function connect(toxiproxy, a, b) {
-  const latency = randomInt(LATENCY_MIN, LATENCY_MAX);
+/** Both proxies of a link and both dial addresses (`rng` draws its latency). */
+async function connect(toxiproxy, a, b, rng = random) {
+  const latency = randomInt(LATENCY_MIN, LATENCY_MAX, rng);
   const proxies = [];
   for (const [from, to] of [
     [a, b],
@@ -527,7 +561,7 @@ function startProbe() {
   return {
     ready: next(),
     pid: child.pid,
-    add: (n) => child.send({ add: { index: n.index, url: `ws://127.0.0.1:${n.restPort}/api/mqtt/v1` } }),
+    add: (n, url = `ws://127.0.0.1:${n.restPort}/api/mqtt/v1`) => child.send({ add: { index: n.index, url } }),
     async report(ids) {
       const answer = next();
       child.send({ report: ids });
@@ -668,7 +702,12 @@ async function snapshot(ctx) {
     stored: (await metrics(ctx.coordinator)).stored,
     cpu: new Map(ctx.nodes.map((n) => [n.index, n.deadCpu + (n.up ? cpuSeconds(n.process.pid) || 0 : 0)])),
     known: new Map(nodes.map((n, i) => [n.index, n.deadKnown + (m[i]?.known ?? 0)])),
-    bytes: gossipBytes(new Set(ctx.nodes.map((n) => n.p2pPort))),
+    bytes: gossipBytes(new Set([...ctx.nodes, ...ctx.hornets].map((n) => n.p2pPort))),
+    hornets: new Map(
+      ctx.hornets
+        .filter((h) => h.up)
+        .map((h) => [h.name, { cpu: cpuSeconds(h.pid), mqtt: h.mqtt ? cpuSeconds(h.mqtt.pid) : NaN }]),
+    ),
     probe: cpuSeconds(ctx.probe.pid),
     toxiproxy: cpuSeconds(ctx.toxiproxy.child.pid),
     self: process.cpuUsage(),
@@ -692,7 +731,7 @@ function phaseFigures(name, before, after, ctx) {
     blocks,
     nodes: ctx.nodes.filter((n) => n.up).length,
     duplicates: mean(known) / blocks,
-    bytesPerNode: (after.bytes - before.bytes) / ctx.nodes.length / blocks,
+    bytesPerNode: (after.bytes - before.bytes) / (ctx.nodes.length + ctx.hornets.length) / blocks,
     cpuMsPerBlockPerNode: (mean(cpu) * 1000) / blocks,
     nodeCores: cpu.reduce((s, x) => s + x, 0) / seconds,
     probeCores: (after.probe - before.probe) / seconds,
@@ -701,6 +740,19 @@ function phaseFigures(name, before, after, ctx) {
     rssMean: mean(rss),
     rssMax: Math.max(...rss),
     rssTotal: rss.reduce((s, x) => s + x, 0),
+    hornets: ctx.hornets
+      .filter((h) => before.hornets.has(h.name) && after.hornets.has(h.name))
+      .map((h) => {
+        const cpu = after.hornets.get(h.name).cpu - before.hornets.get(h.name).cpu;
+        const mqtt = after.hornets.get(h.name).mqtt - before.hornets.get(h.name).mqtt;
+        return {
+          name: h.name,
+          cpuMsPerBlock: (cpu * 1000) / blocks,
+          cores: cpu / seconds,
+          mqttCores: mqtt / seconds,
+          rss: rssMiB(h.pid),
+        };
+      }),
     load: load(),
     from: before.at,
     to: after.at,
@@ -719,6 +771,21 @@ async function runPhase(ctx, name, body) {
     `phase ${name}: ${figures.blocks} blocks in ${figures.seconds.toFixed(0)} s; nodes ${figures.nodeCores.toFixed(2)} cores, ` +
       `RSS per node ${figures.rssMean.toFixed(0)} MiB (max ${figures.rssMax.toFixed(0)}); load ${load()}`,
   );
+  if (ctx.hornets.length > 0) {
+    const coo = (await info(ctx.coordinator).catch(() => undefined))?.confirmedMilestone.index;
+    const at = await Promise.all(
+      ctx.hornets.map(async (h) => (await info(h).catch(() => undefined))?.confirmedMilestone.index),
+    );
+    log(
+      `phase ${name}: coordinator at milestone ${coo}; ` +
+        ctx.hornets
+          .map((h, i) => {
+            const f = figures.hornets.find((x) => x.name === h.name);
+            return `${h.name} at ${at[i]}${f ? `, ${f.cores.toFixed(2)} cores, RSS ${f.rss.toFixed(0)} MiB` : ''}`;
+          })
+          .join('; '),
+    );
+  }
 }
 
 // ---- phases ----------------------------------------------------------------------------------
@@ -926,6 +993,317 @@ async function joiners(ctx) {
   return { joined: results };
 }
 
+// ---- Hornet 2.0.1 in the crowd (--hornets) ---------------------------------------------------
+
+/** A Hornet's identity and ports, fixed before our nodes start (they list it as a static peer). */
+async function planHornet(i) {
+  const seed = createHash('sha256').update(`ledger-node bench:network hornet ${i}`).digest('hex');
+  const identityPrivateKey = seed + core.publicKey(`0x${seed}`).slice(2);
+  const keyDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-network-hornet-key-'));
+  const peerId = native.identityPeerId(join(keyDir, 'identity.key'), identityPrivateKey);
+  rmSync(keyDir, { recursive: true, force: true });
+  return {
+    index: HORNET_INDEX + i,
+    name: `hornet${i + 1}`,
+    identityPrivateKey,
+    peerId,
+    restPort: await takePort(),
+    p2pPort: await takePort(),
+    inxPort: HORNET_MQTT ? await takePort() : 0,
+    mqttPort: HORNET_MQTT ? await takePort() : 0,
+    dials: new Map(),
+    peers: [],
+    up: false,
+    /** From when the probe hears it (inx-mqtt up): the blocks sent since count for its figures. */
+    startedFirst: Infinity,
+  };
+}
+
+/**
+ * Each Hornet's peers: --degree-min … --degree-max of our nodes (drawn as ours are), those
+ * still below --degree-max first, so that our nodes keep their degree where the graph allows.
+ */
+function placeHornets(graph, count) {
+  const degree = graph.map((s) => s.size);
+  return Array.from({ length: count }, () => {
+    const k = Math.min(degree.length, randomInt(DEGREE_MIN, DEGREE_MAX, hornetRandom));
+    const order = shuffle([...degree.keys()], hornetRandom);
+    const picked = [
+      ...order.filter((i) => degree[i] < DEGREE_MAX),
+      ...order.filter((i) => degree[i] >= DEGREE_MAX),
+    ].slice(0, k);
+    for (const i of picked) degree[i]++;
+    return picked;
+  });
+}
+
+/** Hornet from our coordinator's genesis snapshot, dialing its peers through its own proxies. */
+async function startHornet(h, genesisFile) {
+  h.startedAt = now();
+  h.follower = await startHornetFollower({
+    snapshotFile: genesisFile,
+    coordinatorPublicKey: COORDINATOR_PUBLIC_KEY,
+    peers: [...h.dials.values()],
+    identityPrivateKey: h.identityPrivateKey,
+    flags: HORNET_MQTT ? ['--inx.enabled=true', `--inx.bindAddress=127.0.0.1:${h.inxPort}`] : [],
+    restPort: h.restPort,
+    p2pPort: h.p2pPort,
+  });
+  h.pid = h.follower.pid;
+  h.http = new BenchNode(undefined, undefined, h.follower.url, POW);
+  h.up = true;
+}
+
+const portOpen = (port) =>
+  new Promise((resolve) => {
+    const socket = tcpConnect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+/**
+ * Hornet's inx-mqtt (the event API Hornet has not by itself), its WebSocket added to the
+ * probe: then a Hornet's propagation and time to referenced are read as ours are. Started
+ * once Hornet is synced.
+ */
+async function startInxMqtt(h, probe) {
+  h.mqttDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-network-inx-mqtt-'));
+  h.mqtt = spawn(
+    INX_MQTT,
+    [
+      '--app.checkForUpdates=false',
+      `--inx.address=127.0.0.1:${h.inxPort}`,
+      `--mqtt.websocket.bindAddress=127.0.0.1:${h.mqttPort}`,
+    ],
+    { cwd: h.mqttDir, stdio: ['ignore', 'ignore', 'ignore'] },
+  );
+  for (let i = 0; i < 300 && !(await portOpen(h.mqttPort)); i++) {
+    if (h.mqtt.exitCode !== null) throw new Error(`inx-mqtt of ${h.name} exited with ${h.mqtt.exitCode}`);
+    await sleep(100);
+  }
+  probe.add(h, `ws://127.0.0.1:${h.mqttPort}`);
+  await sleep(2000); // the probe's client connects and subscribes
+  h.startedFirst = now();
+}
+
+async function stopHornet(h) {
+  if (h.mqtt && h.mqtt.exitCode === null) {
+    const exited = new Promise((r) => h.mqtt.once('exit', r));
+    h.mqtt.kill('SIGTERM');
+    await exited;
+  }
+  if (h.mqttDir) rmSync(h.mqttDir, { recursive: true, force: true });
+  h.http?.agent.destroy();
+  if (h.follower) {
+    await h.follower.stop();
+    if (process.env.KEEP_HORNET) log(`${h.name}: kept ${h.follower.state}`);
+    else h.follower.remove();
+  }
+  h.up = false;
+}
+
+/** Every 2 s under the load: how far each Hornet's confirmed milestone is behind the coordinator's. */
+function watchHornets(ctx) {
+  const lags = new Map(ctx.hornets.map((h) => [h.name, []]));
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const coo = await info(ctx.coordinator).catch(() => undefined);
+      if (coo)
+        await Promise.all(
+          ctx.hornets.map(async (h) => {
+            const s = await info(h).catch(() => undefined);
+            if (s) lags.get(h.name).push(coo.confirmedMilestone.index - s.confirmedMilestone.index);
+            else if (!alive(h.pid) && !h.exitLogged) {
+              h.exitLogged = true;
+              log(`${h.name}: Hornet exited; see ${h.follower.state}/hornet.log (kept with KEEP_HORNET=1)`);
+            }
+          }),
+        );
+      await sleep(2000);
+    }
+  })();
+  return {
+    lags,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+/** The first difference between two JSON values, as `path: a ≠ b`, or undefined when equal. */
+function difference(a, b, path = '') {
+  if (a === b) return undefined;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return `${path || '.'}: ${JSON.stringify(a)?.slice(0, 120)} ≠ ${JSON.stringify(b)?.slice(0, 120)}`;
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const d = difference(a[key], b[key], `${path}.${key}`);
+    if (d !== undefined) return d;
+  }
+  return undefined;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function getJson(n, path) {
+  const { status, text } = await n.http.http('GET', path);
+  return { status, json: status === 200 ? JSON.parse(text) : undefined, text };
+}
+
+/**
+ * Each Hornet against our nodes once the load has stopped and the network settled: its
+ * confirmed milestone reaches the coordinator's (read once, waited for up to 120 s); for
+ * every milestone index up to there, the payload (and its id) and `utxo-changes` equal the
+ * coordinator's, and Hornet finds the milestone by that id; every output those milestones
+ * created (the genesis output too) equals ours — `output` and its metadata (less
+ * `ledgerIndex`, the answering node's own confirmed index) at the coordinator, at one of our
+ * followers in turn, and at each Hornet; `included-block` and its metadata of the sampled
+ * transfers equal the coordinator's. Every difference is a mismatch.
+ */
+async function hornetAgreement(ctx) {
+  const coo = ctx.coordinator;
+  const mismatches = [];
+  const mismatch = (line) => mismatches.push(line);
+  const target = (await info(coo)).confirmedMilestone.index;
+  const figures = {};
+  const start = now();
+  await Promise.all(
+    ctx.hornets.map(async (h) => {
+      if (!alive(h.pid)) {
+        const tail = readFileSync(join(h.follower.state, 'hornet.log'), 'utf8').trim().split('\n').slice(-5);
+        mismatch(`${h.name}: Hornet is not running any more; the end of its log:\n    ${tail.join('\n    ')}`);
+      }
+      let cmi = -1;
+      while (now() - start < 120_000) {
+        cmi = (await info(h).catch(() => undefined))?.confirmedMilestone.index ?? -1;
+        if (cmi >= target) break;
+        await sleep(500);
+      }
+      figures[h.name] = {
+        cmi,
+        waitedMs: now() - start,
+        milestones: 0,
+        changes: 0,
+        outputs: 0,
+        included: 0,
+        differing: 0,
+      };
+      if (cmi < target) mismatch(`${h.name}: confirmed milestone ${cmi} < the coordinator's ${target} after 120 s`);
+    }),
+  );
+  const count = (h, what) => figures[h.name][what]++;
+  const differ = (h, line) => (figures[h.name].differing++, mismatch(`${h.name}: ${line}`));
+  // Milestones and their ledger changes, every index.
+  const created = new Set([GENESIS_OUTPUT_ID]);
+  const consumed = new Set();
+  const sorted = (xs) => [...xs].sort();
+  await pool(
+    Array.from({ length: target }, (_, i) => i + 1),
+    4,
+    async (index) => {
+      const path = `/api/core/v2/milestones/by-index/${index}`;
+      const [ref, refChanges] = [await getJson(coo, path), await getJson(coo, `${path}/utxo-changes`)];
+      if (ref.status !== 200 || refChanges.status !== 200) {
+        mismatch(`coordinator: milestone ${index}: ${ref.status}, utxo-changes ${refChanges.status}`);
+        return;
+      }
+      const id = core.milestoneId(ref.json);
+      for (const o of refChanges.json.createdOutputs) created.add(o);
+      for (const o of refChanges.json.consumedOutputs) consumed.add(o);
+      for (const h of ctx.hornets) {
+        if (index > figures[h.name].cmi) continue;
+        const m = await getJson(h, path);
+        count(h, 'milestones');
+        if (m.status !== 200) differ(h, `milestone ${index}: status ${m.status}`);
+        else if (core.milestoneId(m.json) !== id)
+          differ(h, `milestone ${index}: id ${core.milestoneId(m.json)} ≠ ours ${id}`);
+        else {
+          const d = difference(m.json, ref.json);
+          if (d) differ(h, `milestone ${index} payload: ${d}`);
+          const byId = await getJson(h, `/api/core/v2/milestones/${id}`);
+          if (byId.status !== 200 || byId.json.index !== index)
+            differ(h, `milestone ${id} (index ${index}) by id: status ${byId.status}, index ${byId.json?.index}`);
+        }
+        const c = await getJson(h, `${path}/utxo-changes`);
+        count(h, 'changes');
+        if (c.status !== 200) differ(h, `utxo-changes ${index}: status ${c.status}`);
+        else {
+          const d = difference(
+            {
+              ...c.json,
+              createdOutputs: sorted(c.json.createdOutputs),
+              consumedOutputs: sorted(c.json.consumedOutputs),
+            },
+            {
+              ...refChanges.json,
+              createdOutputs: sorted(refChanges.json.createdOutputs),
+              consumedOutputs: sorted(refChanges.json.consumedOutputs),
+            },
+          );
+          if (d) differ(h, `utxo-changes ${index}: ${d}`);
+        }
+      }
+    },
+  );
+  // Every output created up to there: unspent (the ledger) and spent.
+  const followers = ctx.nodes.filter((n) => n.up && n.index !== 0);
+  const outputs = [...created];
+  const unspent = outputs.filter((o) => !consumed.has(o)).length;
+  let turn = 0;
+  let oursCompared = 0;
+  let oursDiffering = 0;
+  const comparable = (answer) =>
+    answer.status === 200
+      ? { output: answer.json.output, metadata: { ...answer.json.metadata, ledgerIndex: undefined } }
+      : { status: answer.status };
+  await pool(outputs, 8, async (outputId) => {
+    const path = `/api/core/v2/outputs/${outputId}`;
+    const ref = comparable(await getJson(coo, path));
+    if (ref.status !== undefined) return void mismatch(`coordinator: output ${outputId}: status ${ref.status}`);
+    if (ref.metadata.isSpent !== consumed.has(outputId))
+      mismatch(`coordinator: output ${outputId}: isSpent ${ref.metadata.isSpent}, utxo-changes say the opposite`);
+    const follower = followers[turn++ % followers.length];
+    if (follower) {
+      oursCompared++;
+      const d = difference(comparable(await getJson(follower, path)), ref);
+      if (d) oursDiffering++, mismatch(`${follower.name}: output ${outputId}: ${d}`);
+    }
+    for (const h of ctx.hornets) {
+      count(h, 'outputs');
+      const d = difference(comparable(await getJson(h, path)), ref);
+      if (d) differ(h, `output ${outputId}: ${d}`);
+    }
+  });
+  // included-block (and its metadata) of the sampled confirmed transfers.
+  for (const transactionId of ctx.sample ?? []) {
+    for (const suffix of ['', '/metadata']) {
+      const path = `/api/core/v2/transactions/${transactionId}/included-block${suffix}`;
+      const ref = await getJson(coo, path);
+      for (const h of ctx.hornets) {
+        count(h, 'included');
+        const answer = await getJson(h, path);
+        const d = difference(answer.json ?? { status: answer.status }, ref.json ?? { status: ref.status });
+        if (d) differ(h, `included-block${suffix} of ${transactionId}: ${d}`);
+      }
+    }
+  }
+  return { target, figures, mismatches, outputs: outputs.length, unspent, oursCompared, oursDiffering };
+}
+
 // ---- the end: agreement and figures ------------------------------------------------------------
 
 async function agreement(ctx) {
@@ -946,6 +1324,7 @@ async function agreement(ctx) {
   }
   // included-block of confirmed transfers, each node against the coordinator.
   const sample = shuffle(ctx.load.confirmedTransfers).slice(0, 40);
+  ctx.sample = sample;
   const mismatches = new Map();
   for (const id of sample) {
     const path = `/api/core/v2/transactions/${id}/included-block/metadata`;
@@ -972,7 +1351,18 @@ async function agreement(ctx) {
 
 /** Per block: the times to reach 50/90/100 % of the nodes that existed when it was sent, and to be referenced at all of them. */
 function blockFigures(ctx, records, observed) {
-  const out = { to50: [], to90: [], to100: [], referencedAll: [], referencedCoo: 0, incomplete: 0, acknowledged: 0 };
+  const out = {
+    to50: [],
+    to90: [],
+    to100: [],
+    referencedAll: [],
+    referencedCoo: 0,
+    incomplete: 0,
+    acknowledged: 0,
+    /** Every (block, counted node): submit → stored there, submit → referenced there (beside a Hornet's). */
+    storedEach: [],
+    referencedEach: [],
+  };
   for (const r of records) {
     if (r.status !== 201) continue;
     out.acknowledged++;
@@ -1003,24 +1393,152 @@ function blockFigures(ctx, records, observed) {
     if (seen?.referenced[0] !== undefined) out.referencedCoo++;
     const referenced = expected.map((i) => seen?.referenced[i]).filter((t) => t !== undefined);
     if (referenced.length === expected.length) out.referencedAll.push(Math.max(...referenced) - r.sentAt);
+    out.storedEach.push(...stored);
+    out.referencedEach.push(...referenced.map((t) => t - r.sentAt));
   }
-  for (const k of ['to50', 'to90', 'to100', 'referencedAll']) out[k].sort((x, y) => x - y);
+  for (const k of ['to50', 'to90', 'to100', 'referencedAll', 'storedEach', 'referencedEach'])
+    out[k].sort((x, y) => x - y);
   return out;
 }
 
 const ms = (sorted, p) => (sorted.length === 0 ? '—' : `${Math.round(percentile(sorted, p))}`);
 
+/** A Hornet's submit → stored and submit → referenced (its inx-mqtt) for the blocks sent once the probe heard it. */
+function hornetBlockFigures(h, records, observed) {
+  const out = { stored: [], referenced: [], counted: 0, missing: 0 };
+  for (const r of records) {
+    if (r.status !== 201 || r.sentAt < h.startedFirst) continue;
+    out.counted++;
+    const seen = observed[r.blockId];
+    if (seen?.stored[h.index] === undefined) out.missing++;
+    else out.stored.push(seen.stored[h.index] - r.sentAt);
+    if (seen?.referenced[h.index] !== undefined) out.referenced.push(seen.referenced[h.index] - r.sentAt);
+  }
+  out.stored.sort((x, y) => x - y);
+  out.referenced.sort((x, y) => x - y);
+  return out;
+}
+
+/** The Hornets beside ours; any mismatch sets the exit code to 1 (an interop check). */
+function reportHornets(ctx, result, lags, records, observed) {
+  const names = ctx.hornets.map((h) => h.name);
+  const each = (fn) => ctx.hornets.map((h) => fn(h, result.figures[h.name]));
+  const mean = (xs) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+  table(
+    ['Hornet 2.0.1 in the crowd', ...names],
+    [
+      [
+        'peers (our nodes, each through its proxy pair)',
+        ...each((h) => `${h.peers.length}: ${h.peers.map((p) => p.name).join(' ')}`),
+      ],
+      [
+        'synced from genesis after its start',
+        ...each((h) => (Number.isNaN(h.syncedMs) ? 'not within 180 s' : `${(h.syncedMs / 1000).toFixed(1)} s`)),
+      ],
+      [
+        "under the load: milestones behind the coordinator's, max / mean (polls every 2 s)",
+        ...each((h) => {
+          const l = lags.get(h.name);
+          return l.length === 0 ? '—' : `${Math.max(...l)} / ${mean(l).toFixed(2)} (${l.length} polls)`;
+        }),
+      ],
+      [
+        `at the end: confirmed milestone (the coordinator's ${result.target})`,
+        ...each((_h, f) => `${f.cmi} after ${(f.waitedMs / 1000).toFixed(1)} s`),
+      ],
+      ['milestones compared (payload, id, found by id)', ...each((_h, f) => `${f.milestones}`)],
+      ['utxo-changes compared', ...each((_h, f) => `${f.changes}`)],
+      [
+        `outputs compared (output + metadata; ${result.unspent} unspent, ${result.outputs - result.unspent} spent)`,
+        ...each((_h, f) => `${f.outputs}`),
+      ],
+      ['included-block and its metadata compared (sampled transfers)', ...each((_h, f) => `${f.included}`)],
+      ['**differing from ours**', ...each((_h, f) => `${f.differing}`)],
+    ],
+  );
+  console.log(
+    `our followers against the coordinator on the same outputs (one follower per output, in turn): ` +
+      `${result.oursCompared} compared, ${result.oursDiffering} differing`,
+  );
+  // Propagation and time to referenced, and CPU and RSS, per phase, beside ours.
+  if (HORNET_MQTT) {
+    const rows = [];
+    for (const f of ctx.phases) {
+      if (f.name === 'idle') continue;
+      const inPhase = records.filter((r) => r.phase === f.name);
+      const b = blockFigures(ctx, inPhase, observed);
+      rows.push([
+        f.name,
+        `ours: ${ms(b.storedEach, 50)} / ${ms(b.storedEach, 99)}`,
+        `${ms(b.referencedEach, 50)} / ${ms(b.referencedEach, 99)}`,
+        '',
+      ]);
+      for (const h of ctx.hornets) {
+        const x = hornetBlockFigures(h, inPhase, observed);
+        rows.push([
+          '',
+          `${h.name}: ${ms(x.stored, 50)} / ${ms(x.stored, 99)}`,
+          `${ms(x.referenced, 50)} / ${ms(x.referenced, 99)}`,
+          `${x.counted} (${x.missing} never seen)`,
+        ]);
+      }
+    }
+    table(
+      [
+        'phase',
+        'submit → stored at a node p50 / p99 ms',
+        'submit → referenced at a node p50 / p99 ms',
+        "blocks counted (Hornet's inx-mqtt)",
+      ],
+      rows,
+    );
+  }
+  const costRows = [];
+  for (const f of ctx.phases) {
+    costRows.push([f.name, `ours: ${f.cpuMsPerBlockPerNode.toFixed(2)}`, '—', `${f.rssMean.toFixed(0)} (mean)`]);
+    for (const x of f.hornets)
+      costRows.push([
+        '',
+        `${x.name}: ${x.cpuMsPerBlock.toFixed(2)}`,
+        `${x.cores.toFixed(2)}${HORNET_MQTT ? ` + inx-mqtt ${x.mqttCores.toFixed(2)}` : ''}`,
+        `${x.rss.toFixed(0)}`,
+      ]);
+  }
+  table(['phase', 'CPU ms / block / node', 'Hornet cores', 'RSS MiB at the end of the phase'], costRows);
+  if (result.mismatches.length > 0) {
+    console.log(`MISMATCH: ${result.mismatches.length} differences between Hornet and ours (first 40):`);
+    for (const line of result.mismatches.slice(0, 40)) console.log(`  ${line}`);
+    process.exitCode = 1;
+  } else
+    console.log(
+      `ok: ${ctx.hornets.length} Hornet 2.0.1 nodes reached milestone ${result.target} and agree with ours on every milestone, ` +
+        `utxo-changes, output and included block compared`,
+    );
+}
+
 async function main() {
+  if (HORNETS > 0) {
+    const why =
+      hornetFollowerUnavailable() ??
+      (HORNET_MQTT && !existsSync(INX_MQTT) ? `no inx-mqtt at ${INX_MQTT} (INX_MQTT, or --hornet-mqtt 0)` : undefined);
+    if (why) {
+      console.error(`--hornets ${HORNETS}: ${why}`);
+      process.exit(2);
+    }
+  }
   console.log(
     `bench:network — ${NODES} nodes, degree ${DEGREE_MIN}–${DEGREE_MAX}, links ${LATENCY_MIN}–${LATENCY_MAX} ms ±${JITTER} %, ` +
       `${BANDWIDTH} KB/s; load ${RATE} blocks/s (${Math.round(TRANSFER_SHARE * 100)} % transfers) at ${SUBMITTERS} nodes, ` +
-      `minPowScore ${POW}, a milestone every ${INTERVAL} s; phases ${IDLE > 0 ? 'idle, ' : ''}${PHASES.join(', ')}; seed ${SEED}; load average ${load()}`,
+      `minPowScore ${POW}, a milestone every ${INTERVAL} s; phases ${IDLE > 0 ? 'idle, ' : ''}${PHASES.join(', ')}; seed ${SEED}; ` +
+      `${HORNETS > 0 ? `${HORNETS} Hornet 2.0.1 followers${HORNET_MQTT ? ' with inx-mqtt' : ''}; ` : ''}load average ${load()}`,
   );
   const toxiproxy = await Toxiproxy.start();
   const probe = startProbe();
   await probe.ready;
   const nodes = [];
-  const ctx = { nodes, toxiproxy, probe, phases: [] };
+  const hornets = [];
+  const ctx = { nodes, hornets, toxiproxy, probe, phases: [] };
+  let genesis;
   // Interrupted: no node, proxy or data directory is left behind.
   for (const signal of ['SIGINT', 'SIGTERM'])
     process.once(signal, () => {
@@ -1029,6 +1547,13 @@ async function main() {
         n.process?.kill('SIGKILL');
         rmSync(n.dataDir, { recursive: true, force: true });
       }
+      for (const h of hornets) {
+        h.mqtt?.kill('SIGKILL');
+        if (h.pid) process.kill(h.pid, 'SIGKILL');
+        if (h.mqttDir) rmSync(h.mqttDir, { recursive: true, force: true });
+        h.follower?.remove();
+      }
+      genesis?.remove();
       toxiproxy.child.kill('SIGKILL');
       process.exit(130);
     });
@@ -1042,18 +1567,47 @@ async function main() {
       `graph: ${edges.length} links (${edges.length * 2} proxies), degree ${Math.min(...degrees)}–${Math.max(...degrees)}, ` +
         `mean ${(degrees.reduce((s, d) => s + d, 0) / NODES).toFixed(1)}`,
     );
-    // The coordinator first, then the followers four at a time.
+    // Hornets: each peered with 4–8 of our nodes through proxies like ours.
+    const placement = placeHornets(graph, HORNETS);
+    for (let i = 0; i < HORNETS; i++) {
+      const h = await planHornet(i);
+      hornets.push(h);
+      for (const b of placement[i]) {
+        await connect(toxiproxy, h, nodes[b], hornetRandom);
+        h.peers.push(nodes[b]);
+      }
+      log(`${h.name} (${h.peerId}) peered with ${h.peers.map((p) => p.name).join(' ')}`);
+    }
+    if (HORNETS > 0) {
+      const withHornets = nodes.map((n) => graph[n.index].size + hornets.filter((h) => h.peers.includes(n)).length);
+      log(`degree of our nodes with the Hornets' links ${Math.min(...withHornets)}–${Math.max(...withHornets)}`);
+    }
+    // The coordinator first, then the followers four at a time (and the Hornets, from the
+    // genesis snapshot the coordinator writes, one at a time).
     await startNode(nodes[0]);
-    await pool(nodes.slice(1), 4, (n) => startNode(n));
+    if (HORNETS > 0) genesis = await writeGenesisSnapshot(nodes[0].dataDir);
+    await Promise.all([
+      pool(nodes.slice(1), 4, (n) => startNode(n)),
+      pool(hornets, 1, (h) => startHornet(h, genesis.file)),
+    ]);
     for (const n of nodes) {
       n.startedFirst = now();
       probe.add(n);
     }
     ctx.coordinator = nodes[0];
     const firstTarget = (await info(nodes[0])).confirmedMilestone.index;
-    const startSync = await Promise.all(nodes.slice(1).map((n) => timeToSynced(n, firstTarget, 180_000)));
-    const unsynced = startSync.filter(Number.isNaN).length;
+    const startSync = await Promise.all(
+      [...nodes.slice(1), ...hornets].map(async (n) => (n.syncedMs = await timeToSynced(n, firstTarget, 180_000))),
+    );
+    const unsynced = startSync.slice(0, NODES - 1).filter(Number.isNaN).length;
     log(`${NODES} nodes up${unsynced ? `, ${unsynced} NOT synced within 180 s` : ', all synced'}; load ${load()}`);
+    for (const h of hornets) {
+      log(
+        `${h.name}: ${Number.isNaN(h.syncedMs) ? 'NOT synced within 180 s' : `synced ${(h.syncedMs / 1000).toFixed(1)} s after its start`} ` +
+          `(milestone ${firstTarget}); RSS ${rssMiB(h.pid).toFixed(0)} MiB`,
+      );
+      if (HORNET_MQTT) await startInxMqtt(h, probe);
+    }
 
     ctx.submitters = shuffle(nodes.slice(1)).slice(0, Math.min(SUBMITTERS, NODES - 1));
     const poolSize = Math.max(256, Math.ceil(RATE * TRANSFER_SHARE * (INTERVAL * 4 + 6)));
@@ -1064,6 +1618,7 @@ async function main() {
     if (IDLE > 0) await runPhase(ctx, 'idle', async () => (await sleep(IDLE * 1000), {}));
     ctx.load.phase = 'warm-up';
     ctx.load.start();
+    const hornetWatch = HORNETS > 0 ? watchHornets(ctx) : undefined;
     await sleep(5000); // warm-up, not measured
 
     const results = {};
@@ -1073,9 +1628,11 @@ async function main() {
     if (PHASES.includes('churn')) await runPhase(ctx, 'churn', async () => (results.churn = await churn(ctx)));
     if (PHASES.includes('joiners')) await runPhase(ctx, 'joiners', async () => (results.joiners = await joiners(ctx)));
     await ctx.load.stop();
+    await hornetWatch?.stop();
     log(`load stopped; settling ${SETTLE} s`);
     await sleep(SETTLE * 1000);
     const agreed = await agreement(ctx);
+    const withHornet = HORNETS > 0 ? await hornetAgreement(ctx) : undefined;
 
     // ---- report ----
     const records = ctx.load.records;
@@ -1219,10 +1776,13 @@ async function main() {
         ],
       ],
     );
+    if (withHornet) reportHornets(ctx, withHornet, hornetWatch.lags, records, observed);
   } finally {
     await ctx.load?.stop().catch(() => {});
     await probe.stop().catch(() => {});
+    await pool(hornets, 2, (h) => stopHornet(h));
     await pool(nodes, 8, (n) => stopNode(n));
+    genesis?.remove();
     await toxiproxy.stop();
   }
 }
