@@ -104,6 +104,16 @@ fn bound_bookkeeping_files(opts: &mut Options) {
     opts.set_max_manifest_file_size(16 << 20);
 }
 
+/// How often a read-only open is tried while a running node replaces table files under it,
+/// and the pause between tries (a compaction's manifest edit is written within milliseconds).
+const READ_ONLY_ATTEMPTS: u32 = 10;
+const READ_ONLY_RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// RocksDB's answer when a file the manifest names is not there (its message is all it gives).
+fn is_missing_file(e: &rocksdb::Error) -> bool {
+    e.to_string().contains("No such file or directory")
+}
+
 impl Db {
     /// A node's ledger directory opened read-only (a running node may keep it), or the
     /// one-line refusal of a directory that holds no ledger yet.
@@ -156,13 +166,30 @@ impl Db {
         let existing = DB::list_cf(&opts, path).map_err(|e| {
             storage_error(format!("cannot read RocksDB in {}: {e}", path.display()))
         })?;
-        let descriptors = existing
-            .iter()
-            .map(|name| ColumnFamilyDescriptor::new(name, column_options(&cache, 1 << 20)));
-        let db =
-            DB::open_cf_descriptors_read_only(&opts, path, descriptors, false).map_err(|e| {
-                storage_error(format!("cannot open RocksDB in {} for reading: {e}", path.display()))
-            })?;
+        let descriptors = || {
+            existing
+                .iter()
+                .map(|name| ColumnFamilyDescriptor::new(name, column_options(&cache, 1 << 20)))
+        };
+        // A running node may finish a compaction while this open reads the manifest: the
+        // manifest read so far still lists a table file the node has just deleted. Read
+        // again: the manifest on disk already says the file is gone.
+        let mut attempt = 1;
+        let db = loop {
+            match DB::open_cf_descriptors_read_only(&opts, path, descriptors(), false) {
+                Ok(db) => break db,
+                Err(e) if attempt < READ_ONLY_ATTEMPTS && is_missing_file(&e) => {
+                    attempt += 1;
+                    std::thread::sleep(READ_ONLY_RETRY_PAUSE);
+                }
+                Err(e) => {
+                    return Err(storage_error(format!(
+                        "cannot open RocksDB in {} for reading: {e}",
+                        path.display()
+                    )))
+                }
+            }
+        };
         Ok(Db { db, write_options: WriteOptions::default(), cache, full: AtomicBool::new(false) })
     }
 
