@@ -157,6 +157,17 @@ impl Db {
         Ok(Db { db, write_options, cache, full: AtomicBool::new(false) })
     }
 
+    /// A database with small caches and no syncing, for the store's unit tests.
+    #[cfg(test)]
+    pub(crate) fn open_for_test(path: &Path) -> Db {
+        let small = DbOptions {
+            sync_writes: false,
+            block_cache_bytes: 8 << 20,
+            write_buffer_bytes: 8 << 20,
+        };
+        Db::open(path, &small).expect("a test database opens")
+    }
+
     /// Open an existing database for reading only: no lock is taken, so the node may be
     /// running on it; it sees what was written up to the moment of opening.
     pub fn open_read_only(path: &Path) -> Result<Db> {

@@ -85,15 +85,7 @@ mod tests {
     #[test]
     fn entry_points_persist_with_their_index() {
         let dir = tempfile::tempdir().unwrap();
-        let db = Db::open(
-            dir.path(),
-            &crate::db::DbOptions {
-                sync_writes: false,
-                block_cache_bytes: 8 << 20,
-                write_buffer_bytes: 8 << 20,
-            },
-        )
-        .unwrap();
+        let db = Db::open_for_test(dir.path());
         let points = SolidEntryPoints::new([([9; 32], 70), ([1; 32], 70)]);
         let mut batch = db.batch();
         points.put_all(&mut batch);

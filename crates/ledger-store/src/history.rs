@@ -110,7 +110,6 @@ impl HistoryIndexes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::DbOptions;
     use crate::origin::GenesisStyle;
 
     #[test]
@@ -137,12 +136,7 @@ mod tests {
     #[test]
     fn an_older_directory_gets_the_origins_indexes_once() {
         let dir = tempfile::tempdir().unwrap();
-        let options = DbOptions {
-            sync_writes: false,
-            block_cache_bytes: 8 << 20,
-            write_buffer_bytes: 8 << 20,
-        };
-        let db = Db::open(dir.path(), &options).unwrap();
+        let db = Db::open_for_test(dir.path());
         let origin = Origin {
             style: GenesisStyle::Hornet,
             from_snapshot: true,

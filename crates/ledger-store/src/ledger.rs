@@ -92,7 +92,6 @@ pub fn treasury_bytes(t: &TreasuryOutput) -> [u8; 40] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::DbOptions;
 
     fn record(amount: u64) -> Vec<u8> {
         // A basic output's type byte, then its amount (all `output_amount` reads).
@@ -111,12 +110,7 @@ mod tests {
     #[test]
     fn the_unspent_total_walks_past_runs_of_spent_records_and_names_a_missing_one() {
         let dir = tempfile::tempdir().unwrap();
-        let options = DbOptions {
-            sync_writes: false,
-            block_cache_bytes: 8 << 20,
-            write_buffer_bytes: 8 << 20,
-        };
-        let db = Db::open(dir.path(), &options).unwrap();
+        let db = Db::open_for_test(dir.path());
         // 1,000 output records, of which these are unspent: neighbours (steps), and gaps of
         // 3 and of 100 spent records (a seek).
         let unspent: [u16; 6] = [0, 1, 2, 6, 107, 999];

@@ -543,12 +543,7 @@ mod tests {
 
     /// The closed store's database opened underneath it, to make it look older.
     fn raw_db(path: &std::path::Path) -> Db {
-        let small = DbOptions {
-            sync_writes: false,
-            block_cache_bytes: 8 << 20,
-            write_buffer_bytes: 8 << 20,
-        };
-        Db::open(path, &small).unwrap()
+        Db::open_for_test(path)
     }
 
     /// A data directory from before genesis styles: no origin, no entry points stored.
