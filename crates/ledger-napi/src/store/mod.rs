@@ -35,7 +35,6 @@ use napi::Env;
 use napi_derive::napi;
 use options::open_options;
 use registry::{LOCAL_BLOCKS, OPEN_STORES};
-use std::path::Path;
 use std::sync::{Arc, RwLock};
 
 pub(crate) fn invalid_state(detail: String) -> napi::Error<String> {
@@ -65,11 +64,7 @@ impl LedgerStore {
     /// output.
     #[napi(ts_return_type = "Promise<LedgerStore>")]
     pub fn open(data_dir: String, options: StoreOpenOptions) -> Result<AsyncTask<OpenTask>> {
-        Ok(AsyncTask::new(OpenTask {
-            path: Path::new(&data_dir).join("ledger"),
-            key: store_key(&data_dir),
-            options: Some(open_options(options)?),
-        }))
+        Ok(AsyncTask::new(OpenTask { data_dir, options: Some(open_options(options)?) }))
     }
 
     /// Another handle on the store that this process has open in `dataDir` (for a worker

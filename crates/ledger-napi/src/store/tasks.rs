@@ -6,7 +6,7 @@
 
 use crate::errors::{rejection, to_napi};
 use crate::store::objects::{MilestoneOutcome, SubmitOutcome};
-use crate::store::registry::{LOCAL_BLOCKS, OPEN_STORES};
+use crate::store::registry::{store_key, LOCAL_BLOCKS, OPEN_STORES};
 use crate::store::LedgerStore;
 use ledger_store::{IssuedMilestone, OutputQuery, Store, StoreOptions, Submitted};
 use ledger_sync::LocalBlocks;
@@ -16,29 +16,32 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 
 pub struct OpenTask {
-    pub(super) path: std::path::PathBuf,
-    pub(super) key: String,
+    pub(super) data_dir: String,
     pub(super) options: Option<StoreOptions>,
 }
 
 impl Task for OpenTask {
-    type Output = ledger_core::Result<Store>;
+    /// The store and the key it is published under.
+    type Output = ledger_core::Result<(Store, String)>;
     type JsValue = LedgerStore;
     fn compute(&mut self) -> napi::Result<Self::Output> {
         let options = self.options.take().expect("a task computes once");
-        Ok(Store::open(&self.path, options))
+        let opened = Store::open(&std::path::Path::new(&self.data_dir).join("ledger"), options);
+        // The key once the directory exists: a new relative data directory has no canonical
+        // form before, and `attach` (after) would spell it differently.
+        Ok(opened.map(|store| (store, store_key(&self.data_dir))))
     }
     fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<LedgerStore> {
         match output {
-            Ok(store) => {
+            Ok((store, key)) => {
                 let store = Arc::new(store);
-                OPEN_STORES.publish(self.key.clone(), &store);
+                OPEN_STORES.publish(key.clone(), &store);
                 let local = Arc::new(LocalBlocks::new());
-                LOCAL_BLOCKS.publish(self.key.clone(), &local);
+                LOCAL_BLOCKS.publish(key.clone(), &local);
                 Ok(LedgerStore {
                     store: RwLock::new(Some(store)),
-                    published_as: Some(self.key.clone()),
-                    key: self.key.clone(),
+                    published_as: Some(key.clone()),
+                    key,
                     local,
                 })
             }
