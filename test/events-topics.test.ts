@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { parser, type IPublishPacket } from 'mqtt-packet';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as ws from 'ws';
 import { Fanout, type Receiver } from '../src/events/fanout';
 import { blockMetadataEventJson, milestoneInfoJson } from '../src/events/publish';
@@ -218,6 +218,34 @@ describe('Fanout', () => {
     expect(turns).toBeGreaterThan(2);
     for (const r of receivers) expect(r.messages().map((m) => m.payload)).toEqual(['m1', 'm2', 'm3']);
     fanout.stop();
+  });
+
+  it('waits longer between flushes the more writes the last one made, within its bounds', () => {
+    // Fake clocks: the flushes' own duration is zero, so only the write budget sets the wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+    try {
+      const options = { minWaitMs: 20, maxWaitMs: 40, writesPerSecond: 25_000 };
+      /** Milliseconds from a first flush to the second one, with `count` receivers. */
+      const gap = (count: number): number => {
+        const fanout = new Fanout<Recorder>(options);
+        const receivers = Array.from({ length: count }, () => new Recorder());
+        for (const r of receivers) fanout.setFilters(r, ['blocks']);
+        const last = receivers[count - 1];
+        fanout.publish('blocks', () => 'first');
+        vi.advanceTimersToNextTimer();
+        expect(last.frames.length).toBe(1);
+        const firstAt = performance.now();
+        fanout.publish('blocks', () => 'second');
+        while (last.frames.length === 1) vi.advanceTimersByTime(1);
+        fanout.stop();
+        return Math.round(performance.now() - firstAt);
+      };
+      expect(gap(10)).toBe(20); // 10 writes: the minimum
+      expect(gap(750)).toBe(30); // 750 writes at 25,000 a second
+      expect(gap(5000)).toBe(40); // capped: a message never waits longer
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('writes one frame per flush, split only past 256 KiB', () => {

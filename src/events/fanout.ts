@@ -17,14 +17,16 @@
 // d ms together, the next one waits pauseFactor·d, at least minWaitMs and at most
 // maxWaitMs: the longer a flush takes, the more messages the next one gathers per write
 // (writes per client and second stay few), and a message waits at most about maxWaitMs
-// plus a flush.
+// plus a flush. With many clients the writes themselves are most of the cost (a system
+// call and a TCP segment each, whatever they carry), so the wait also grows with the
+// number of writes the last flush made, to keep them under writesPerSecond — within the
+// same bounds, so latency stays bounded.
 //
 // Order per connection (D37) holds because a group's queue keeps publication order, one
 // flush is delivered completely before the next starts, and a session's subscriptions only
 // change right after everything queued so far was written (`beforeChange`).
 
 import { generate } from 'mqtt-packet';
-import { performance } from 'node:perf_hooks';
 import { FilterIndex } from './topics';
 
 /** What the fanout needs of a connection. */
@@ -42,6 +44,8 @@ export interface FanoutOptions {
   minWaitMs?: number;
   /** …but never longer than this, which bounds how long a message waits (events.md §6; default 60). */
   maxWaitMs?: number;
+  /** …and long enough that the last flush's writes stay under this rate (default: no such bound). */
+  writesPerSecond?: number;
 }
 
 /** The longest the event loop is held by writing one flush before it yields. */
@@ -78,12 +82,14 @@ export class Fanout<R extends Receiver> {
   private readonly pauseFactor: number;
   private readonly minWaitMs: number;
   private readonly maxWaitMs: number;
+  private readonly writesPerSecond: number;
 
   constructor(options: FanoutOptions = {}) {
     this.frame = options.frame ?? ((packets) => packets);
     this.pauseFactor = options.pauseFactor ?? 9;
     this.minWaitMs = options.minWaitMs ?? 0;
     this.maxWaitMs = options.maxWaitMs ?? 60;
+    this.writesPerSecond = options.writesPerSecond ?? Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -185,16 +191,16 @@ export class Fanout<R extends Receiver> {
   /** Freeze what is queued into the next delivery: frames per group and who gets them. */
   private startDelivery(): void {
     const jobs: Job<R>[] = [];
+    let writes = 0;
     for (const group of this.dirty) {
-      jobs.push({
-        receivers: [...group.receivers],
-        frames: framesOf(group.pending, group.pendingBytes).map(this.frame),
-      });
+      const frames = framesOf(group.pending, group.pendingBytes).map(this.frame);
+      jobs.push({ receivers: [...group.receivers], frames });
+      writes += group.receivers.size * frames.length;
       group.pending = [];
       group.pendingBytes = 0;
     }
     this.dirty.clear();
-    this.delivery = { jobs, job: 0, next: 0, busyMs: 0 };
+    this.delivery = { jobs, job: 0, next: 0, busyMs: 0, writes };
   }
 
   /** Write the current delivery; `sliced`: yield to the event loop every SLICE_MS. */
@@ -219,7 +225,8 @@ export class Fanout<R extends Receiver> {
     const ended = performance.now();
     d.busyMs += ended - started;
     this.delivery = undefined;
-    this.nextFlushAt = ended + Math.min(this.maxWaitMs, Math.max(this.minWaitMs, d.busyMs * this.pauseFactor));
+    const wait = Math.max(this.minWaitMs, d.busyMs * this.pauseFactor, (d.writes * 1000) / this.writesPerSecond);
+    this.nextFlushAt = ended + Math.min(this.maxWaitMs, wait);
     if (this.dirty.size > 0) this.schedule();
   }
 
@@ -244,6 +251,8 @@ interface Delivery<R> {
   next: number;
   /** Time spent writing so far. */
   busyMs: number;
+  /** Socket writes the delivery makes in all (receivers × frames). */
+  writes: number;
 }
 
 /** Packets concatenated into frames of at most FRAME_BYTES (a larger packet is a frame alone). */
