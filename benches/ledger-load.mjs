@@ -200,9 +200,14 @@ export class BenchNode {
     }
   }
 
-  async stop() {
-    this.child.kill('SIGTERM');
+  /** Stop the process (a clean shutdown), keeping its data directory. */
+  async halt() {
+    if (this.child.exitCode === null) this.child.kill('SIGTERM');
     await new Promise((r) => (this.child.exitCode !== null ? r() : this.child.once('exit', r)));
+  }
+
+  async stop() {
+    await this.halt();
     this.agent.destroy();
     rmSync(this.dataDir, { recursive: true, force: true });
   }

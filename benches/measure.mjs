@@ -4,7 +4,7 @@
 
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export function rate(fn, { ms = 1000, batch = 1 } = {}) {
   for (let i = 0; i < 50; i++) fn(); // warm up
@@ -79,13 +79,14 @@ export const loadAverage = () =>
 /**
  * What a directory holds: `disk`, the bytes allocated to every file below it, as `du -s -B1`
  * counts them (RocksDB preallocates its write-ahead log, so this can be well above the
- * contents), and `apparent`, the sum of the files' lengths. Hard links count
- * once; a file or folder that goes away during the walk (RocksDB deletes table files after
- * a compaction) is skipped.
+ * contents), and `apparent`, the sum of the files' lengths; `wal`, the length of RocksDB's
+ * write-ahead log files among them (`NNNNNN.log`: what a node that writes without a log,
+ * as Hornet does, holds in memory instead). Hard links count once; a file or folder that
+ * goes away during the walk (RocksDB deletes table files after a compaction) is skipped.
  */
 export function dirSizes(dir) {
   const seen = new Set();
-  const sizes = { disk: 0, apparent: 0 };
+  const sizes = { disk: 0, apparent: 0, wal: 0 };
   const walk = (path) => {
     let st;
     try {
@@ -99,6 +100,7 @@ export function dirSizes(dir) {
     sizes.disk += st.blocks * 512;
     if (!st.isDirectory()) {
       sizes.apparent += st.size;
+      if (/^\d+\.log$/.test(basename(path))) sizes.wal += st.size;
       return;
     }
     let names = [];

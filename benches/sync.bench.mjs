@@ -22,7 +22,8 @@
 //        snapshot.loadPath): target < 10 s;
 //    (c) ours from genesis with Hornet's milestone pruning (`maxMilestonesToKeep` --keep):
 //        once synced and pruned, its data directory (a `du`) ÷ the transfers the history
-//        confirmed, beside the same for (a) (no pruning) and for Hornet;
+//        confirmed, beside the same for (a) (no pruning) and for Hornet; every follower's
+//        directory is measured after a clean stop, as Hornet's, and also while it runs;
 //    (d) ours from genesis without the indexer (`--no-indexer`): the data directory to set
 //        beside Hornet's, which keeps no indexer; and (a)'s bytes per column family.
 // The CPU seconds each follower used are printed beside its time. Prints figures, asserts
@@ -102,6 +103,17 @@ async function startFollower(name, coordinator, extra = []) {
     dataDir: p.dataDir,
     args: [...COMMON, ...followerFlags(COORDINATOR_PUBLIC_KEY, p.bind, coordinator.address), ...extra],
   });
+}
+
+/**
+ * A follower's data directory while it runs and once it has shut down cleanly (files and
+ * disk of the stopped one, as Hornet's folder is measured after its stop; a running node of
+ * ours also holds a write-ahead log, which Hornet does not write).
+ */
+async function sizesRunningAndStopped(node) {
+  const running = dirSizes(node.dataDir);
+  await node.halt();
+  return { ...dirSizes(node.dataDir), running };
 }
 
 async function status(url) {
@@ -357,9 +369,11 @@ async function main() {
       syncLimit,
     );
     await sleep(2_000); // its last writes reach the files
-    const warpBytes = dirSizes(warp.follower.dataDir);
     const warpFamilies = await familySizes(warp.follower);
-    console.log(`  (a) data directory ${mib(warpBytes.disk)} MiB on disk, ${mib(warpBytes.apparent)} MiB of files`);
+    const warpBytes = await sizesRunningAndStopped(warp.follower);
+    console.log(
+      `  (a) data directory once stopped ${mib(warpBytes.disk)} MiB on disk, ${mib(warpBytes.apparent)} MiB of files; running, ${mib(warpBytes.running.apparent)} MiB of files, ${mib(warpBytes.running.wal)} MiB of them write-ahead log`,
+    );
     await warp.follower.stop();
 
     // (d) Ours by warp sync from genesis without the indexer: Hornet keeps no indexer (that
@@ -372,8 +386,10 @@ async function main() {
       syncLimit,
     );
     await sleep(2_000);
-    const bareBytes = dirSizes(bare.follower.dataDir);
-    console.log(`  (d) data directory ${mib(bareBytes.disk)} MiB on disk, ${mib(bareBytes.apparent)} MiB of files`);
+    const bareBytes = await sizesRunningAndStopped(bare.follower);
+    console.log(
+      `  (d) data directory once stopped ${mib(bareBytes.disk)} MiB on disk, ${mib(bareBytes.apparent)} MiB of files; running, ${mib(bareBytes.running.apparent)} MiB of files, ${mib(bareBytes.running.wal)} MiB of them write-ahead log`,
+    );
     await bare.follower.stop();
 
     // (H) Hornet, the same history from the same coordinator.
@@ -452,7 +468,7 @@ async function main() {
       await sleep(500);
     }
     await sleep(2_000);
-    const prunedBytes = dirSizes(pruned.follower.dataDir);
+    const prunedBytes = await sizesRunningAndStopped(pruned.follower);
     console.log(
       `  (c) pruning index ${prunedStatus.pruningIndex} at confirmed ${prunedStatus.confirmedMilestone.index}: data directory ${mib(prunedBytes.disk)} MiB on disk`,
     );
@@ -489,13 +505,16 @@ async function main() {
       );
     } else console.log(`Hornet: not run (${why})\n`);
     // On disk: allocated blocks, as du counts them (RocksDB preallocates its write-ahead log);
-    // files: the sum of their lengths.
+    // files: the sum of their lengths. Followers once stopped, as Hornet's (the coordinator
+    // still runs); their files while running beside it.
     const diskRow = (label, sizes) => [
       label,
       mib(sizes.disk),
       perTransfer(sizes.disk),
       mib(sizes.apparent),
       perTransfer(sizes.apparent),
+      sizes.running ? perTransfer(sizes.running.apparent) : '—',
+      sizes.running ? perTransfer(sizes.running.wal) : '—',
     ];
     table(
       [
@@ -504,9 +523,11 @@ async function main() {
         'bytes on disk per confirmed transfer',
         'MiB of files',
         'bytes of files per transfer',
+        'running: bytes of files per transfer',
+        'running: of them write-ahead log',
       ],
       [
-        diskRow('coordinator (history, no pruning)', cooBytes),
+        diskRow('coordinator (history, no pruning; running)', cooBytes),
         diskRow('(a) follower, no pruning', warpBytes),
         diskRow('(d) follower, no pruning, no indexer', bareBytes),
         diskRow(`(c) follower, pruning (keep ${KEEP})`, prunedBytes),

@@ -127,3 +127,22 @@ fn reopening_keeps_at_most_two_rocksdb_info_logs() {
         .collect();
     assert!(!logs.is_empty() && logs.len() <= 2, "{logs:?}");
 }
+
+#[test]
+fn a_closed_store_leaves_its_writes_in_table_files_and_no_write_ahead_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let milestone = {
+        let store = open_dev(dir.path(), 0);
+        store.issue_milestone(None).unwrap()
+    };
+    let wal_bytes: u64 = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(".log"))
+        .map(|entry| entry.metadata().unwrap().len())
+        .sum();
+    assert_eq!(wal_bytes, 0, "write-ahead log left after a clean close");
+    // What was written is in the table files: the milestone is there after reopening.
+    let store = open_dev(dir.path(), 0);
+    assert_eq!(store.status().latest_milestone.map(|(index, _, _)| index), Some(milestone.index));
+}
