@@ -827,6 +827,8 @@ export interface StoreEventJs {
   /** The blocks one intake batch stored, in write order. */
   blocks?: Array<StoredBlockEvent>
   milestone?: MilestoneCommittedEvent
+  /** How the write just delivered changed the tips: added, then removed. */
+  tips?: Array<TipUpdateEvent>
 }
 
 export interface StoreOpenOptions {
@@ -880,6 +882,13 @@ export interface SubmitOutcome {
   blockId?: string
   stored: boolean
   failure?: NativeFailure
+}
+
+/** A block that entered or left the tip candidates (events.md §3 `tip-score-updates`). */
+export interface TipUpdateEvent {
+  blockId: string
+  /** Its `tip-score-updates` payload (`ledger_store::metadata::tip_update_json`). */
+  metadataJson: string
 }
 
 export declare function transactionIdOf(input: Buffer | string): string

@@ -51,6 +51,8 @@ export class EventPublisher<R extends Receiver> {
     try {
       if (event.blocks) for (const block of event.blocks) this.blockStored(block);
       if (event.milestone) this.milestoneCommitted(event.milestone);
+      // inx-mqtt's tip-score-updates: each tip added, then each removed, by the write just published.
+      if (event.tips) for (const t of event.tips) this.fanout.publish(topics.tipScoreUpdates, () => t.metadataJson);
     } catch (err) {
       // A failure to publish must not reach the store's feed; it is a bug, logged once per event.
       this.logger.error({ err }, 'publishing a store event failed');

@@ -23,6 +23,8 @@ export const topics = {
   unlock: (condition: string, address: string, spent: boolean) =>
     `outputs/unlock/${condition}/${address}${spent ? '/spent' : ''}`,
   receipts: 'receipts',
+  /** inx-mqtt's topic: blocks entering and leaving the tip pool (§3). */
+  tipScoreUpdates: 'tip-score-updates',
 } as const;
 
 /** Unlock condition type code → its `{condition}` name in topics (events.md §3.4). */

@@ -62,11 +62,10 @@ pub fn metadata(m: &BlockMetadata, advice: Advice) -> proto::BlockMetadata {
         return out;
     }
     let (promote, reattach) = match (m.score, advice) {
-        (Some(TipScore::SemiLazy), _) => (true, false),
-        (Some(TipScore::Lazy), Advice::Thresholds) => (true, false),
-        (Some(TipScore::Lazy), Advice::TipPools) => (false, true),
-        (Some(TipScore::BelowMaxDepth), _) => (false, true),
-        (Some(TipScore::Healthy), _) | (None, _) => (false, false),
+        (Some(score), Advice::TipPools) => score.pool_advice(),
+        (Some(TipScore::SemiLazy | TipScore::Lazy), Advice::Thresholds) => (true, false),
+        (Some(TipScore::BelowMaxDepth), Advice::Thresholds) => (false, true),
+        (Some(TipScore::Healthy), Advice::Thresholds) | (None, _) => (false, false),
     };
     out.should_promote = promote;
     out.should_reattach = reattach;

@@ -80,12 +80,22 @@ pub struct MilestoneCommittedEvent {
     pub transactions: Vec<AppliedTransactionEvent>,
 }
 
+/// A block that entered or left the tip candidates (events.md §3 `tip-score-updates`).
+#[napi(object)]
+pub struct TipUpdateEvent {
+    pub block_id: String,
+    /// Its `tip-score-updates` payload (`ledger_store::metadata::tip_update_json`).
+    pub metadata_json: String,
+}
+
 /// Exactly one of the fields is set.
 #[napi(object)]
 pub struct StoreEventJs {
     /// The blocks one intake batch stored, in write order.
     pub blocks: Option<Vec<StoredBlockEvent>>,
     pub milestone: Option<MilestoneCommittedEvent>,
+    /// How the write just delivered changed the tips: added, then removed.
+    pub tips: Option<Vec<TipUpdateEvent>>,
 }
 
 fn block_js(b: StoredBlock) -> StoredBlockEvent {
@@ -150,13 +160,25 @@ fn event_js(event: StoreEvent) -> StoreEventJs {
         StoreEvent::BlocksStored(blocks) => StoreEventJs {
             blocks: Some(blocks.into_iter().map(block_js).collect()),
             milestone: None,
+            tips: None,
         },
         StoreEvent::MilestoneCommitted(m) => {
-            StoreEventJs { blocks: None, milestone: Some(milestone_js(*m)) }
+            StoreEventJs { blocks: None, milestone: Some(milestone_js(*m)), tips: None }
         }
-        // Never handed to the listener: the store gives tip changes to its subscribers
-        // (the INX server) only.
-        StoreEvent::TipsChanged(_) => StoreEventJs { blocks: None, milestone: None },
+        StoreEvent::TipsChanged(changes) => StoreEventJs {
+            blocks: None,
+            milestone: None,
+            tips: Some(
+                changes
+                    .updates
+                    .into_iter()
+                    .map(|u| TipUpdateEvent {
+                        block_id: hex(&u.block_id),
+                        metadata_json: u.metadata_json,
+                    })
+                    .collect(),
+            ),
+        },
     }
 }
 

@@ -105,6 +105,18 @@ pub struct CommittedMilestone {
 pub struct TipChanges {
     pub added: Vec<Id32>,
     pub removed: Vec<Id32>,
+    /// For the event API's `tip-score-updates` (events.md §3): each block of `added`, then
+    /// of `removed`, with its metadata at the write as `metadata::tip_update_json` writes
+    /// it. Filled only while the listener takes events; a block whose metadata is gone is
+    /// left out.
+    pub updates: Vec<TipUpdate>,
+}
+
+/// A block that entered or left the tip candidates, with its `tip-score-updates` payload.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TipUpdate {
+    pub block_id: Id32,
+    pub metadata_json: String,
 }
 
 impl TipChanges {
@@ -118,8 +130,7 @@ pub enum StoreEvent {
     /// The blocks one intake batch stored, in the order they were written.
     BlocksStored(Vec<StoredBlock>),
     MilestoneCommitted(Box<CommittedMilestone>),
-    /// After `BlocksStored` or `MilestoneCommitted`: how that write changed the tips
-    /// (subscribers only).
+    /// After `BlocksStored` or `MilestoneCommitted`: how that write changed the tips.
     TipsChanged(TipChanges),
 }
 
@@ -151,20 +162,22 @@ impl EventFeed {
         self.active.load(Ordering::Acquire)
     }
 
-    /// Whether a subscriber is registered (tip changes are for subscribers only).
+    /// Whether a subscriber is registered.
     pub fn has_subscribers(&self) -> bool {
         !self.subscribers.read().unwrap_or_else(|p| p.into_inner()).is_empty()
+    }
+
+    /// Whether the listener takes events now (`set_active`).
+    pub fn listener_active(&self) -> bool {
+        self.listener_active.load(Ordering::Acquire)
     }
 
     pub fn emit(&self, event: StoreEvent) {
         // A listener that panicked cannot leave a slot half-written: each holds a Box.
         let listener = self.listener.read().unwrap_or_else(|p| p.into_inner());
         let subscribers = self.subscribers.read().unwrap_or_else(|p| p.into_inner());
-        // The event API publishes no tip changes: they go to the subscribers only.
-        let to_listener = listener.as_ref().filter(|_| {
-            self.listener_active.load(Ordering::Acquire)
-                && !matches!(event, StoreEvent::TipsChanged(_))
-        });
+        let to_listener =
+            listener.as_ref().filter(|_| self.listener_active.load(Ordering::Acquire));
         if subscribers.is_empty() {
             if let Some(listen) = to_listener {
                 listen(event);

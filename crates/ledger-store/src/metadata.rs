@@ -1,8 +1,9 @@
 //! The metadata objects of the API (ledger.md §9–§10, api.md §2.7–§2.9) as JSON text, in
 //! Hornet's field order.
 
-use crate::records::{BlockMeta, OutputRecord, SpentRecord};
+use crate::records::{BlockMeta, InclusionState, OutputRecord, SpentRecord};
 use crate::tips::TipScore;
+use crate::views::BlockMetadata;
 use ledger_core::model::{Id32, OutputId};
 use std::fmt::Write;
 
@@ -53,6 +54,46 @@ pub fn block_json(
     out
 }
 
+/// The payload inx-mqtt 1.0.0 publishes on `tip-score-updates` (events.md §3): its
+/// `blockMetadataPayload` of the INX metadata Hornet sends for a tip update, fields in that
+/// struct's order. The parents are `parentBlockIds` only; a referenced block has its
+/// white-flag facts (no milestone index of its own unless it carries one), an unreferenced
+/// one the tip pools' advice (`TipScore::pool_advice`).
+pub fn tip_update_json(m: &BlockMetadata) -> String {
+    let mut out = String::with_capacity(160 + 70 * m.parents.len());
+    out.push_str("{\"blockId\":");
+    hex_id(&mut out, &m.block_id);
+    out.push_str(",\"parentBlockIds\":[");
+    for (i, p) in m.parents.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        hex_id(&mut out, p);
+    }
+    out.push_str("],\"isSolid\":true");
+    if m.referenced_by > 0 {
+        let _ = write!(out, ",\"referencedByMilestoneIndex\":{}", m.referenced_by);
+        if m.milestone_index > 0 {
+            let _ = write!(out, ",\"milestoneIndex\":{}", m.milestone_index);
+        }
+        let state = match (m.conflict, m.inclusion) {
+            (0, Some(InclusionState::Included)) => "included",
+            (0, _) => "noTransaction",
+            _ => "conflicting",
+        };
+        let _ = write!(out, ",\"ledgerInclusionState\":\"{state}\"");
+        if m.conflict != 0 {
+            let _ = write!(out, ",\"conflictReason\":{}", m.conflict);
+        }
+        let _ = write!(out, ",\"whiteFlagIndex\":{}", m.white_flag_index);
+    } else {
+        let (promote, reattach) = m.score.map_or((false, false), TipScore::pool_advice);
+        let _ = write!(out, ",\"shouldPromote\":{promote},\"shouldReattach\":{reattach}");
+    }
+    out.push('}');
+    out
+}
+
 pub fn output_json(
     output_id: &OutputId,
     record: &OutputRecord,
@@ -85,7 +126,6 @@ pub fn output_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::InclusionState;
 
     #[test]
     fn referenced_and_unreferenced_blocks() {
@@ -111,6 +151,61 @@ mod tests {
         assert_eq!(v["shouldPromote"], false);
         assert_eq!(v["shouldReattach"], true);
         assert!(v.get("ledgerInclusionState").is_none());
+    }
+
+    #[test]
+    fn tip_updates_as_inx_mqtt_writes_them() {
+        let mut m = BlockMetadata {
+            block_id: [4; 32],
+            parents: vec![[1; 32], [2; 32]],
+            referenced_by: 0,
+            white_flag_index: 0,
+            inclusion: None,
+            conflict: 0,
+            milestone_index: 0,
+            score: Some(TipScore::Healthy),
+        };
+        let (b, p1, p2) = ("04".repeat(32), "01".repeat(32), "02".repeat(32));
+        let head = format!(
+            "{{\"blockId\":\"0x{b}\",\"parentBlockIds\":[\"0x{p1}\",\"0x{p2}\"],\"isSolid\":true"
+        );
+        assert_eq!(
+            tip_update_json(&m),
+            format!("{head},\"shouldPromote\":false,\"shouldReattach\":false}}")
+        );
+        // The tip pools' advice: lazy is reattached (a metadata read would say promote).
+        for (score, promote, reattach) in [
+            (TipScore::SemiLazy, true, false),
+            (TipScore::Lazy, false, true),
+            (TipScore::BelowMaxDepth, false, true),
+        ] {
+            m.score = Some(score);
+            assert_eq!(
+                tip_update_json(&m),
+                format!("{head},\"shouldPromote\":{promote},\"shouldReattach\":{reattach}}}")
+            );
+        }
+        m.score = None;
+        m.referenced_by = 7;
+        m.white_flag_index = 3;
+        m.conflict = 2;
+        m.inclusion = Some(InclusionState::Conflicting);
+        assert_eq!(
+            tip_update_json(&m),
+            format!(
+                "{head},\"referencedByMilestoneIndex\":7,\"ledgerInclusionState\":\"conflicting\",\"conflictReason\":2,\"whiteFlagIndex\":3}}"
+            )
+        );
+        m.conflict = 0;
+        m.inclusion = Some(InclusionState::NoTransaction);
+        m.white_flag_index = 0;
+        m.milestone_index = 7;
+        assert_eq!(
+            tip_update_json(&m),
+            format!(
+                "{head},\"referencedByMilestoneIndex\":7,\"milestoneIndex\":7,\"ledgerInclusionState\":\"noTransaction\",\"whiteFlagIndex\":0}}"
+            )
+        );
     }
 
     #[test]

@@ -11,6 +11,19 @@ pub enum TipScore {
     BelowMaxDepth,
 }
 
+impl TipScore {
+    /// Hornet's tip pools' advice (promote, reattach) for a block they add or remove, as
+    /// its `NewINXBlockMetadata` gives it with a tip: semi-lazy is promoted, lazy and below
+    /// max depth reattached. (Metadata reads judge by the thresholds: `metadata::block_json`.)
+    pub fn pool_advice(self) -> (bool, bool) {
+        match self {
+            TipScore::SemiLazy => (true, false),
+            TipScore::Lazy | TipScore::BelowMaxDepth => (false, true),
+            TipScore::Healthy => (false, false),
+        }
+    }
+}
+
 /// The laziness thresholds (`tips.maxDeltaYcri` / `tips.maxDeltaOcri`) and the protocol's
 /// `belowMaxDepth`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! What the store offers the INX server: subscribers of the event feed beside the event
-//! API's listener (tip changes for them only), the structured views (a milestone's diff
+//! API's listener (tip changes for both, with `tip-score-updates` payloads for the listener), the structured views (a milestone's diff
 //! with its outputs, the unspent outputs of one snapshot, a milestone's cone in white-flag
 //! order), and white flag for a milestone not issued yet with each of its error codes.
 
@@ -25,13 +25,20 @@ fn kind(e: &StoreEvent) -> &'static str {
 }
 
 #[test]
-fn subscribers_share_events_and_alone_get_tip_changes() {
+fn subscribers_share_events_and_the_listener_gets_tip_updates() {
     let dir = tempfile::tempdir().unwrap();
     let store = open_dev(dir.path(), 0);
     store.issue_milestone(None).unwrap();
     let listened = Arc::new(Mutex::new(Vec::new()));
+    let updates = Arc::new(Mutex::new(Vec::new()));
     let sink = listened.clone();
-    store.set_event_listener(Some(Box::new(move |e| sink.lock().unwrap().push(kind(&e)))));
+    let tips = updates.clone();
+    store.set_event_listener(Some(Box::new(move |e| {
+        if let StoreEvent::TipsChanged(changes) = &e {
+            tips.lock().unwrap().push(changes.updates.clone());
+        }
+        sink.lock().unwrap().push(kind(&e));
+    })));
     store.set_events_active(true);
     let shared = Arc::new(Mutex::new(Vec::new()));
     let sink = shared.clone();
@@ -41,7 +48,7 @@ fn subscribers_share_events_and_alone_get_tip_changes() {
 
     let block = store.submit_block(&block_bytes(&store, None)).unwrap().block_id;
     store.issue_milestone(None).unwrap();
-    assert_eq!(*listened.lock().unwrap(), vec!["blocks", "milestone"]);
+    assert_eq!(*listened.lock().unwrap(), vec!["blocks", "tips", "milestone", "tips"]);
     {
         let events = shared.lock().unwrap();
         // Each subscriber got the same Arc of each event, tip changes included.
@@ -62,6 +69,57 @@ fn subscribers_share_events_and_alone_get_tip_changes() {
         for r in &m.referenced {
             assert_eq!(Some(r.metadata.clone()), store.block_metadata(&r.block_id).unwrap());
         }
+        // The listener's tip updates: added, then removed, with inx-mqtt's payload at the
+        // write (the subscribers' events carry the same).
+        let updates = updates.lock().unwrap();
+        assert_eq!(after_block.updates, updates[0]);
+        let ids = |u: &[ledger_store::events::TipUpdate]| -> Vec<[u8; 32]> {
+            u.iter().map(|u| u.block_id).collect()
+        };
+        assert_eq!(ids(&updates[0]), vec![block, ms1]);
+        assert_eq!(ids(&updates[1]), vec![m.block.block_id, block]);
+        let json = |u: &ledger_store::events::TipUpdate| {
+            serde_json::from_str::<serde_json::Value>(&u.metadata_json).unwrap()
+        };
+        let parents = |id: &[u8; 32]| store.block_metadata(id).unwrap().unwrap().parents;
+        let hexes = |ids: Vec<[u8; 32]>| -> Vec<String> {
+            ids.iter().map(|p| format!("0x{}", hex::encode(p))).collect()
+        };
+        let unreferenced = |id: &[u8; 32]| {
+            serde_json::json!({
+                "blockId": format!("0x{}", hex::encode(id)),
+                "parentBlockIds": hexes(parents(id)),
+                "isSolid": true, "shouldPromote": false, "shouldReattach": false,
+            })
+        };
+        // The block entered healthy; milestone 1's block, its first healthy child come, left
+        // unreferenced (milestone 2 references it).
+        assert_eq!(json(&updates[0][0]), unreferenced(&block));
+        assert_eq!(json(&updates[0][1]), unreferenced(&ms1));
+        assert!(!updates[0][0].metadata_json.contains("\"parents\""));
+        // Milestone 2's block entered (the next milestone references it); the block left,
+        // referenced by milestone 2.
+        assert_eq!(json(&updates[1][0]), unreferenced(&m.block.block_id));
+        let left = json(&updates[1][1]);
+        let now = store.block_metadata(&block).unwrap().unwrap();
+        assert_eq!(
+            left,
+            serde_json::json!({
+                "blockId": format!("0x{}", hex::encode(block)),
+                "parentBlockIds": hexes(parents(&block)),
+                "isSolid": true,
+                "referencedByMilestoneIndex": 2,
+                "ledgerInclusionState": "noTransaction",
+                "whiteFlagIndex": now.white_flag_index,
+            })
+        );
+        // Keys in the order of inx-mqtt's blockMetadataPayload.
+        let text = &updates[1][1].metadata_json;
+        let at = |k: &str| text.find(&format!("\"{k}\"")).unwrap();
+        assert!(at("blockId") < at("parentBlockIds") && at("parentBlockIds") < at("isSolid"));
+        assert!(at("isSolid") < at("referencedByMilestoneIndex"));
+        assert!(at("referencedByMilestoneIndex") < at("ledgerInclusionState"));
+        assert!(at("ledgerInclusionState") < at("whiteFlagIndex"));
     }
     store.unsubscribe_events(first);
     store.unsubscribe_events(second);
@@ -74,7 +132,7 @@ fn subscribers_share_events_and_alone_get_tip_changes() {
     let only = store.subscribe_events(Box::new(move |e| sink.lock().unwrap().push(e.clone())));
     store.issue_milestone(None).unwrap();
     assert!(shared.lock().unwrap().iter().any(|e| kind(e) == "milestone"));
-    assert_eq!(listened.lock().unwrap().len(), 2, "the inactive listener got nothing");
+    assert_eq!(listened.lock().unwrap().len(), 4, "the inactive listener got nothing");
     store.unsubscribe_events(only);
 }
 

@@ -4,9 +4,10 @@
 //! so that they leave in commit order.
 
 use super::{parents_of, State, Store};
+use crate::columns::{BLOCKS, BLOCK_META};
 use crate::events::{
     self, CommittedMilestone, EventListener, ReferencedBlock, SharedListener, StoreEvent,
-    StoredBlock, SubscriptionId,
+    StoredBlock, SubscriptionId, TipUpdate,
 };
 use crate::ledger;
 use crate::metadata;
@@ -54,9 +55,9 @@ impl Store {
         self.events.active()
     }
 
-    /// Whether writes record their tip changes (only subscribers take them).
+    /// Whether writes record their tip changes (the subscribers and the listener take them).
     pub(super) fn tip_changes_wanted(&self) -> bool {
-        self.events.has_subscribers()
+        self.events.has_subscribers() || self.events.listener_active()
     }
 
     /// The metadata object of a pending (unreferenced) block, as `block_metadata_json`
@@ -126,12 +127,42 @@ impl Store {
         self.emit_tip_changes(state);
     }
 
-    /// After a write's own event: the tip changes the graph recorded during it.
+    /// After a write's own event: the tip changes the graph recorded during it, with each
+    /// block's `tip-score-updates` payload when the listener takes them (its metadata now,
+    /// as Hornet reads it when a tip is added or removed).
     pub(super) fn emit_tip_changes(&self, state: &mut State) {
-        let changes = state.graph.take_tip_changes();
-        if !changes.is_empty() {
-            self.events.emit(StoreEvent::TipsChanged(changes));
+        let mut changes = state.graph.take_tip_changes();
+        if changes.is_empty() {
+            return;
         }
+        if self.events.listener_active() {
+            changes.updates = changes
+                .added
+                .iter()
+                .chain(&changes.removed)
+                .filter_map(|id| {
+                    let m = self.tip_metadata(state, id)?;
+                    Some(TipUpdate { block_id: *id, metadata_json: metadata::tip_update_json(&m) })
+                })
+                .collect();
+        }
+        self.events.emit(StoreEvent::TipsChanged(changes));
+    }
+
+    /// A tip's metadata under the lock: from the pending graph, else as stored (referenced
+    /// or below max depth); None when it is gone.
+    fn tip_metadata(&self, state: &State, id: &Id32) -> Option<BlockMetadata> {
+        if let Some(p) = state.graph.get(id) {
+            let cmi = state.latest.map_or(0, |l| l.index);
+            let meta = BlockMeta { milestone_index: p.milestone_index, ..Default::default() };
+            let score = tips::score(p.roots, cmi, &self.thresholds);
+            return Some(BlockMetadata::of(id, &p.parents, &meta, Some(score)));
+        }
+        let bytes = self.db.get(BLOCKS, id).ok()??;
+        let parents = parents_of(&bytes).ok()?;
+        let meta = BlockMeta::from_bytes(&self.db.get(BLOCK_META, id).ok()??).ok()?;
+        let score = meta.below_max_depth.then_some(TipScore::BelowMaxDepth);
+        Some(BlockMetadata::of(id, &parents, &meta, score))
     }
 
     /// Before a milestone's commit, outside the lock: its ledger changes per applied
