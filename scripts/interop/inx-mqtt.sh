@@ -6,17 +6,17 @@
 #     (ALREADY_EXISTS, naming --no-events), and inx-mqtt exits: checked first. So it runs a
 #     second time with its WebSocket off and its TCP listener on (no route to register; the
 #     same broker and the same INX streams), and mqtt-compare.mjs subscribes one client to
-#     each broker (the node's over WebSocket, inx-mqtt's over TCP) to every TIP-28 topic
-#     family, sends a load (tagged data; a transfer with tagged data creating an alias, an
-#     NFT, a storage deposit return and an expiration; a foundry under the alias minting
-#     native tokens; those outputs spent and the chains transitioned; more tagged data) and
+#     each broker (the node's over WebSocket, inx-mqtt's over TCP) to every topic family
+#     inx-mqtt serves (TIP-28's and its own tip-score-updates), sends a load (tagged
+#     data; a transfer with tagged data creating an alias, an NFT, a storage deposit return
+#     and an expiration; a foundry under the alias minting native tokens; those outputs
+#     spent and the chains transitioned; more tagged data) and
 #     compares what both published, per topic family (chain and unlock-condition topics
 #     included, created and spent).
 #  b. With --no-events: inx-mqtt (WebSocket on) registers mqtt/v1, the node lists it in
 #     /api/routes, and a client connected to ws://<node>/api/mqtt/v1 (through the node's
 #     proxy) gets the same messages, milestones and the run's blocks included, as a client
-#     on inx-mqtt's own WebSocket port; here also on inx-mqtt's `tip-score-updates`, which
-#     the node's own event API does not offer.
+#     on inx-mqtt's own WebSocket port (tip-score-updates included).
 #
 #   scripts/interop/inx-mqtt.sh                 # needs `npm run build` and the binary below
 #   INX_MQTT=/path/to/inx-mqtt scripts/interop/inx-mqtt.sh

@@ -12,8 +12,8 @@
 // condition appears created and spent, every chain twice); then EXTRA more tagged-data
 // blocks, PAUSE_MS apart (so that the load spans several milestones). Unlock topics are
 // subscribed per condition and with the literal `+`, each also with `/spent`.
-// `tip-score-updates` (inx-mqtt's, not TIP-28's) is compared only between two inx-mqtt
-// brokers: the node does not offer it (see FAMILIES).
+// `tip-score-updates` (inx-mqtt's, not TIP-28's) is compared too; inx-mqtt's side effect of
+// it on the block-metadata topics is modelled on the node's side (see FAMILIES).
 //
 // Messages are compared per topic family, inside a window of milestones: each message is
 // given the milestone it belongs to (milestone info and milestones: their index; blocks and
@@ -42,6 +42,8 @@ const EXTRA = Number(process.env.EXTRA ?? 20);
 const PAUSE_MS = Number(process.env.PAUSE_MS ?? 250);
 /** How long the brokers get after SUBACK to open their streams (inx-mqtt opens INX streams per topic). */
 const SETTLE_MS = Number(process.env.SETTLE_MS ?? 3000);
+/** How many differing messages of a family are listed. */
+const LIST = Number(process.env.LIST ?? 3);
 
 const [url, ...brokerArgs] = process.argv.slice(2);
 if (url === undefined || brokerArgs.length !== 2) {
@@ -293,13 +295,26 @@ const FAMILIES = new Map([
   ]),
   ['receipts', 'receipts'],
 ]);
-// inx-mqtt's own `tip-score-updates` (not in TIP-28) is not offered by the node's event API
-// (events.md §3), and inx-mqtt, once anyone subscribes to it, also re-publishes the metadata
-// of every block entering or leaving the tip pool on `block-metadata/{blockId}` and
-// `block-metadata/referenced` (PublishBlockMetadata serves all three). So it is compared only
-// between two inx-mqtt brokers; with the node (a broker named `node`) it is left out.
+// inx-mqtt's own `tip-score-updates` (not in TIP-28) is offered by the node's event API too
+// (events.md §3) and compared like any family. inx-mqtt, once anyone subscribes to it, also
+// sends each of its payloads on `block-metadata/{blockId}` (when subscribed) and, once the
+// block is referenced, on `block-metadata/referenced` (PublishBlockMetadata serves all
+// three); the node does not (events.md §3). With the node as one broker (a broker named
+// `node`), those copies are added to the node's messages as inx-mqtt would send them, from
+// the node's own `tip-score-updates` messages, before comparing (their number is printed):
+// the block-metadata families are still compared message for message.
+// The other way round too: while anyone subscribes to a `block-metadata/…` topic, inx-mqtt
+// streams the metadata of every block when it becomes solid and when it is referenced, and
+// PublishBlockMetadata sends each of those on `tip-score-updates` as well: not tip score
+// updates, and not sent by the node either. To model those copies the node's client also
+// subscribes to `block-metadata/+` (the node only; its messages on topics outside FAMILIES
+// are the model's input, not compared): each of the node's messages on a
+// `block-metadata/{blockId}` topic is added to its `tip-score-updates` as inx-mqtt would send
+// it (a milestone's own block before it is referenced without `milestoneIndex`, as in the
+// INX metadata inx-mqtt gets). With both copies modelled, every family, `tip-score-updates`
+// included, is compared message for message; how many copies each way is printed.
 const nodeIsOneOf = brokers.some((b) => b.name === 'node');
-if (nodeIsOneOf) FAMILIES.delete('tip-score-updates');
+const MODEL_ONLY = 'block-metadata/+';
 /** Families the load must produce messages on (receipts: none on a network without migration). */
 const EXPECT_MESSAGES = new Set([...FAMILIES.values()].filter((f) => f !== 'receipts'));
 
@@ -316,7 +331,7 @@ async function connect(broker) {
   // now and then and never answers it (its wsConn.Read takes the next WebSocket message on
   // every read, dropping the rest of one that did not arrive whole).
   const granted = [];
-  const topicList = [...FAMILIES.keys()];
+  const topicList = [...FAMILIES.keys(), ...(broker.name === 'node' && nodeIsOneOf ? [MODEL_ONLY] : [])];
   for (let i = 0; i < topicList.length; i += 10) {
     granted.push(...(await client.subscribeAsync(topicList.slice(i, i + 10), { qos: 0 })));
   }
@@ -388,6 +403,44 @@ for (let i = 0; ; i++) {
   await sleep(100);
 }
 for (const c of clients) c.client.end(true);
+if (nodeIsOneOf) {
+  const node = clients.find((c) => c.name === 'node');
+  const received = node.messages.splice(0);
+  // inx-mqtt's solid and referenced block metadata on tip-score-updates (the node's metadata
+  // of every block: one message when stored, one when referenced, per block-metadata/{id}).
+  const solidAndReferenced = received.filter(
+    (m) => m.topic.startsWith('block-metadata/') && m.topic !== 'block-metadata/referenced',
+  );
+  // inx-mqtt's tip score updates on the block-metadata topics.
+  const onMetadata = [];
+  for (const m of received.filter((x) => x.topic === 'tip-score-updates')) {
+    const meta = JSON.parse(m.payload);
+    const topics = [`block-metadata/${meta.blockId}`];
+    if (meta.referencedByMilestoneIndex > 0) topics.push('block-metadata/referenced');
+    for (const topic of topics.filter((t) => FAMILIES.has(t))) onMetadata.push({ topic, payload: m.payload });
+  }
+  // The INX metadata of a milestone's own block before it is referenced (its solid event)
+  // has no milestone index; the node's block metadata (REST's) has it: taken out of the copy.
+  let milestoneBlocks = 0;
+  const asInx = (payload) => {
+    const value = JSON.parse(payload);
+    if (value.referencedByMilestoneIndex !== undefined || value.milestoneIndex === undefined) return payload;
+    milestoneBlocks++;
+    delete value.milestoneIndex;
+    return Buffer.from(JSON.stringify(value));
+  };
+  node.messages.push(
+    ...received.filter((m) => FAMILIES.has(m.topic)),
+    ...solidAndReferenced.map((m) => ({ topic: 'tip-score-updates', payload: asInx(m.payload) })),
+    ...onMetadata,
+  );
+  console.log(
+    `inx-mqtt's side effects, modelled on the node's side: ${onMetadata.length} tip score updates added on ` +
+      `block-metadata topics, ${solidAndReferenced.length} solid/referenced block metadata added on tip-score-updates ` +
+      `(${milestoneBlocks} of them a milestone's block before it is referenced, milestoneIndex taken out), ` +
+      `${received.filter((m) => m.topic === 'tip-score-updates').length} tip score updates of the node's own`,
+  );
+}
 
 // ---- compare -----------------------------------------------------------------------------
 /** The milestone a message belongs to. */
@@ -471,8 +524,10 @@ for (const [family, [a, b]] of byFamily) {
       `${expected ? '' : ' (none, but the load makes some)'}; byte-identical ${rawSame}`,
   );
   if (!equal) {
-    for (const [k] of onlyA.slice(0, 3)) console.log(`       only/more on ${clients[0].name}: ${k.slice(0, 400)}`);
-    for (const [k] of onlyB.slice(0, 3)) console.log(`       only/more on ${clients[1].name}: ${k.slice(0, 400)}`);
+    for (const [k, n] of onlyA.slice(0, LIST))
+      console.log(`       ${n} on ${clients[0].name}, ${b.get(k) ?? 0} on ${clients[1].name}: ${k.slice(0, 400)}`);
+    for (const [k, n] of onlyB.filter(([k]) => !a.has(k)).slice(0, LIST))
+      console.log(`       0 on ${clients[0].name}, ${n} on ${clients[1].name}: ${k.slice(0, 400)}`);
   }
 }
 console.log(`compared ${totalCompared} messages per broker`);
