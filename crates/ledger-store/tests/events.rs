@@ -35,7 +35,10 @@ fn milestone_two_in_white_flag_order() {
     store.submit_block(&example("C")).unwrap();
     {
         let list = events.lock().unwrap();
-        assert_eq!(list.len(), 2);
+        // Each write's tip changes follow its own event.
+        assert_eq!(list.len(), 4);
+        assert!(matches!(list[1], StoreEvent::TipsChanged(_)));
+        assert!(matches!(list[3], StoreEvent::TipsChanged(_)));
         let StoreEvent::BlocksStored(stored) = &list[0] else { panic!("blocks first") };
         assert_eq!(stored.len(), 1);
         assert_eq!(stored[0].block_id, b);
@@ -43,15 +46,16 @@ fn milestone_two_in_white_flag_order() {
         assert_eq!(stored[0].payload_type, 5);
         assert_eq!(stored[0].tag.as_deref(), Some(&b"ledger"[..]));
         assert_eq!(stored[0].metadata_json, store.block_metadata_json(&b).unwrap().unwrap());
-        let StoreEvent::BlocksStored(stored) = &list[1] else { panic!("blocks") };
+        let StoreEvent::BlocksStored(stored) = &list[2] else { panic!("blocks") };
         assert_eq!(stored[0].payload_type, 6);
         assert_eq!(stored[0].tag, None);
     }
 
     let second = store.issue_milestone(Some(1_700_000_010)).unwrap();
     let list = events.lock().unwrap();
-    assert_eq!(list.len(), 3);
-    let StoreEvent::MilestoneCommitted(m) = &list[2] else { panic!("milestone last") };
+    assert_eq!(list.len(), 6);
+    assert!(matches!(list[5], StoreEvent::TipsChanged(_)), "its tip changes last");
+    let StoreEvent::MilestoneCommitted(m) = &list[4] else { panic!("milestone") };
     assert_eq!(m.index, 2);
     assert_eq!(m.timestamp, 1_700_000_010);
     assert_eq!(m.milestone_id, second.milestone_id);
