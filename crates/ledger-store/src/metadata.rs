@@ -23,14 +23,9 @@ pub fn block_json(
     let mut out = String::with_capacity(160 + 70 * parents.len());
     out.push_str("{\"blockId\":");
     hex_id(&mut out, block_id);
-    out.push_str(",\"parents\":[");
-    for (i, p) in parents.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        hex_id(&mut out, p);
-    }
-    out.push_str("],\"isSolid\":true");
+    out.push_str(",\"parents\":");
+    push_id_array(&mut out, parents);
+    out.push_str(",\"isSolid\":true");
     if meta.referenced_by > 0 {
         let _ = write!(out, ",\"referencedByMilestoneIndex\":{}", meta.referenced_by);
     }
@@ -63,14 +58,9 @@ pub fn tip_update_json(m: &BlockMetadata) -> String {
     let mut out = String::with_capacity(160 + 70 * m.parents.len());
     out.push_str("{\"blockId\":");
     hex_id(&mut out, &m.block_id);
-    out.push_str(",\"parentBlockIds\":[");
-    for (i, p) in m.parents.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        hex_id(&mut out, p);
-    }
-    out.push_str("],\"isSolid\":true");
+    out.push_str(",\"parentBlockIds\":");
+    push_id_array(&mut out, &m.parents);
+    out.push_str(",\"isSolid\":true");
     if m.referenced_by > 0 {
         let _ = write!(out, ",\"referencedByMilestoneIndex\":{}", m.referenced_by);
         if m.milestone_index > 0 {
@@ -121,6 +111,18 @@ pub fn output_json(
         record.milestone_index, record.milestone_timestamp
     );
     out
+}
+
+/// `["0x…","0x…"]`: ids as a JSON array of hex strings.
+fn push_id_array(out: &mut String, ids: &[Id32]) {
+    out.push('[');
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        hex_id(out, id);
+    }
+    out.push(']');
 }
 
 #[cfg(test)]
