@@ -7,19 +7,65 @@
 use crate::packets::BlockId;
 use crate::store::{GossipStore, Intake, ReceivedBlock};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// Blocks per submission; the store's bit-sliced proof-of-work scorer takes 128 at once.
 pub const MAX_BATCH: usize = 256;
 
-/// How long a batch that is not full waits for the blocks right behind its first one.
-/// Peers send blocks one message at a time; without the wait a node receiving thousands a
-/// second wrote most of them alone, each with its own hand-off to a blocking thread, store
-/// lock, RocksDB write and verdict round, and spent more on waking threads than on blocks.
-/// A millisecond (tokio's timer rounds it up to at most two) is small beside gossip's
-/// latency budget and lets a few blocks share each of those.
-pub const BATCH_WINDOW: Duration = Duration::from_millis(1);
+/// How long a batch that is not full waits for the blocks right behind its first one, at
+/// the lowest and the highest arrival rates. Peers send blocks one message at a time; each
+/// batch costs a hand-off to a blocking thread, the store lock, a RocksDB write and a
+/// verdict round, and written alone a block spent more on those than on itself. The wait
+/// grows with the rate (`window_for`): a quiet node forwards a block a millisecond after
+/// it arrives, a busy one gathers about ten a batch and pays those costs once for them.
+pub const MIN_WINDOW: Duration = Duration::from_millis(1);
+pub const MAX_WINDOW: Duration = Duration::from_millis(10);
+
+/// Blocks a second from which a batch waits `MAX_WINDOW`; below it the wait falls in
+/// proportion, down to `MIN_WINDOW`.
+pub const FULL_WINDOW_RATE: f64 = 1000.0;
+
+/// The wait of the next batch at `rate` blocks a second.
+pub fn window_for(rate: f64) -> Duration {
+    let share = (rate / FULL_WINDOW_RATE).clamp(0.0, 1.0);
+    let share = if share.is_nan() { 0.0 } else { share };
+    MAX_WINDOW.mul_f64(share).max(MIN_WINDOW)
+}
+
+/// Blocks a second arriving at the intake, from one batch's start to the next: the
+/// batch's blocks over that time, averaged with the earlier batches' rates (each new one
+/// weighs a quarter), so that one burst or one pause does not swing the wait.
+#[derive(Debug)]
+pub struct ArrivalRate {
+    per_second: f64,
+    last_start: Option<Instant>,
+}
+
+impl ArrivalRate {
+    pub fn new() -> ArrivalRate {
+        ArrivalRate { per_second: 0.0, last_start: None }
+    }
+
+    /// A batch that started at `start`; `blocks` is the size of the batch before it.
+    pub fn batch_started(&mut self, start: Instant, blocks: usize) {
+        if let Some(last) = self.last_start {
+            let seconds = start.saturating_duration_since(last).as_secs_f64().max(1e-6);
+            self.per_second += (blocks as f64 / seconds - self.per_second) / 4.0;
+        }
+        self.last_start = Some(start);
+    }
+
+    pub fn per_second(&self) -> f64 {
+        self.per_second
+    }
+}
+
+impl Default for ArrivalRate {
+    fn default() -> ArrivalRate {
+        ArrivalRate::new()
+    }
+}
 
 pub type Verdicts = Vec<(BlockId, Intake)>;
 
@@ -28,13 +74,17 @@ pub async fn run<S: GossipStore>(
     mut blocks: mpsc::UnboundedReceiver<ReceivedBlock>,
     verdicts: mpsc::UnboundedSender<Verdicts>,
 ) {
+    let mut rate = ArrivalRate::new();
+    let mut previous_batch = 0;
     while let Some(first) = blocks.recv().await {
+        rate.batch_started(Instant::now(), previous_batch);
         let mut batch = vec![first];
         take_waiting(&mut batch, &mut blocks);
         if batch.len() < MAX_BATCH {
-            tokio::time::sleep(BATCH_WINDOW).await;
+            tokio::time::sleep(window_for(rate.per_second())).await;
             take_waiting(&mut batch, &mut blocks);
         }
+        previous_batch = batch.len();
         let ids: Vec<BlockId> = batch.iter().map(|b| b.id).collect();
         let store = store.clone();
         let done = match tokio::task::spawn_blocking(move || submit(&*store, batch)).await {
@@ -85,4 +135,35 @@ fn submit<S: GossipStore + ?Sized>(store: &S, batch: Vec<ReceivedBlock>) -> Verd
         }
     }
     verdicts.into_iter().map(|(id, v)| (id, v.expect("every block has a verdict"))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_grows_with_the_rate_between_its_bounds() {
+        assert_eq!(window_for(0.0), MIN_WINDOW);
+        assert_eq!(window_for(50.0), MIN_WINDOW);
+        assert_eq!(window_for(300.0), Duration::from_millis(3));
+        assert_eq!(window_for(FULL_WINDOW_RATE), MAX_WINDOW);
+        assert_eq!(window_for(1e9), MAX_WINDOW);
+        assert_eq!(window_for(f64::NAN), MIN_WINDOW);
+    }
+
+    #[test]
+    fn the_rate_follows_batches_and_their_spacing() {
+        let start = Instant::now();
+        let mut rate = ArrivalRate::new();
+        rate.batch_started(start, 0);
+        assert_eq!(rate.per_second(), 0.0, "one batch says nothing about the rate");
+        // Batches of 10 blocks, 10 ms apart: 1,000 blocks a second, approached by quarters.
+        for i in 1..=40 {
+            rate.batch_started(start + Duration::from_millis(10 * i), 10);
+        }
+        assert!((rate.per_second() - 1000.0).abs() < 1.0, "{}", rate.per_second());
+        // A pause of ten seconds then one block: the rate falls by a quarter, not to zero.
+        rate.batch_started(start + Duration::from_millis(10_400), 1);
+        assert!((rate.per_second() - 750.0).abs() < 1.0, "{}", rate.per_second());
+    }
 }
