@@ -312,6 +312,18 @@ describe('payload objects', () => {
       '{"blockId":"0x01","parents":["0x02","0x03"],"parentBlockIds":["0x02","0x03"],"isSolid":true,"whiteFlagIndex":2}',
     );
   });
+  it("a milestone's block has its milestoneIndex once referenced, as inx-mqtt sends it", () => {
+    const unreferenced =
+      '{"blockId":"0x01","parents":["0x02"],"isSolid":true,"milestoneIndex":7,"shouldPromote":false}';
+    expect(blockMetadataEventJson(unreferenced)).toBe(
+      '{"blockId":"0x01","parents":["0x02"],"parentBlockIds":["0x02"],"isSolid":true,"shouldPromote":false}',
+    );
+    const referenced =
+      '{"blockId":"0x01","parents":["0x02"],"isSolid":true,"referencedByMilestoneIndex":7,"milestoneIndex":7,"whiteFlagIndex":0}';
+    expect(blockMetadataEventJson(referenced)).toBe(
+      '{"blockId":"0x01","parents":["0x02"],"parentBlockIds":["0x02"],"isSolid":true,"referencedByMilestoneIndex":7,"milestoneIndex":7,"whiteFlagIndex":0}',
+    );
+  });
   it('milestone info has the keys of inx-mqtt (§3.1)', () => {
     expect(milestoneInfoJson(2, 1700000010, '0x42')).toBe('{"index":2,"timestamp":1700000010,"milestoneId":"0x42"}');
   });

@@ -310,8 +310,7 @@ const FAMILIES = new Map([
 // subscribes to `block-metadata/+` (the node only; its messages on topics outside FAMILIES
 // are the model's input, not compared): each of the node's messages on a
 // `block-metadata/{blockId}` topic is added to its `tip-score-updates` as inx-mqtt would send
-// it (a milestone's own block before it is referenced without `milestoneIndex`, as in the
-// INX metadata inx-mqtt gets). With both copies modelled, every family, `tip-score-updates`
+// it. With both copies modelled, every family, `tip-score-updates`
 // included, is compared message for message; how many copies each way is printed.
 const nodeIsOneOf = brokers.some((b) => b.name === 'node');
 const MODEL_ONLY = 'block-metadata/+';
@@ -419,25 +418,14 @@ if (nodeIsOneOf) {
     if (meta.referencedByMilestoneIndex > 0) topics.push('block-metadata/referenced');
     for (const topic of topics.filter((t) => FAMILIES.has(t))) onMetadata.push({ topic, payload: m.payload });
   }
-  // The INX metadata of a milestone's own block before it is referenced (its solid event)
-  // has no milestone index; the node's block metadata (REST's) has it: taken out of the copy.
-  let milestoneBlocks = 0;
-  const asInx = (payload) => {
-    const value = JSON.parse(payload);
-    if (value.referencedByMilestoneIndex !== undefined || value.milestoneIndex === undefined) return payload;
-    milestoneBlocks++;
-    delete value.milestoneIndex;
-    return Buffer.from(JSON.stringify(value));
-  };
   node.messages.push(
     ...received.filter((m) => FAMILIES.has(m.topic)),
-    ...solidAndReferenced.map((m) => ({ topic: 'tip-score-updates', payload: asInx(m.payload) })),
+    ...solidAndReferenced.map((m) => ({ topic: 'tip-score-updates', payload: m.payload })),
     ...onMetadata,
   );
   console.log(
     `inx-mqtt's side effects, modelled on the node's side: ${onMetadata.length} tip score updates added on ` +
-      `block-metadata topics, ${solidAndReferenced.length} solid/referenced block metadata added on tip-score-updates ` +
-      `(${milestoneBlocks} of them a milestone's block before it is referenced, milestoneIndex taken out), ` +
+      `block-metadata topics, ${solidAndReferenced.length} solid/referenced block metadata added on tip-score-updates, ` +
       `${received.filter((m) => m.topic === 'tip-score-updates').length} tip score updates of the node's own`,
   );
 }

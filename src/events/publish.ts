@@ -24,13 +24,18 @@ export function milestoneInfoJson(index: number, timestamp: number, milestoneId:
 /**
  * The block metadata object of the REST API with the parents a second time as
  * `parentBlockIds` right after `parents` (D36). The REST text holds hex ids only, so the
- * first `]` after `"parents":[` closes that array.
+ * first `]` after `"parents":[` closes that array. A milestone's own block before a
+ * milestone references it has no `milestoneIndex` here: Hornet's REST names it from the
+ * payload at once, its INX metadata (and so inx-mqtt's message) only once referenced.
  */
 export function blockMetadataEventJson(restJson: string): string {
-  const start = restJson.indexOf('"parents":[');
-  if (start < 0) return restJson;
-  const end = restJson.indexOf(']', start) + 1;
-  return `${restJson.slice(0, end)},"parentBlockIds":${restJson.slice(start + '"parents":'.length, end)}${restJson.slice(end)}`;
+  const json = restJson.includes('"referencedByMilestoneIndex"')
+    ? restJson
+    : restJson.replace(/,"milestoneIndex":\d+/, '');
+  const start = json.indexOf('"parents":[');
+  if (start < 0) return json;
+  const end = json.indexOf(']', start) + 1;
+  return `${json.slice(0, end)},"parentBlockIds":${json.slice(start + '"parents":'.length, end)}${json.slice(end)}`;
 }
 
 /** A payload built at most once, however many topics carry it. */
