@@ -36,6 +36,7 @@
 #![warn(clippy::unwrap_used)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 pub mod behaviour;
+mod budget;
 pub mod config;
 pub mod events;
 mod gossip;

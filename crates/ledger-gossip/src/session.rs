@@ -8,10 +8,12 @@
 //! any part of it is in), the rest must come within `body_timeout` of time spent waiting
 //! for it, summed over the reads it takes, so neither a header without its body nor a body
 //! trickled a byte at a time holds a stream (and an unknown peer's slot) for long. Time the
-//! reader spends handing messages to a busy service does not count. Each write must finish
-//! within `write_timeout`. Any error, EOF or malformed message ends the stream; the service
-//! then closes the connection.
+//! reader spends handing messages to a busy service, or pausing a peer past its message
+//! budget (`budget.rs`), does not count. Each write must finish within `write_timeout`.
+//! Any error, EOF or malformed message ends the stream; the service then closes the
+//! connection.
 
+use crate::budget::Budget;
 use crate::config::Timers;
 use crate::metrics::{count_dropped, count_sent, NodeMetrics, PeerMetrics};
 use crate::packets::{BlockId, BlockPacket, Decoder, Message, PacketError, PacketType};
@@ -163,6 +165,9 @@ async fn read_loop(
 ) {
     let mut decoder = Decoder::new();
     let mut buf = vec![0u8; READ_BUFFER];
+    let start = std::time::Instant::now();
+    let (mut budget, mut milestone_budget) =
+        (Budget::for_messages(start), Budget::for_milestone_requests(start));
     // Time spent in reads since the last complete message, while a message has begun.
     let mut waited = Duration::ZERO;
     let reason = 'stream: loop {
@@ -184,6 +189,7 @@ async fn read_loop(
             Ok(Ok(n)) => n,
         };
         decoder.push(&buf[..n]);
+        let (mut messages, mut milestone_requests) = (0, 0);
         loop {
             let event = match decoder.next_message() {
                 Ok(None) => break,
@@ -191,13 +197,27 @@ async fn read_loop(
                 Ok(Some(Message::Block(block))) => {
                     SessionEvent::Block { peer, session, id: block.id(), block }
                 }
-                Ok(Some(message)) => SessionEvent::Message { peer, session, message },
+                Ok(Some(message)) => {
+                    if matches!(message, Message::MilestoneRequest(_)) {
+                        milestone_requests += 1;
+                    }
+                    SessionEvent::Message { peer, session, message }
+                }
             };
             waited = Duration::ZERO;
+            messages += 1;
             // Waiting here is the backpressure: a busy node stops reading, TCP slows the peer.
             if events.send(event).await.is_err() {
                 return; // the service is gone
             }
+        }
+        // A peer past its budget is not read for a while; like the wait above, this is the
+        // node's time, not the peer's, and counts against no deadline.
+        let now = std::time::Instant::now();
+        let pause =
+            budget.spend(messages, now).max(milestone_budget.spend(milestone_requests, now));
+        if !pause.is_zero() {
+            tokio::time::sleep(pause).await;
         }
     };
     let _ = events.send(SessionEvent::Ended { peer, session, reason }).await;
