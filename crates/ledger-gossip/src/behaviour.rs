@@ -1,10 +1,12 @@
 //! The libp2p side of the node: one behaviour per concern, composed with the derive macro
-//! (gossip.md §2): identify and ping, as every go-libp2p host serves them, and `Streams`,
-//! which opens and accepts gossip streams and reports each with the connection it lives
-//! on. The service decides what to do with them; nothing here reads a byte.
+//! (gossip.md §2): the `InboundGate`, which turns away addresses that connect too often
+//! before their handshake; identify and ping, as every go-libp2p host serves them; and
+//! `Streams`, which opens and accepts gossip streams and reports each with the connection
+//! it lives on. The service decides what to do with them; nothing here reads a byte.
 
 use crate::config::Config;
 use crate::handler::{Handler, HandlerEvent, OpenStream};
+use crate::inbound_gate::InboundGate;
 use libp2p::core::transport::PortUse;
 use libp2p::core::Endpoint;
 use libp2p::identity::Keypair;
@@ -19,6 +21,8 @@ use std::time::Duration;
 
 #[derive(NetworkBehaviour)]
 pub struct Behaviour {
+    /// First, so that a connection it turns away costs no other behaviour anything.
+    pub gate: InboundGate,
     pub identify: identify::Behaviour,
     pub ping: ping::Behaviour,
     pub streams: Streams,
@@ -29,6 +33,7 @@ impl Behaviour {
     /// defaults, and the gossip stream protocol of the configured network.
     pub fn new(keypair: &Keypair, config: &Config) -> Behaviour {
         Behaviour {
+            gate: InboundGate::default(),
             identify: identify::Behaviour::new(
                 identify::Config::new("ipfs/0.1.0".to_string(), keypair.public())
                     .with_agent_version(config.agent_version.clone()),

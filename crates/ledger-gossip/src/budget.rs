@@ -46,6 +46,25 @@ impl Budget {
         Budget::new(MILESTONE_REQUESTS_PER_SECOND, MILESTONE_REQUEST_BURST, now)
     }
 
+    /// Take one token at `now` if there is one: whether it was there. Unlike `spend`, a
+    /// refusal costs nothing, so a caller asking again and again is not pushed into debt.
+    pub fn try_take(&mut self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.per_second).min(self.burst);
+        if self.tokens < 1.0 {
+            return false;
+        }
+        self.tokens -= 1.0;
+        true
+    }
+
+    /// Whether the bucket is full again at `now` (nothing of the burst is spent).
+    pub fn is_full(&self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.tokens + elapsed * self.per_second >= self.burst
+    }
+
     /// Spend `messages` read at `now`: how long to pause before reading more (zero while
     /// the stream is within its budget or owes less than `MIN_PAUSE`). After the pause the
     /// debt is paid by the time that passed.
@@ -79,6 +98,20 @@ mod tests {
         for i in 1..=1_000u32 {
             assert_eq!(budget.spend(10, start + 10 * MS * i), Duration::ZERO, "at {i}");
         }
+    }
+
+    #[test]
+    fn try_take_refuses_past_the_burst_without_going_into_debt() {
+        let start = Instant::now();
+        let mut bucket = Budget::new(10.0, 3.0, start);
+        assert!((0..3).all(|_| bucket.try_take(start)), "the burst");
+        assert!(!bucket.is_full(start));
+        // Asked a thousand times at once: every refusal is free.
+        assert!((0..1_000).all(|_| !bucket.try_take(start)));
+        // A tenth of a second later one token is back, and only one.
+        assert!(bucket.try_take(start + 100 * MS));
+        assert!(!bucket.try_take(start + 100 * MS));
+        assert!(bucket.is_full(start + 400 * MS));
     }
 
     #[test]

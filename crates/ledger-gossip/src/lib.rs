@@ -22,8 +22,9 @@
 //! Layout, one idea per file:
 //! * `packets/` — the TLV frames and the four messages, pure Rust without libp2p;
 //! * `identity`, `config` — who the node is (Hornet's key formats) and what it is told;
-//! * `transport`, `behaviour`, `handler` — the libp2p host: transport stack, behaviours
-//!   (identify, ping, gossip streams), per-connection stream negotiation;
+//! * `transport`, `behaviour`, `handler`, `inbound_gate` — the libp2p host: transport
+//!   stack, behaviours (connection rates, identify, ping, gossip streams), per-connection
+//!   stream negotiation;
 //! * `session` — one stream's reader and writer tasks, with deadlines and the send queue;
 //! * `peers`, `requests`, `work_units` — peer registry, request queue, received-block dedup;
 //! * `intake`, `responder` — the store's side: batched submission, answering requests;
@@ -42,6 +43,7 @@ pub mod events;
 mod gossip;
 mod handler;
 pub mod identity;
+mod inbound_gate;
 mod intake;
 pub mod metrics;
 mod own_blocks;

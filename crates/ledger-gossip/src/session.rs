@@ -11,7 +11,8 @@
 //! reader spends handing messages to a busy service, or pausing a peer past its message
 //! budget (`budget.rs`), does not count. Each write must finish within `write_timeout`.
 //! Any error, EOF or malformed message ends the stream; the service then closes the
-//! connection.
+//! connection. An unknown peer's blocks must also decode (`BlockPacket::check_syntax`):
+//! the operator vouches for configured peers, whose blocks are checked once, by the store.
 
 use crate::budget::Budget;
 use crate::config::Timers;
@@ -37,6 +38,9 @@ const WRITE_BATCH: usize = 64 * 1024;
 pub enum SessionEvent {
     /// A block message, with the id of its bytes (hashed here, on the reader's task).
     Block { peer: PeerId, session: u64, id: BlockId, block: BlockPacket },
+    /// A block message from an unknown peer that is not a block (`BlockPacket::check_syntax`):
+    /// the reader stops at it.
+    Malformed { peer: PeerId, session: u64, id: BlockId, error: String },
     /// Any other message.
     Message { peer: PeerId, session: u64, message: Message },
     /// The stream is over.
@@ -123,13 +127,14 @@ impl Session {
         id: u64,
         stream: Stream,
         timers: &Timers,
+        check_blocks: bool,
         events: mpsc::Sender<SessionEvent>,
         node_metrics: Arc<NodeMetrics>,
     ) -> Session {
         let (read, write) = stream.split();
         let (queue, frames) = mpsc::channel(timers.send_queue.max(1));
         let metrics = Arc::new(PeerMetrics::default());
-        let reader = tokio::spawn(read_loop(peer, id, read, *timers, events.clone()));
+        let reader = tokio::spawn(read_loop(peer, id, read, *timers, check_blocks, events.clone()));
         let writer = tokio::spawn(write_loop(
             peer,
             id,
@@ -161,6 +166,7 @@ async fn read_loop(
     session: u64,
     mut read: ReadHalf<Stream>,
     timers: Timers,
+    check_blocks: bool,
     events: mpsc::Sender<SessionEvent>,
 ) {
     let mut decoder = Decoder::new();
@@ -195,7 +201,15 @@ async fn read_loop(
                 Ok(None) => break,
                 Err(e) => break 'stream CloseReason::Protocol(e),
                 Ok(Some(Message::Block(block))) => {
-                    SessionEvent::Block { peer, session, id: block.id(), block }
+                    let id = block.id();
+                    let malformed = if check_blocks { block.check_syntax().err() } else { None };
+                    if let Some(error) = malformed {
+                        // The service drops the peer, which ends the stream.
+                        let malformed = SessionEvent::Malformed { peer, session, id, error };
+                        let _ = events.send(malformed).await;
+                        return;
+                    }
+                    SessionEvent::Block { peer, session, id, block }
                 }
                 Ok(Some(message)) => {
                     if matches!(message, Message::MilestoneRequest(_)) {

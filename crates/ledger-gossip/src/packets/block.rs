@@ -1,6 +1,7 @@
 //! Message type 2: one serialized block, 1..32768 bytes, byte-identical to the bytes its
 //! block id is hashed from (gossip.md §4). Only the length is checked here; what the bytes
-//! mean is the store's business (validation.md), after deduplication.
+//! mean is the store's business (validation.md), after deduplication — except that an
+//! unknown peer's blocks must at least decode (`check_syntax`, D53).
 
 use super::{BlockId, Packet, PacketError, PacketType};
 
@@ -32,6 +33,22 @@ impl BlockPacket {
 
     pub fn into_bytes(self) -> Vec<u8> {
         self.0
+    }
+
+    /// Whether the bytes are a block of the node's protocol version at all: they decode,
+    /// strictly and to the end. What the store checks first, done where the bytes are read
+    /// so that a stranger sending noise is dropped at its first block, not at the verdict
+    /// on it, thousands of blocks later.
+    pub fn check_syntax(&self) -> Result<(), String> {
+        let block = ledger_core::codec::decode_block(&self.0).map_err(|e| e.to_string())?;
+        if block.protocol_version != ledger_core::model::PROTOCOL_VERSION {
+            return Err(format!(
+                "protocol version {}, expected {}",
+                block.protocol_version,
+                ledger_core::model::PROTOCOL_VERSION
+            ));
+        }
+        Ok(())
     }
 }
 

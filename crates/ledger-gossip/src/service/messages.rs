@@ -40,6 +40,13 @@ impl Service {
             SessionEvent::Message { peer, session, message } => {
                 self.on_message(peer, session, message)
             }
+            SessionEvent::Malformed { peer, session, id, error } => {
+                let node = self.node_metrics.clone();
+                let Some(stream) = self.peers.session(&peer, session) else { return };
+                count!(stream.session.metrics, node, received_blocks);
+                node.invalid_blocks.fetch_add(1, Relaxed);
+                self.drop_peer(peer, DropReason::InvalidBlock { block: id, error }, true);
+            }
         }
     }
 

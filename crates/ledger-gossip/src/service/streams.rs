@@ -97,6 +97,7 @@ impl Service {
             self.next_session,
             stream,
             &self.config.timers,
+            self.peers.get(&id).is_some_and(|p| p.relation == Relation::Unknown),
             self.sessions_tx.clone(),
             self.node_metrics.clone(),
         );
