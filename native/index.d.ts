@@ -264,6 +264,15 @@ export declare function blockId(bytes: Buffer): string
 /** The block id of a block given as JSON text (no bytes cross back). */
 export declare function blockIdOfJson(jsonText: string): string
 
+/**
+ * A block and a JSON text about it: a referenced block's metadata (in a milestone), or a
+ * tip's `tip-score-updates` payload (`ledger_store::metadata::tip_update_json`).
+ */
+export interface BlockJsonEvent {
+  blockId: string
+  metadataJson: string
+}
+
 /** Check the ledger in `dataDir` (opened read-only, so a node may run on it). */
 export declare function checkDatabaseHealth(dataDir: string): HealthReportJs
 
@@ -528,7 +537,7 @@ export interface MilestoneCommittedEvent {
   /** The milestone payload's bytes, type code first. */
   payload: Buffer
   /** Every referenced block, in white-flag order. */
-  referenced: Array<ReferencedBlockEvent>
+  referenced: Array<BlockJsonEvent>
   /** Applied transactions, in white-flag order. */
   transactions: Array<AppliedTransactionEvent>
 }
@@ -716,11 +725,6 @@ export declare function readSnapshotHeaderBytes(bytes: Buffer): SnapshotHeaderJs
 /** `{"receipts":[…]}`: every receipt, or those of one migratedAt index. */
 export declare function receiptsJson(store: LedgerStore, migratedAt?: number | undefined | null): string
 
-export interface ReferencedBlockEvent {
-  blockId: string
-  metadataJson: string
-}
-
 /** Whether this platform can open sockets that share a port (Linux and the BSDs). */
 export declare function reusePortSupported(): boolean
 
@@ -827,8 +831,11 @@ export interface StoreEventJs {
   /** The blocks one intake batch stored, in write order. */
   blocks?: Array<StoredBlockEvent>
   milestone?: MilestoneCommittedEvent
-  /** How the write just delivered changed the tips: added, then removed. */
-  tips?: Array<TipUpdateEvent>
+  /**
+   * How the write just delivered changed the tips (events.md §3 `tip-score-updates`):
+   * blocks that entered the tip candidates, then those that left.
+   */
+  tips?: Array<BlockJsonEvent>
 }
 
 export interface StoreOpenOptions {
@@ -882,13 +889,6 @@ export interface SubmitOutcome {
   blockId?: string
   stored: boolean
   failure?: NativeFailure
-}
-
-/** A block that entered or left the tip candidates (events.md §3 `tip-score-updates`). */
-export interface TipUpdateEvent {
-  blockId: string
-  /** Its `tip-score-updates` payload (`ledger_store::metadata::tip_update_json`). */
-  metadataJson: string
 }
 
 export declare function transactionIdOf(input: Buffer | string): string

@@ -10,7 +10,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawClient, Recorder, upgradeAnswer } from './e2e/mqtt';
-import { issueToken, startTestNode, tempDataDir, type TestNode } from './e2e/node-harness';
+import { issueToken, startTestNode, tempDataDir, type TestNode, useTestNode } from './e2e/node-harness';
 import { sleep, submitPayload } from './e2e/transactions';
 import { DEFAULT_PUBLIC_ROUTES } from '../src/config/schema';
 
@@ -166,13 +166,7 @@ async function collectGarbage(): Promise<void> {
 }
 
 describe('events.enabled = false', () => {
-  let node: TestNode;
-  beforeAll(async () => {
-    node = await startTestNode(['--no-events']);
-  });
-  afterAll(async () => {
-    await node?.stop();
-  });
+  const node = useTestNode(['--no-events']);
 
   it('makes /api/mqtt/v1 an unknown route and leaves it out of /api/routes', async () => {
     const answer = await upgradeAnswer(node.url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqtt' });

@@ -5,64 +5,59 @@
 // the node.
 
 import { generate } from 'mqtt-packet';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RawClient, Recorder, upgradeAnswer } from './e2e/mqtt';
-import { startTestNode, type TestNode } from './e2e/node-harness';
+import { useTestNode } from './e2e/node-harness';
 import { sleep, submitPayload } from './e2e/transactions';
 
-let node: TestNode;
-let url: string;
-
-beforeAll(async () => {
-  node = await startTestNode(['--milestone-interval', '1']);
-  url = node.url;
-});
-afterAll(async () => {
-  await node?.stop();
-});
+const node = useTestNode(['--milestone-interval', '1']);
 
 /** The node still serves HTTP and new event clients. */
 async function nodeIsFine(): Promise<void> {
-  expect((await fetch(`${url}/health`)).status).toBe(200);
-  const client = await RawClient.open(url);
+  expect((await fetch(`${node.url}/health`)).status).toBe(200);
+  const client = await RawClient.open(node.url);
   await client.connect();
   client.close();
 }
 
 describe('handshake and routing (§1)', () => {
   it('selects mqtt, else mqttv3.1, never a protocol the client did not offer', async () => {
-    expect(await upgradeAnswer(url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqttv3.1, mqtt' })).toMatchObject({
-      status: 101,
-      protocol: 'mqtt',
-    });
-    expect(await upgradeAnswer(url, '/api/mqtt/v1?client=x', { 'Sec-WebSocket-Protocol': 'mqttv3.1' })).toMatchObject({
+    expect(await upgradeAnswer(node.url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'mqttv3.1, mqtt' })).toMatchObject(
+      {
+        status: 101,
+        protocol: 'mqtt',
+      },
+    );
+    expect(
+      await upgradeAnswer(node.url, '/api/mqtt/v1?client=x', { 'Sec-WebSocket-Protocol': 'mqttv3.1' }),
+    ).toMatchObject({
       status: 101,
       protocol: 'mqttv3.1',
     });
-    expect(await upgradeAnswer(url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'graphql-ws' })).toMatchObject({
+    expect(await upgradeAnswer(node.url, '/api/mqtt/v1', { 'Sec-WebSocket-Protocol': 'graphql-ws' })).toMatchObject({
       status: 101,
       protocol: undefined,
     });
-    expect(await upgradeAnswer(url, '/api/mqtt/v1')).toMatchObject({ status: 101, protocol: undefined });
+    expect(await upgradeAnswer(node.url, '/api/mqtt/v1')).toMatchObject({ status: 101, protocol: undefined });
   });
 
   it('answers other paths as plain requests, without upgrading', async () => {
-    const info = await upgradeAnswer(url, '/api/core/v2/info');
+    const info = await upgradeAnswer(node.url, '/api/core/v2/info');
     expect(info.status).toBe(200);
     expect(JSON.parse(info.body).protocol.bech32Hrp).toBe('tst');
-    const unknown = await upgradeAnswer(url, '/api/mqtt/v2');
+    const unknown = await upgradeAnswer(node.url, '/api/mqtt/v2');
     expect(unknown.status).toBe(403);
     expect(JSON.parse(unknown.body)).toEqual({ error: { code: '403', message: 'not available for public use' } });
   });
 
   it('is a route: 400 without the upgrade, 405 for other methods, listed in /api/routes', async () => {
-    const res = await fetch(`${url}/api/mqtt/v1`);
+    const res = await fetch(`${node.url}/api/mqtt/v1`);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       error: { code: '400', message: 'invalid data provided: WebSocket upgrade expected' },
     });
-    expect((await fetch(`${url}/api/mqtt/v1`, { method: 'POST' })).status).toBe(405);
-    expect(await (await fetch(`${url}/api/routes`)).json()).toEqual({
+    expect((await fetch(`${node.url}/api/mqtt/v1`, { method: 'POST' })).status).toBe(405);
+    expect(await (await fetch(`${node.url}/api/routes`)).json()).toEqual({
       routes: ['core/v2', 'indexer/v1', 'mqtt/v1', 'dashboard-metrics/v1', 'faucet/v1'],
     });
   });
@@ -70,7 +65,7 @@ describe('handshake and routing (§1)', () => {
 
 describe('sessions (§2)', () => {
   it('accepts any client ID and forces a clean session', async () => {
-    const anonymous = await RawClient.open(url);
+    const anonymous = await RawClient.open(node.url);
     anonymous.send({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: '', keepalive: 0 });
     expect(await anonymous.waitFor('CONNACK', (p) => p.cmd === 'connack')).toMatchObject({
       returnCode: 0,
@@ -79,7 +74,7 @@ describe('sessions (§2)', () => {
     anonymous.close();
     // A persistent session asked for, with will and credentials: none of it is kept.
     for (let round = 0; round < 2; round++) {
-      const raw = await RawClient.open(url);
+      const raw = await RawClient.open(node.url);
       raw.send({
         cmd: 'connect',
         protocolId: 'MQTT',
@@ -108,7 +103,7 @@ describe('sessions (§2)', () => {
   });
 
   it('accepts MQTT 3.1 (MQIsdp, level 3)', async () => {
-    const raw = await RawClient.open(url, ['mqttv3.1']);
+    const raw = await RawClient.open(node.url, ['mqttv3.1']);
     raw.send({
       cmd: 'connect',
       protocolId: 'MQIsdp',
@@ -122,11 +117,11 @@ describe('sessions (§2)', () => {
   });
 
   it('refuses other protocol levels and names with CONNACK 1, then closes', async () => {
-    const v5 = await RawClient.open(url);
+    const v5 = await RawClient.open(node.url);
     v5.send({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 5, clean: true, clientId: 'v5', keepalive: 0 });
     await v5.expectClosed();
     expect(v5.packets).toMatchObject([{ cmd: 'connack', returnCode: 1 }]);
-    const mixed = await RawClient.open(url);
+    const mixed = await RawClient.open(node.url);
     mixed.send({
       cmd: 'connect',
       protocolId: 'MQTT',
@@ -138,7 +133,7 @@ describe('sessions (§2)', () => {
     await mixed.expectClosed();
     expect(mixed.packets).toMatchObject([{ cmd: 'connack', returnCode: 1 }]);
     // A protocol name mqtt-packet refuses while parsing: the same answer.
-    const named = await RawClient.open(url);
+    const named = await RawClient.open(node.url);
     const packet = generate({
       cmd: 'connect',
       protocolId: 'MQTT',
@@ -156,19 +151,19 @@ describe('sessions (§2)', () => {
 
   it('lets a new connection take over a client ID; the old one closing leaves the new one alone', async () => {
     // The iota-sdk's probe-then-keep pattern (events.md §8).
-    const probe = await Recorder.connect(url, { clientId: 'iotasdk0123456789abcdef' });
+    const probe = await Recorder.connect(node.url, { clientId: 'iotasdk0123456789abcdef' });
     const probeClosed = new Promise<void>((r) => probe.client.once('close', () => r()));
-    const kept = await Recorder.connect(url, { clientId: 'iotasdk0123456789abcdef' });
+    const kept = await Recorder.connect(node.url, { clientId: 'iotasdk0123456789abcdef' });
     await probeClosed;
     await kept.subscribe(['blocks/tagged-data']);
     await sleep(100);
-    await submitPayload(url, { type: 5, tag: '0x01', data: '0x' });
+    await submitPayload(node.url, { type: 5, tag: '0x01', data: '0x' });
     await kept.waitFor('a block after the take-over', (m) => (m.length > 0 ? true : undefined));
     await kept.end();
   });
 
   it('unsubscribing stops delivery', async () => {
-    const client = await Recorder.connect(url);
+    const client = await Recorder.connect(node.url);
     await client.subscribe(['milestone-info/latest']);
     await client.waitFor('a milestone', (m) => (m.length >= 2 ? true : undefined));
     await client.unsubscribe(['milestone-info/latest']);
@@ -179,12 +174,12 @@ describe('sessions (§2)', () => {
   });
 
   it('closes after 1.5 × keep-alive without a packet; PINGREQ keeps it open', async () => {
-    const quiet = await RawClient.open(url);
+    const quiet = await RawClient.open(node.url);
     // Taken before the CONNECT leaves: the node's keep-alive clock starts when it arrives,
     // however long the steps after it take.
     const start = Date.now();
     await quiet.connect('quiet', 1);
-    const pinging = await RawClient.open(url);
+    const pinging = await RawClient.open(node.url);
     await pinging.connect('pinging', 1);
     const pings = setInterval(() => pinging.send({ cmd: 'pingreq' }), 400);
     try {
@@ -202,7 +197,7 @@ describe('sessions (§2)', () => {
   });
 
   it('closes a connection that sends no CONNECT within 10 s', async () => {
-    const idle = await RawClient.open(url);
+    const idle = await RawClient.open(node.url);
     const { at } = await idle.expectClosed(25_000);
     expect(at).toBeGreaterThan(Date.now() - 3_000);
   }, 40_000);
@@ -210,9 +205,9 @@ describe('sessions (§2)', () => {
 
 describe('client PUBLISH (D38)', () => {
   it('is acknowledged per QoS and never delivered', async () => {
-    const listener = await Recorder.connect(url);
+    const listener = await Recorder.connect(node.url);
     await listener.subscribe(['fake/#', 'blocks']);
-    const raw = await RawClient.open(url);
+    const raw = await RawClient.open(node.url);
     await raw.connect('publisher');
     raw.send({ cmd: 'publish', topic: 'fake/topic', payload: Buffer.from('0'), qos: 0, dup: false, retain: true });
     raw.send({
@@ -240,7 +235,7 @@ describe('client PUBLISH (D38)', () => {
     await sleep(200);
     expect(listener.messages.filter((m) => m.topic.startsWith('fake') || m.payload.length === 1)).toEqual([]);
     // A retained message would reach a new subscriber: nothing is retained.
-    const late = await Recorder.connect(url);
+    const late = await Recorder.connect(node.url);
     await late.subscribe(['fake/#']);
     await sleep(200);
     expect(late.messages).toEqual([]);
@@ -275,7 +270,7 @@ describe('malformed input closes the connection, never the node', () => {
   ];
   for (const [what, send] of cases) {
     it(what, async () => {
-      const client = await RawClient.open(url);
+      const client = await RawClient.open(node.url);
       send(client);
       await client.expectClosed();
       expect(client.packets.filter((p) => p.cmd !== 'connack')).toEqual([]);
@@ -330,7 +325,7 @@ describe('malformed input closes the connection, never the node', () => {
   ];
   for (const [what, send] of afterConnect) {
     it(`after CONNECT: ${what}`, async () => {
-      const client = await RawClient.open(url);
+      const client = await RawClient.open(node.url);
       await client.connect();
       send(client);
       await client.expectClosed();
@@ -338,7 +333,7 @@ describe('malformed input closes the connection, never the node', () => {
   }
 
   it('an invalid filter is refused alone (0x80), the others granted', async () => {
-    const client = await RawClient.open(url);
+    const client = await RawClient.open(node.url);
     await client.connect();
     client.send({
       cmd: 'subscribe',
@@ -361,7 +356,7 @@ describe('malformed input closes the connection, never the node', () => {
 
 describe('shutdown', () => {
   it('closes event connections and stops', async () => {
-    const client = await RawClient.open(url);
+    const client = await RawClient.open(node.url);
     await client.connect('until-shutdown');
     await node.stop();
     await client.expectClosed();

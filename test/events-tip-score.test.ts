@@ -5,23 +5,14 @@
 // waits on a milestone's timing: the block leaves the pool when its child arrives or when a
 // milestone references it, whichever comes first, and either payload is checked.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Recorder, type Received } from './e2e/mqtt';
-import { startTestNode, type TestNode } from './e2e/node-harness';
+import { useTestNode } from './e2e/node-harness';
 import { getJson, minedBlock, submit, submitPayload, waitForReferenced } from './e2e/transactions';
 
 const TAG = '0x' + Buffer.from('tip score').toString('hex');
 
-let node: TestNode;
-let url: string;
-
-beforeAll(async () => {
-  node = await startTestNode(['--milestone-interval', '1']);
-  url = node.url;
-});
-afterAll(async () => {
-  await node?.stop();
-});
+const node = useTestNode(['--milestone-interval', '1']);
 
 const about = (messages: Received[], blockId: string) =>
   messages.filter((m) => m.topic === 'tip-score-updates' && JSON.parse(m.payload.toString()).blockId === blockId);
@@ -42,14 +33,14 @@ const referenced = (rest: Record<string, unknown>) =>
 
 describe('tip-score-updates', () => {
   it('publishes a block entering the tip pool and leaving it, with inx-mqtt payload', async () => {
-    const client = await Recorder.connect(url);
-    const wildcard = await Recorder.connect(url);
+    const client = await Recorder.connect(node.url);
+    const wildcard = await Recorder.connect(node.url);
     try {
       expect(await client.subscribe(['tip-score-updates'])).toEqual([0]);
       expect(await wildcard.subscribe(['+'])).toEqual([0]);
 
-      const a = await submitPayload(url, { type: 5, tag: TAG, data: '0x01' });
-      const aParents: string[] = (await getJson(url, `/api/core/v2/blocks/${a}`)).body.parents;
+      const a = await submitPayload(node.url, { type: 5, tag: TAG, data: '0x01' });
+      const aParents: string[] = (await getJson(node.url, `/api/core/v2/blocks/${a}`)).body.parents;
       // A is healthy when attached: it enters the pool with no advice to promote or reattach.
       const added = await client.waitFor('A entering the tip pool', (m) => about(m, a)[0]);
       expect(added.payload.toString()).toBe(unreferenced(a, aParents));
@@ -58,7 +49,7 @@ describe('tip-score-updates', () => {
       // pool as B enters it (or earlier, referenced by a milestone).
       const bParents = [a, aParents[0]].sort();
       const b = await minedBlock(bParents, { type: 5, tag: TAG, data: '0x02' });
-      expect(await submit(url, b.block)).toBe(b.blockId);
+      expect(await submit(node.url, b.block)).toBe(b.blockId);
       const bAdded = await client.waitFor('B entering the tip pool', (m) => about(m, b.blockId)[0]);
       expect(bAdded.payload.toString()).toBe(unreferenced(b.blockId, bParents));
       const removed = await client.waitFor('A leaving the tip pool', (m) => about(m, a)[1]);
@@ -68,14 +59,14 @@ describe('tip-score-updates', () => {
         expect(removed.payload.toString()).toBe(unreferenced(a, aParents));
         expect(client.messages.indexOf(removed)).toBeGreaterThan(client.messages.indexOf(bAdded));
       } else {
-        const rest = (await getJson(url, `/api/core/v2/blocks/${a}/metadata`)).body;
+        const rest = (await getJson(node.url, `/api/core/v2/blocks/${a}/metadata`)).body;
         expect(removed.payload.toString()).toBe(referenced(rest));
         expect(rest.ledgerInclusionState).toBe('noTransaction');
       }
 
       // Once B is referenced, it has left the pool too: as referenced, or unreferenced when
       // a child took it out first (the milestone's own block or another tip).
-      const bRest = await waitForReferenced(url, b.blockId);
+      const bRest = await waitForReferenced(node.url, b.blockId);
       const bRemoved = await client.waitFor('B leaving the tip pool', (m) => about(m, b.blockId)[1]);
       const bValue = JSON.parse(bRemoved.payload.toString());
       expect(bRemoved.payload.toString()).toBe(
@@ -104,10 +95,10 @@ describe('tip-score-updates', () => {
   });
 
   it('is not sent to a client not subscribed to it', async () => {
-    const client = await Recorder.connect(url);
+    const client = await Recorder.connect(node.url);
     try {
       await client.subscribe(['blocks', 'block-metadata/referenced']);
-      const id = await submitPayload(url, { type: 5, tag: TAG, data: '0x03' });
+      const id = await submitPayload(node.url, { type: 5, tag: TAG, data: '0x03' });
       await client.waitFor('the block referenced', (m) =>
         m.some((x) => x.topic === 'block-metadata/referenced' && JSON.parse(x.payload.toString()).blockId === id)
           ? true

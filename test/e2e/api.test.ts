@@ -2,19 +2,12 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { core, issueToken, startTestNode, type TestNode } from './node-harness';
+import { describe, expect, it } from 'vitest';
+import { core, issueToken, useTestNode } from './node-harness';
 
 const SERIALIZER = 'application/vnd.ledger.serializer-v1';
 const IOTA_SERIALIZER = 'application/vnd.iota.serializer-v1';
-let node: TestNode;
-
-beforeAll(async () => {
-  node = await startTestNode(['--milestone-interval', '1']);
-});
-afterAll(async () => {
-  await node?.stop();
-});
+const node = useTestNode(['--milestone-interval', '1']);
 
 const api = (path: string, init?: RequestInit) => fetch(node.url + path, init);
 const submit = (body: unknown, contentType = 'application/json') =>

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { core, issueToken, startTestNode, type TestNode } from './node-harness';
+import { core, issueToken, startTestNode, type TestNode, useTestNode } from './node-harness';
 
 const MAX_SCORE = '4294967295';
 const SEP = ['0x' + '00'.repeat(32), '0x' + '00'.repeat(31) + '01'];
@@ -240,13 +240,7 @@ describe.each([
 });
 
 describe('valid blocks without a nonce are mined', () => {
-  let node: TestNode;
-  beforeAll(async () => {
-    node = await startTestNode(['--min-pow-score', '1500']);
-  });
-  afterAll(async () => {
-    await node?.stop();
-  });
+  const node = useTestNode(['--min-pow-score', '1500']);
 
   it('mines a small block at minPowScore 1500 and stores it', async () => {
     const res = await submit(node, { protocolVersion: 2, payload: tagged('mined by the node') });

@@ -8,6 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 
 const root = resolve(__dirname, '../..');
 const { loadConfig } = require(join(root, 'dist/config/load.js')) as typeof import('../../src/config/load');
@@ -48,6 +49,22 @@ export async function startTestNode(
   );
   const node = await startNode(config, { ...options, logger: pino({ level: 'silent' }) });
   return { url: node.url, port: node.port, dataDir, store: node.store, inx: node.inx, stop: node.stop };
+}
+
+/**
+ * The node of a test file or a `describe` block: started before its tests, stopped after
+ * them. The object returned is filled in when the node has started, so its fields are read
+ * inside tests and hooks, not where the node is declared.
+ */
+export function useTestNode(flags: string[] = []): TestNode {
+  const node = {} as TestNode;
+  beforeAll(async () => {
+    Object.assign(node, await startTestNode(flags));
+  });
+  afterAll(async () => {
+    await node.stop?.();
+  });
+  return node;
 }
 
 /**

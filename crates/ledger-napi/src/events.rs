@@ -27,10 +27,16 @@ pub struct StoredBlockEvent {
     pub tag: Option<String>,
 }
 
+/// A block and a JSON text about it: a referenced block's metadata (in a milestone), or a
+/// tip's `tip-score-updates` payload (`ledger_store::metadata::tip_update_json`).
 #[napi(object)]
-pub struct ReferencedBlockEvent {
+pub struct BlockJsonEvent {
     pub block_id: String,
     pub metadata_json: String,
+}
+
+fn block_json_js(block_id: &[u8; 32], metadata_json: String) -> BlockJsonEvent {
+    BlockJsonEvent { block_id: hex(block_id), metadata_json }
 }
 
 #[napi(object)]
@@ -75,17 +81,9 @@ pub struct MilestoneCommittedEvent {
     /// The milestone payload's bytes, type code first.
     pub payload: Buffer,
     /// Every referenced block, in white-flag order.
-    pub referenced: Vec<ReferencedBlockEvent>,
+    pub referenced: Vec<BlockJsonEvent>,
     /// Applied transactions, in white-flag order.
     pub transactions: Vec<AppliedTransactionEvent>,
-}
-
-/// A block that entered or left the tip candidates (events.md §3 `tip-score-updates`).
-#[napi(object)]
-pub struct TipUpdateEvent {
-    pub block_id: String,
-    /// Its `tip-score-updates` payload (`ledger_store::metadata::tip_update_json`).
-    pub metadata_json: String,
 }
 
 /// Exactly one of the fields is set.
@@ -94,8 +92,9 @@ pub struct StoreEventJs {
     /// The blocks one intake batch stored, in write order.
     pub blocks: Option<Vec<StoredBlockEvent>>,
     pub milestone: Option<MilestoneCommittedEvent>,
-    /// How the write just delivered changed the tips: added, then removed.
-    pub tips: Option<Vec<TipUpdateEvent>>,
+    /// How the write just delivered changed the tips (events.md §3 `tip-score-updates`):
+    /// blocks that entered the tip candidates, then those that left.
+    pub tips: Option<Vec<BlockJsonEvent>>,
 }
 
 fn block_js(b: StoredBlock) -> StoredBlockEvent {
@@ -146,10 +145,7 @@ fn milestone_js(m: CommittedMilestone) -> MilestoneCommittedEvent {
         referenced: m
             .referenced
             .into_iter()
-            .map(|r| ReferencedBlockEvent {
-                block_id: hex(&r.block_id),
-                metadata_json: r.metadata_json,
-            })
+            .map(|r| block_json_js(&r.block_id, r.metadata_json))
             .collect(),
         transactions: m.transactions.into_iter().map(transaction_js).collect(),
     }
@@ -172,10 +168,7 @@ fn event_js(event: StoreEvent) -> StoreEventJs {
                 changes
                     .updates
                     .into_iter()
-                    .map(|u| TipUpdateEvent {
-                        block_id: hex(&u.block_id),
-                        metadata_json: u.metadata_json,
-                    })
+                    .map(|u| block_json_js(&u.block_id, u.metadata_json))
                     .collect(),
             ),
         },
