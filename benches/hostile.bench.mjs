@@ -9,14 +9,15 @@
 // hostile peer (the `hostile_peer` example of ledger-sync, built here: truncated, oversized
 // and mutated frames, invalid blocks, valid blocks with unknown parents, milestone requests
 // for every index, lying heartbeats, a stream never read, a header without its body): first
-// --seconds without an attacker (that phase's reference rate), then the same load while
-// the tool runs that phase for --seconds: rounds of up to --messages messages, each
-// reconnecting with a fresh identity whenever the node drops it.
+// --seconds without an attacker, then the same load while the tool runs that phase for
+// --seconds: rounds of up to --messages messages, each reconnecting with a fresh identity
+// whenever the node drops it. After the last phase, --seconds without attacker again.
 //
 // Per phase: the attacker's messages, connections, how many the node closed and how fast;
 // honest blocks submitted, accepted (201) and referenced by a milestone; referenced blocks/s
-// over the phase and their ratio to the window without attacker before it (target ≥ 0.90); the node's
-// RSS before and after; the node's held blocks (/metrics); whether the node stayed up. After
+// over the phase and their ratio to the mean of the windows without attacker before and
+// after it (target ≥ 0.90); the node's RSS before and after; the node's held blocks
+// (/metrics); whether the node stayed up. After
 // the unknown-parents phase the bench waits --settle seconds (the held blocks' maximum age
 // is 120 s) and reads RSS and held blocks again: memory must come back down.
 //
@@ -235,12 +236,13 @@ async function main() {
     const warm = Date.now() + 5_000;
     await honestLoad(node, 'warm-up', () => Date.now() > warm);
 
-    // Each phase is measured against a window without attacker right before it: the honest
-    // rate falls by itself as the database grows over the run (flushes and compactions
-    // share the node's core), so a single reference at the start would flatter nothing
-    // and blame the attack for the growth.
-    const runs = PHASES.flatMap((phase) => [{ phase: 'none', before: phase }, { phase }]);
-    let reference;
+    // Each phase is measured against the windows without attacker right before and right
+    // after it: the honest rate falls by itself as the database grows over the run
+    // (flushes and compactions share the node's core), by up to a quarter over the first
+    // phases, so a reference before the phase alone blames the attack for that fall, and
+    // a single reference at the start more so. The mean of the two takes out a steady drift.
+    const runs = [...PHASES.flatMap((phase) => [{ phase: 'none' }, { phase }]), { phase: 'none' }];
+    const windows = [];
     for (const run of runs) {
       const rssBefore = rssMiB(pid);
       let report = null;
@@ -256,7 +258,6 @@ async function main() {
       const rssAfter = rssMiB(pid);
       const ok = await referenced(node, load.ids);
       const rate = ok / load.seconds;
-      if (run.phase === 'none') reference = rate;
       const row = {
         phase: run.phase,
         report,
@@ -264,8 +265,6 @@ async function main() {
         accepted: load.ids.length,
         referenced: ok,
         rate,
-        reference,
-        ratio: rate / reference,
         rssBefore,
         rssAfter,
         held: heldAfter.blocks,
@@ -278,13 +277,22 @@ async function main() {
         row.heldSettled = (await held(node)).blocks;
       }
       console.error(JSON.stringify(row));
-      if (run.phase !== 'none') rows.push(row);
+      windows.push(row);
       if (!row.up || load.refused > 0 || ok < load.ids.length) failed = true;
       if (!row.up) break;
     }
   } finally {
     await node.stop();
   }
+  windows.forEach((row, i) => {
+    if (row.phase === 'none') return;
+    row.before = windows[i - 1].rate;
+    row.after = windows[i + 1]?.rate;
+    row.reference = row.after === undefined ? row.before : (row.before + row.after) / 2;
+    row.ratio = row.rate / row.reference;
+    console.error(JSON.stringify({ phase: row.phase, before: row.before, after: row.after, ratio: row.ratio }));
+    rows.push(row);
+  });
 
   console.log(
     `bench:hostile — ${SECONDS} s per phase, ≤ ${fmt(MESSAGES)} attacker messages a phase, ${CONNECTIONS} honest clients, minPowScore ${POW}, orphan data ${BLOCK_DATA} B; ${PIN ? 'node and load on core 0, attacker on core 1' : 'everything on all cores'}; load average ${loadavg()
@@ -299,8 +307,8 @@ async function main() {
       'close after mean / max (ms)',
       'honest submitted / accepted / referenced',
       'referenced blocks/s',
-      'without attacker, just before',
-      'ratio',
+      'without attacker, before / after',
+      'ratio to their mean',
       'RSS before → after (MiB)',
       'held blocks after',
       'node up',
@@ -314,7 +322,7 @@ async function main() {
         : '—',
       `${r.submitted} / ${r.accepted} / ${r.referenced}`,
       r.rate.toFixed(1),
-      r.reference.toFixed(1),
+      `${r.before.toFixed(1)} / ${r.after === undefined ? '—' : r.after.toFixed(1)}`,
       r.ratio.toFixed(2),
       `${r.rssBefore.toFixed(0)} → ${r.rssAfter.toFixed(0)}${r.rssSettled !== undefined ? ` → ${r.rssSettled.toFixed(0)} after ${SETTLE} s` : ''}`,
       `${r.held}${r.heldSettled !== undefined ? ` → ${r.heldSettled}` : ''}`,
