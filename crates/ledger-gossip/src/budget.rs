@@ -19,6 +19,13 @@ pub const MESSAGE_BURST: f64 = 20_000.0;
 /// windows of 150.
 pub const MILESTONE_REQUESTS_PER_SECOND: f64 = 2_000.0;
 pub const MILESTONE_REQUEST_BURST: f64 = 2_000.0;
+/// Blocks from an unknown peer's IP address that the node had to hold without their
+/// parents, unasked, a second, and their burst (D53). Honest peers forward blocks once they
+/// are solid, so the node has their parents or gets them on the same stream; a peer sending
+/// valid blocks on made-up parents costs the node a check, a place among the held blocks
+/// and requests for each parent. Past the budget the peer's stream is not read for a while.
+pub const ORPHANS_PER_SECOND: f64 = 50.0;
+pub const ORPHAN_BURST: f64 = 500.0;
 /// The reader pauses once it owes at least this much time: shorter sleeps would be rounded
 /// up by the timer (to a millisecond) and slow an honest burst more than the budget says.
 pub const MIN_PAUSE: Duration = Duration::from_millis(2);

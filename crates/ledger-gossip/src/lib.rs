@@ -36,6 +36,7 @@
 // No bare `unwrap()` in library code: an `expect` says why it cannot fail, or it is an error.
 #![warn(clippy::unwrap_used)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
+mod address_budgets;
 pub mod behaviour;
 mod budget;
 pub mod config;

@@ -11,6 +11,7 @@ use libp2p::swarm::ConnectionId;
 use libp2p::{Multiaddr, PeerId};
 use std::collections::HashMap;
 use std::fmt;
+use std::net::IpAddr;
 use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +33,8 @@ pub struct Connection {
     /// We dialed it (the dialer opens the gossip stream).
     pub outbound: bool,
     pub since: Instant,
+    /// The remote side's IP address (none on the in-memory transport of tests).
+    pub remote_ip: Option<IpAddr>,
 }
 
 /// A running gossip stream with a peer.

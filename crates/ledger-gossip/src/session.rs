@@ -94,7 +94,24 @@ pub struct Session {
     pub id: u64,
     pub outbox: Outbox,
     pub metrics: Arc<PeerMetrics>,
+    pause: Arc<ReadPause>,
     tasks: [AbortHandle; 2],
+}
+
+/// A time before which the reader reads nothing more, set from outside: the service's
+/// orphan budget (D53), which learns what a block cost only at its verdict.
+#[derive(Debug, Default)]
+struct ReadPause(std::sync::Mutex<Option<tokio::time::Instant>>);
+
+impl ReadPause {
+    fn extend_to(&self, until: tokio::time::Instant) {
+        let mut pause = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        *pause = Some(pause.map_or(until, |p| p.max(until)));
+    }
+
+    fn take(&self) -> Option<tokio::time::Instant> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
 }
 
 /// A stream's send queue, cloneable for whoever answers the peer (gossip.md §3: 1000
@@ -134,7 +151,15 @@ impl Session {
         let (read, write) = stream.split();
         let (queue, frames) = mpsc::channel(timers.send_queue.max(1));
         let metrics = Arc::new(PeerMetrics::default());
-        let reader = tokio::spawn(read_loop(peer, id, read, *timers, check_blocks, events.clone()));
+        let pause = Arc::new(ReadPause::default());
+        let reader = tokio::spawn(read_loop(
+            peer,
+            id,
+            read,
+            *timers,
+            (check_blocks, pause.clone()),
+            events.clone(),
+        ));
         let writer = tokio::spawn(write_loop(
             peer,
             id,
@@ -145,7 +170,18 @@ impl Session {
             events,
         ));
         let outbox = Outbox { queue, metrics: metrics.clone(), node_metrics };
-        Session { id, outbox, metrics, tasks: [reader.abort_handle(), writer.abort_handle()] }
+        Session {
+            id,
+            outbox,
+            metrics,
+            pause,
+            tasks: [reader.abort_handle(), writer.abort_handle()],
+        }
+    }
+
+    /// Read nothing more from the peer for `pause` (or longer, if already paused so).
+    pub fn pause_reading(&self, pause: Duration) {
+        self.pause.extend_to(tokio::time::Instant::now() + pause);
     }
 
     pub fn send(&self, frame: Bytes) -> bool {
@@ -166,7 +202,7 @@ async fn read_loop(
     session: u64,
     mut read: ReadHalf<Stream>,
     timers: Timers,
-    check_blocks: bool,
+    (check_blocks, paused): (bool, Arc<ReadPause>),
     events: mpsc::Sender<SessionEvent>,
 ) {
     let mut decoder = Decoder::new();
@@ -232,6 +268,9 @@ async fn read_loop(
             budget.spend(messages, now).max(milestone_budget.spend(milestone_requests, now));
         if !pause.is_zero() {
             tokio::time::sleep(pause).await;
+        }
+        if let Some(until) = paused.take() {
+            tokio::time::sleep_until(until).await;
         }
     };
     let _ = events.send(SessionEvent::Ended { peer, session, reason }).await;

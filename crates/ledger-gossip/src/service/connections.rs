@@ -4,6 +4,7 @@
 //! and their connections are trimmed above the high watermark.
 
 use super::Service;
+use crate::address_budgets::ip_of;
 use crate::config::PeerEntry;
 use crate::events::{DropReason, GossipEvent};
 use crate::peers::{Connection, Peer, PeerInfo, Relation};
@@ -134,8 +135,10 @@ impl Service {
             remote.pop();
         }
         let unknown_streams = self.peers.unknown_streams();
+        let remote_ip = ip_of(&remote);
         let peer = self.peers.map.entry(id).or_insert_with(|| Peer::unknown(remote));
-        peer.connections.insert(connection, Connection { outbound, since: Instant::now() });
+        peer.connections
+            .insert(connection, Connection { outbound, since: Instant::now(), remote_ip });
         // The side that dialled opens the stream (gossip.md §3); the listener waits for it.
         if !outbound || peer.stream.is_some() || peer.opening.is_some() {
             return;

@@ -16,6 +16,7 @@ use crate::events::{DropReason, GossipEvent};
 use crate::intake::Verdicts;
 use crate::metrics::count;
 use crate::packets::{to_frame, BlockId, BlockPacket, Message, MilestoneRequest};
+use crate::peers::Relation;
 use crate::requests::Wanted;
 use crate::responder::{Job, Lookup};
 use crate::session::{Outbox, SessionEvent};
@@ -23,6 +24,7 @@ use crate::store::{Intake, ReceivedBlock};
 use crate::work_units::Verdict;
 use bytes::Bytes;
 use libp2p::PeerId;
+use std::net::{IpAddr, Ipv6Addr};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
@@ -79,6 +81,27 @@ impl Service {
         };
         // A full lookup queue drops the request; the peer asks again.
         let _ = self.responder_tx.try_send(Job { lookup, reply_to: stream.session.outbox.clone() });
+    }
+
+    /// An unrequested block the store holds without its parents: each unknown sender's
+    /// address pays for it from its orphan budget, and a stream past it is not read until
+    /// the debt is paid (D53). Configured peers are not charged: the operator vouches for
+    /// them, and a node catching up gets its missing blocks from them by request.
+    fn charge_orphan(&mut self, senders: &[PeerId], now: Instant) {
+        for sender in senders {
+            let Some(peer) = self.peers.get(sender) else { continue };
+            let Some(stream) = peer.stream.as_ref() else { continue };
+            if peer.relation != Relation::Unknown {
+                continue;
+            }
+            // Peers without an IP address (the in-memory transport of tests) share one.
+            let ip = peer.connections.get(&stream.connection).and_then(|c| c.remote_ip);
+            let ip = ip.unwrap_or(IpAddr::V6(Ipv6Addr::UNSPECIFIED));
+            let pause = self.orphans.spend(ip, 1, now);
+            if !pause.is_zero() {
+                stream.session.pause_reading(pause);
+            }
+        }
     }
 
     fn on_block(&mut self, peer: PeerId, session: u64, id: BlockId, block: BlockPacket) {
@@ -139,6 +162,9 @@ impl Service {
                         .is_some()
                     {
                         unit.requested = true;
+                    }
+                    if request.is_none() && milestone.is_none() && !missing_parents.is_empty() {
+                        self.charge_orphan(&senders, now);
                     }
                     let parents_index = match (request, milestone) {
                         (Some(r), _) => Some((r.milestone_index, r.keep)),

@@ -15,7 +15,9 @@ mod requester;
 mod streams;
 mod warp_sync;
 
+use crate::address_budgets::AddressBudgets;
 use crate::behaviour::{Behaviour, BehaviourEvent};
+use crate::budget::{ORPHANS_PER_SECOND, ORPHAN_BURST};
 use crate::config::{Config, PeerEntry};
 use crate::events::GossipEvent;
 use crate::intake::Verdicts;
@@ -77,6 +79,8 @@ pub struct Service {
     peers: Peers,
     requests: RequestQueue,
     work_units: WorkUnits,
+    /// Unrequested blocks held without parents, per unknown peers' IP address (D53).
+    orphans: AddressBudgets,
     sync: SyncState,
     node_metrics: Arc<NodeMetrics>,
     events: broadcast::Sender<GossipEvent>,
@@ -141,6 +145,7 @@ impl Service {
             listen_addresses: swarm.listeners().cloned().collect(),
             swarm,
             work_units: WorkUnits::new(config.timers.work_unit_ttl),
+            orphans: AddressBudgets::new(ORPHANS_PER_SECOND, ORPHAN_BURST),
             config,
             peers: Peers::default(),
             requests: RequestQueue::new(),
