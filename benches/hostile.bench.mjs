@@ -230,10 +230,13 @@ async function main() {
       execFileSync('taskset', ['-a', '-p', '-c', '0', String(p)], { stdio: 'ignore' });
   }
   const rows = [];
+  const windows = [];
   let failed = false;
   try {
-    // A few seconds of load first, unmeasured (the first submissions of a process cost more).
-    const warm = Date.now() + 5_000;
+    // Load first, unmeasured, as long as a window: the first submissions of a process cost
+    // more, and a window on the empty database of the first seconds reads 10–30 % higher
+    // than the next (the first phase's reference would be inflated by it).
+    const warm = Date.now() + SECONDS * 1000;
     await honestLoad(node, 'warm-up', () => Date.now() > warm);
 
     // Each phase is measured against the windows without attacker right before and right
@@ -242,7 +245,6 @@ async function main() {
     // phases, so a reference before the phase alone blames the attack for that fall, and
     // a single reference at the start more so. The mean of the two takes out a steady drift.
     const runs = [...PHASES.flatMap((phase) => [{ phase: 'none' }, { phase }]), { phase: 'none' }];
-    const windows = [];
     for (const run of runs) {
       const rssBefore = rssMiB(pid);
       let report = null;
