@@ -2,8 +2,8 @@
 //! writes whatever the test wants on its gossip stream: garbage and bad lengths close the
 //! stream and connection, an invalid block gets its sender dropped and removed, a silent
 //! peer is dropped after the grace period and one whose heartbeats stop after the expiry —
-//! while a well-behaved peer keeps its stream. The invalid block is judged by the node's
-//! real store.
+//! while a well-behaved peer keeps its stream. The raw peer is a stranger, so its invalid
+//! block (protocol version 3) is caught where its bytes are read (D53), before the store.
 
 use crate::common::*;
 use futures::AsyncWriteExt;
