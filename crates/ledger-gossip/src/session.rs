@@ -9,7 +9,8 @@
 //! for it, summed over the reads it takes, so neither a header without its body nor a body
 //! trickled a byte at a time holds a stream (and an unknown peer's slot) for long. Time the
 //! reader spends handing messages to a busy service, or pausing a peer past its message
-//! budget (`budget.rs`), does not count. Each write must finish within `write_timeout`.
+//! budget (`budget.rs`), does not count; a paused reader still sees the peer hang up.
+//! Each write must finish within `write_timeout`.
 //! Any error, EOF or malformed message ends the stream; the service then closes the
 //! connection. An unknown peer's blocks must also decode (`BlockPacket::check_syntax`):
 //! the operator vouches for configured peers, whose blocks are checked once, by the store.
@@ -212,23 +213,29 @@ async fn read_loop(
         (Budget::for_messages(start), Budget::for_milestone_requests(start));
     // Time spent in reads since the last complete message, while a message has begun.
     let mut waited = Duration::ZERO;
+    // Bytes read while paused, at the start of `buf`: the next round takes them first.
+    let mut carried = 0;
     let reason = 'stream: loop {
-        let partial = decoder.buffered() > 0;
-        let (limit, on_timeout) = if partial {
-            let left = timers.body_timeout.saturating_sub(waited);
-            (left.min(timers.read_timeout), CloseReason::BodyTimeout)
+        let n = if carried > 0 {
+            std::mem::take(&mut carried)
         } else {
-            (timers.read_timeout, CloseReason::ReadTimeout)
-        };
-        let since = tokio::time::Instant::now();
-        let read = tokio::time::timeout(limit, read.read(&mut buf)).await;
-        // The wait before a message's first byte is the idle wait, not the body's.
-        waited = if partial { waited + since.elapsed() } else { Duration::ZERO };
-        let n = match read {
-            Err(_) => break on_timeout,
-            Ok(Err(e)) => break CloseReason::Io(e.to_string()),
-            Ok(Ok(0)) => break CloseReason::Eof,
-            Ok(Ok(n)) => n,
+            let partial = decoder.buffered() > 0;
+            let (limit, on_timeout) = if partial {
+                let left = timers.body_timeout.saturating_sub(waited);
+                (left.min(timers.read_timeout), CloseReason::BodyTimeout)
+            } else {
+                (timers.read_timeout, CloseReason::ReadTimeout)
+            };
+            let since = tokio::time::Instant::now();
+            let read = tokio::time::timeout(limit, read.read(&mut buf)).await;
+            // The wait before a message's first byte is the idle wait, not the body's.
+            waited = if partial { waited + since.elapsed() } else { Duration::ZERO };
+            match read {
+                Err(_) => break on_timeout,
+                Ok(Err(e)) => break CloseReason::Io(e.to_string()),
+                Ok(Ok(0)) => break CloseReason::Eof,
+                Ok(Ok(n)) => n,
+            }
         };
         decoder.push(&buf[..n]);
         let (mut messages, mut milestone_requests) = (0, 0);
@@ -266,14 +273,40 @@ async fn read_loop(
         let now = std::time::Instant::now();
         let pause =
             budget.spend(messages, now).max(milestone_budget.spend(milestone_requests, now));
-        if !pause.is_zero() {
-            tokio::time::sleep(pause).await;
+        let mut until = tokio::time::Instant::now() + pause;
+        if let Some(later) = paused.take() {
+            until = until.max(later);
         }
-        if let Some(until) = paused.take() {
-            tokio::time::sleep_until(until).await;
+        match pause_watching(&mut read, &mut buf, until).await {
+            Ok(n) => carried = n,
+            Err(reason) => break reason,
         }
     };
     let _ = events.send(SessionEvent::Ended { peer, session, reason }).await;
+}
+
+/// Sleep until `until` with at most one read of the stream meanwhile, so that a peer that
+/// hangs up while paused frees its slot at once instead of at the pause's end; the bytes
+/// that read brings (returned, at the start of `buf`) wait for the pause like the rest:
+/// one buffer more is all a paused peer gets read.
+async fn pause_watching(
+    read: &mut ReadHalf<Stream>,
+    buf: &mut [u8],
+    until: tokio::time::Instant,
+) -> Result<usize, CloseReason> {
+    if until <= tokio::time::Instant::now() {
+        return Ok(0);
+    }
+    let n = tokio::select! {
+        () = tokio::time::sleep_until(until) => return Ok(0),
+        read = read.read(buf) => match read {
+            Ok(0) => return Err(CloseReason::Eof),
+            Ok(n) => n,
+            Err(e) => return Err(CloseReason::Io(e.to_string())),
+        },
+    };
+    tokio::time::sleep_until(until).await;
+    Ok(n)
 }
 
 async fn write_loop(
