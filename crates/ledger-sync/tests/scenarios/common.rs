@@ -604,10 +604,25 @@ where
 }
 
 /// A bare libp2p peer with the gossip behaviour but no service: it opens a gossip stream to
-/// a node and then writes whatever the test wants on it.
+/// a node and then writes whatever the test wants on it. A stranger to the node.
 pub async fn raw_stream_to(node: &Node) -> (PeerId, Stream) {
+    raw_stream(node, false).await
+}
+
+/// The same, from a peer the node has configured (its operator vouches for it) before the
+/// peer dials. The address given for it leads nowhere: only its inbound connection counts.
+pub async fn raw_known_stream_to(node: &Node) -> (PeerId, Stream) {
+    raw_stream(node, true).await
+}
+
+async fn raw_stream(node: &Node, known: bool) -> (PeerId, Stream) {
     let mut swarm = memory_swarm(&memory_config());
     let me = *swarm.local_peer_id();
+    if known {
+        let nowhere = "/memory/1".parse().unwrap();
+        let entry = PeerEntry { peer_id: me, address: nowhere, alias: Some("raw".into()) };
+        node.gossip().add_peer(entry).await.unwrap().unwrap();
+    }
     swarm.dial(node.address.clone()).unwrap();
     let stream = tokio::time::timeout(Duration::from_secs(10), async {
         loop {

@@ -2,8 +2,9 @@
 //! writes whatever the test wants on its gossip stream: garbage and bad lengths close the
 //! stream and connection, an invalid block gets its sender dropped and removed, a silent
 //! peer is dropped after the grace period and one whose heartbeats stop after the expiry —
-//! while a well-behaved peer keeps its stream. The raw peer is a stranger, so its invalid
-//! block (protocol version 3) is caught where its bytes are read (D53), before the store.
+//! while a well-behaved peer keeps its stream. A stranger's invalid block (protocol version
+//! 3) is caught where its bytes are read (D53), before the store; a configured peer's goes
+//! to the store, whose verdict drops the peer the same way.
 
 use crate::common::*;
 use futures::AsyncWriteExt;
@@ -92,11 +93,39 @@ async fn bad_lengths_close_the_stream() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invalid_block_gets_its_sender_dropped_and_removed() {
     let (mut node, good, chain) = node_with_good_peer(memory_config()).await;
-    let (raw, mut stream) = raw_stream_to(&node).await;
-    // Well-formed, its parent stored: only the protocol version is wrong.
+    let (raw, stream) = raw_stream_to(&node).await;
+    invalid_block_drops_its_sender(&mut node, &good, &chain, raw, stream).await;
+    let judged = node.recorder.submissions(&invalid_block(&chain).1);
+    assert!(judged.is_empty(), "the reader caught the stranger's block: {judged:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_configured_peers_invalid_block_is_judged_by_the_store() {
+    let (mut node, good, chain) = node_with_good_peer(memory_config()).await;
+    let (raw, stream) = raw_known_stream_to(&node).await;
+    invalid_block_drops_its_sender(&mut node, &good, &chain, raw, stream).await;
+    let judged = node.recorder.submissions(&invalid_block(&chain).1);
+    assert_eq!(judged.len(), 1, "the store judged the configured peer's block once");
+}
+
+/// Well-formed, its parent stored: only the protocol version is wrong.
+fn invalid_block(chain: &Chain) -> (Vec<u8>, ledger_gossip::BlockId) {
     let mut bad = tagged_block(&[chain.milestone_id(2).0], "protocol version 3");
     bad[0] = 3;
-    let bad_id = ledger_gossip::BlockId::of_block(&bad);
+    let id = ledger_gossip::BlockId::of_block(&bad);
+    (bad, id)
+}
+
+/// `raw` sends an invalid block on `stream`: the node drops and removes it, keeps the
+/// good peer and never passes the block on.
+async fn invalid_block_drops_its_sender(
+    node: &mut Node,
+    good: &Node,
+    chain: &Chain,
+    raw: libp2p::PeerId,
+    mut stream: libp2p::Stream,
+) {
+    let (bad, bad_id) = invalid_block(chain);
     stream.write_all(&to_frame(&Heartbeat::new(2, 0, 2, 1, 1))).await.unwrap();
     stream.write_all(&to_frame(&BlockPacket::new(bad).unwrap())).await.unwrap();
     stream.flush().await.unwrap();
