@@ -1,5 +1,5 @@
 // A node under honest load and a hostile peer: `npm run bench:hostile [-- --seconds 30
-// --messages 100000 --phases all --connections 8 --pow 1 --block-data 4096 --settle 130
+// --messages 100000 --phases all --connections 8 --pow 1 --block-data 4096 --settle 130 --repeats 3
 // --port-base 26600]` (issue 24, item 4; docs/benchmarks.md, docs/gossip.md §misbehaviour).
 //
 // One coordinator node (bin/ledger-node.js, a milestone every second, minPowScore --pow,
@@ -11,14 +11,16 @@
 // for every index, lying heartbeats, a stream never read, a header without its body): first
 // --seconds without an attacker, then the same load while the tool runs that phase for
 // --seconds: rounds of up to --messages messages, each reconnecting with a fresh identity
-// whenever the node drops it. After the last phase, --seconds without attacker again.
+// whenever the node drops it; --repeats times over, windows without and with the attacker
+// alternating. After the last phase, --seconds without attacker again.
 //
 // Per phase: the attacker's messages, connections, how many the node closed and how fast;
 // honest blocks submitted, accepted (201) and referenced by a milestone; referenced blocks/s
 // over the phase and their ratio to the mean of the windows without attacker before and
-// after it (target ≥ 0.90); the node's RSS before and after; the node's held blocks
+// after it, and each phase's median ratio over its repeats (target ≥ 0.90: one window's
+// ratio moves by up to ±0.15 with the honest rate's own spread); the node's RSS before and after; the node's held blocks
 // (/metrics); whether the node stayed up. After
-// the unknown-parents phase the bench waits --settle seconds (the held blocks' maximum age
+// the unknown-parents phase's last repeat the bench waits --settle seconds (the held blocks' maximum age
 // is 120 s) and reads RSS and held blocks again: memory must come back down.
 //
 // --pin 1 (the default on a machine with 2 cores or more) stands for an attacker on a
@@ -43,6 +45,7 @@ const CONNECTIONS = arg('connections', 8);
 const POW = arg('pow', 1);
 const BLOCK_DATA = arg('block-data', 4096);
 const SETTLE = arg('settle', 130);
+const REPEATS = Math.max(1, arg('repeats', 3));
 const PORT_BASE = arg('port-base', 26600);
 const PIN = arg('pin', availableParallelism() >= 2 ? 1 : 0) !== 0;
 const PHASES = (() => {
@@ -244,7 +247,12 @@ async function main() {
     // (flushes and compactions share the node's core), by up to a quarter over the first
     // phases, so a reference before the phase alone blames the attack for that fall, and
     // a single reference at the start more so. The mean of the two takes out a steady drift.
-    const runs = [...PHASES.flatMap((phase) => [{ phase: 'none' }, { phase }]), { phase: 'none' }];
+    const runs = [
+      ...PHASES.flatMap((phase) =>
+        Array.from({ length: REPEATS }, (_, k) => [{ phase: 'none' }, { phase, repeat: k + 1 }]).flat(),
+      ),
+      { phase: 'none' },
+    ];
     for (const run of runs) {
       const rssBefore = rssMiB(pid);
       let report = null;
@@ -262,6 +270,7 @@ async function main() {
       const rate = ok / load.seconds;
       const row = {
         phase: run.phase,
+        repeat: run.repeat,
         report,
         submitted: load.ids.length + load.refused,
         accepted: load.ids.length,
@@ -272,7 +281,7 @@ async function main() {
         held: heldAfter.blocks,
         up: await up(node),
       };
-      if (run.phase === 'unknown-parents' && SETTLE > 0) {
+      if (run.phase === 'unknown-parents' && run.repeat === REPEATS && SETTLE > 0) {
         console.error(`waiting ${SETTLE} s for the held blocks to expire…`);
         await sleep(SETTLE * 1000);
         row.rssSettled = rssMiB(pid);
@@ -295,6 +304,11 @@ async function main() {
     console.error(JSON.stringify({ phase: row.phase, before: row.before, after: row.after, ratio: row.ratio }));
     rows.push(row);
   });
+  const medians = PHASES.map((phase) => {
+    const ratios = rows.filter((r) => r.phase === phase).map((r) => r.ratio);
+    const sorted = [...ratios].sort((a, b) => a - b);
+    return { phase, ratios, median: sorted[Math.floor(sorted.length / 2)] };
+  });
 
   console.log(
     `bench:hostile — ${SECONDS} s per phase, ≤ ${fmt(MESSAGES)} attacker messages a phase, ${CONNECTIONS} honest clients, minPowScore ${POW}, orphan data ${BLOCK_DATA} B; ${PIN ? 'node and load on core 0, attacker on core 1' : 'everything on all cores'}; load average ${loadavg()
@@ -303,7 +317,7 @@ async function main() {
   );
   table(
     [
-      'phase',
+      'phase (repeat)',
       'attacker messages (rounds)',
       'connections (closed by node, left open)',
       'close after mean / max (ms)',
@@ -316,7 +330,7 @@ async function main() {
       'node up',
     ],
     rows.map((r) => [
-      r.phase,
+      `${r.phase} (${r.repeat})`,
       r.report ? (r.report.error ?? `${fmt(r.report.messages)} (${r.report.rounds} rounds)`) : '—',
       r.report && !r.report.error ? `${r.report.connections} (${r.report.closedByNode}, ${r.report.leftOpen})` : '—',
       r.report && !r.report.error && r.report.closedByNode > 0
@@ -330,6 +344,13 @@ async function main() {
       `${r.held}${r.heldSettled !== undefined ? ` → ${r.heldSettled}` : ''}`,
       r.up ? 'yes' : 'NO',
     ]),
+  );
+  console.log(`\nPer phase, the median of its ${REPEATS} ratios (target ≥ 0.90):\n`);
+  table(
+    ['phase', 'ratios, in order', 'median'],
+    medians
+      .filter((m) => m.ratios.length > 0)
+      .map((m) => [m.phase, m.ratios.map((r) => r.toFixed(2)).join(', '), m.median.toFixed(2)]),
   );
   if (failed) {
     console.log('FAILED: the node died, refused an honest block, or left one unreferenced');
