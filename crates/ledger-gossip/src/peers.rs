@@ -145,6 +145,13 @@ impl Peers {
         self.map.iter().filter_map(|(id, p)| p.stream.as_ref().map(|s| (id, s)))
     }
 
+    /// The streams that have brought a heartbeat: the peers that have said where they are
+    /// (gossip.md §5), and the only ones blocks are broadcast to. A stream that never says,
+    /// such as one held open with a header and no body, gets nothing to encrypt and write.
+    pub fn announced_streams(&self) -> impl Iterator<Item = (&PeerId, &Stream)> {
+        self.streams().filter(|(_, s)| s.heartbeat.is_some())
+    }
+
     pub fn streams_mut(&mut self) -> impl Iterator<Item = (&PeerId, &mut Stream)> {
         self.map.iter_mut().filter_map(|(id, p)| p.stream.as_mut().map(|s| (id, s)))
     }

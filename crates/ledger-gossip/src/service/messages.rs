@@ -225,7 +225,7 @@ impl Service {
             None => &[],
         };
         let mut recipients =
-            self.peers.streams().filter(|(peer, _)| !senders.contains(peer)).peekable();
+            self.peers.announced_streams().filter(|(peer, _)| !senders.contains(peer)).peekable();
         // The frame is built only when someone gets it (a node whose one peer sent the block has nobody).
         if recipients.peek().is_none() {
             return;
@@ -284,7 +284,7 @@ impl Service {
     }
 
     fn send_frame_to_all(&self, frame: Bytes) {
-        for (_, stream) in self.peers.streams() {
+        for (_, stream) in self.peers.announced_streams() {
             stream.session.send(frame.clone());
         }
     }
