@@ -92,20 +92,25 @@ async fn bad_lengths_close_the_stream() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invalid_block_gets_its_sender_dropped_and_removed() {
-    let (mut node, good, chain) = node_with_good_peer(memory_config()).await;
-    let (raw, stream) = raw_stream_to(&node).await;
-    invalid_block_drops_its_sender(&mut node, &good, &chain, raw, stream).await;
-    let judged = node.recorder.submissions(&invalid_block(&chain).1);
+    let judged = invalid_block_from(false).await;
     assert!(judged.is_empty(), "the reader caught the stranger's block: {judged:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_configured_peers_invalid_block_is_judged_by_the_store() {
-    let (mut node, good, chain) = node_with_good_peer(memory_config()).await;
-    let (raw, stream) = raw_known_stream_to(&node).await;
-    invalid_block_drops_its_sender(&mut node, &good, &chain, raw, stream).await;
-    let judged = node.recorder.submissions(&invalid_block(&chain).1);
+    let judged = invalid_block_from(true).await;
     assert_eq!(judged.len(), 1, "the store judged the configured peer's block once");
+}
+
+/// A raw peer, configured at the node or a stranger, sends an invalid block
+/// (`invalid_block_drops_its_sender` checks what follows); returns the store's submissions
+/// of that block.
+async fn invalid_block_from(known: bool) -> Vec<bool> {
+    let (mut node, good, chain) = node_with_good_peer(memory_config()).await;
+    let (raw, stream) =
+        if known { raw_known_stream_to(&node).await } else { raw_stream_to(&node).await };
+    invalid_block_drops_its_sender(&mut node, &good, &chain, raw, stream).await;
+    node.recorder.submissions(&invalid_block(&chain).1)
 }
 
 /// Well-formed, its parent stored: only the protocol version is wrong.
