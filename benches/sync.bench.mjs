@@ -26,7 +26,9 @@
 //        directory is measured after a clean stop, as Hornet's, and also while it runs;
 //    (d) ours from genesis without the indexer (`--no-indexer`): the data directory to set
 //        beside Hornet's, which keeps no indexer; and (a)'s bytes per column family.
-// The CPU seconds each follower used are printed beside its time. Prints figures, asserts
+// (a) and (H) run --repeats times (default 3), alternating, after the first (a), (d), (H);
+// the ratio is of their median blocks/s. The CPU seconds each follower used are printed
+// beside its time. Prints figures, asserts
 // nothing. With a small --milestones (e.g. 300) the whole run takes a few minutes; the
 // history is built in real time, so 10,000 milestones take 2.8 hours to build at 1 s and
 // 17 minutes at 0.1 s (timestamps then run ahead of the clock: docs/coordinator.md#cadence).
@@ -62,6 +64,7 @@ const KEEP = arg('keep', 20);
 const INTERVAL = arg('interval', 1);
 const WATCH = arg('watch', 0) !== 0;
 const HORNET = arg('hornet', 1) !== 0;
+const REPEATS = Math.max(1, arg('repeats', 3));
 const POOL = 128;
 const SNAPSHOT_DEPTH = 25;
 const JWT_SECRET = 'ledger-node bench:sync';
@@ -336,6 +339,14 @@ function processStart(pid) {
   }
 }
 
+/** The middle value (the mean of the two middle ones for an even count); NaN when empty. */
+function median(values) {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 const ours = (node) => Object.assign(node, { url: node.base, pid: node.child.pid });
 
 async function main() {
@@ -395,21 +406,26 @@ async function main() {
     // (H) Hornet, the same history from the same coordinator.
     let hornet;
     let hornetBytes = { disk: NaN, apparent: NaN };
-    if (!why) {
-      const genesis = await writeGenesisSnapshot(coordinator.dataDir);
+    const genesis = why ? undefined : await writeGenesisSnapshot(coordinator.dataDir);
+    if (genesis) cleanup.push(() => genesis.remove());
+    const hornetRun = async (label) => {
+      const run = await timeToSynced(
+        label,
+        coordinator,
+        () =>
+          startHornetFollower({
+            snapshotFile: genesis.file,
+            coordinatorPublicKey: COORDINATOR_PUBLIC_KEY,
+            peerAddress: coordinator.address,
+          }),
+        syncLimit,
+      );
+      await run.follower.stop();
+      return run;
+    };
+    if (genesis) {
       try {
-        hornet = await timeToSynced(
-          '(H) Hornet 2.0.1, warp sync from genesis',
-          coordinator,
-          () =>
-            startHornetFollower({
-              snapshotFile: genesis.file,
-              coordinatorPublicKey: COORDINATOR_PUBLIC_KEY,
-              peerAddress: coordinator.address,
-            }),
-          syncLimit,
-        );
-        await hornet.follower.stop();
+        hornet = await hornetRun('(H) Hornet 2.0.1, warp sync from genesis');
         hornetBytes = dirSizes(hornet.follower.state);
         console.log(
           `  (H) Hornet's folder ${mib(hornetBytes.disk)} MiB on disk, ${mib(hornetBytes.apparent)} MiB of files`,
@@ -418,8 +434,30 @@ async function main() {
       } catch (err) {
         console.log(`  Hornet follower failed: ${err.message.split('\n')[0]}`);
         hornet = undefined;
-      } finally {
-        genesis.remove();
+      }
+    }
+
+    // (a) and (H) again, alternating, --repeats in all: one warp sync's time moves by a
+    // quarter from run to run on the same history, so the ratio is taken of the medians.
+    const warpRuns = [warp];
+    const hornetRuns = hornet ? [hornet] : [];
+    for (let k = 2; k <= REPEATS; k++) {
+      const again = await timeToSynced(
+        `(a) ours, warp sync from genesis, run ${k}`,
+        coordinator,
+        async () => ours(await startFollower('warp', coordinator)),
+        syncLimit,
+      );
+      await again.follower.stop();
+      warpRuns.push(again);
+      if (hornet) {
+        try {
+          const run = await hornetRun(`(H) Hornet 2.0.1, warp sync from genesis, run ${k}`);
+          run.follower.remove();
+          hornetRuns.push(run);
+        } catch (err) {
+          console.log(`  Hornet follower, run ${k}, failed: ${err.message.split('\n')[0]}`);
+        }
       }
     }
 
@@ -491,17 +529,28 @@ async function main() {
     table(
       ['follower', 'synced to milestone', 'blocks', 'seconds', 'blocks/s', 'CPU-s', 'target'],
       [
-        row(warp, '—'),
-        ...(hornet ? [row(hornet, '—')] : []),
+        ...warpRuns.map((f) => row(f, '—')),
+        ...hornetRuns.map((f) => row(f, '—')),
         ...(joiner ? [row(joiner, `< 10 s: ${joiner.seconds < 10 ? 'met' : 'not met'}`)] : []),
         row(pruned, '—'),
       ],
     );
+    const rate = (f) => f.blocks / f.seconds;
+    const ourRate = median(warpRuns.map(rate));
+    console.log(
+      `(a) warp sync, ${warpRuns.length} runs: ${warpRuns.map((f) => `${f.seconds.toFixed(2)} s`).join(', ')}; ` +
+        `median ${Math.round(ourRate)} blocks/s, ${median(warpRuns.map((f) => f.cpu)).toFixed(1)} CPU-s`,
+    );
     if (hornet) {
-      const ratio = warp.blocks / warp.seconds / (hornet.blocks / hornet.seconds);
+      const theirRate = median(hornetRuns.map(rate));
+      const ratio = ourRate / theirRate;
       console.log(
-        `warp sync blocks/s, ours ÷ Hornet's: ${ratio.toFixed(2)} (target ≥ 2: ${ratio >= 2 ? 'met' : 'not met'}); ` +
-          `CPU-s ours ÷ Hornet's: ${(warp.cpu / hornet.cpu).toFixed(2)}\n`,
+        `(H) warp sync, ${hornetRuns.length} runs: ${hornetRuns.map((f) => `${f.seconds.toFixed(2)} s`).join(', ')}; ` +
+          `median ${Math.round(theirRate)} blocks/s, ${median(hornetRuns.map((f) => f.cpu)).toFixed(1)} CPU-s`,
+      );
+      console.log(
+        `warp sync blocks/s, medians ours ÷ Hornet's: ${ratio.toFixed(2)} (target ≥ 2: ${ratio >= 2 ? 'met' : 'not met'}); ` +
+          `CPU-s ours ÷ Hornet's: ${(median(warpRuns.map((f) => f.cpu)) / median(hornetRuns.map((f) => f.cpu))).toFixed(2)}\n`,
       );
     } else console.log(`Hornet: not run (${why})\n`);
     // On disk: allocated blocks, as du counts them (RocksDB preallocates its write-ahead log);
