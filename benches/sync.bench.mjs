@@ -39,7 +39,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { arg, cpuSeconds, dirSizes, loadAverage, mib, table } from './measure.mjs';
+import { arg, cpuSeconds, dirSizes, loadAverage, median, mib, table } from './measure.mjs';
 import {
   BenchNode,
   benchKey,
@@ -339,13 +339,8 @@ function processStart(pid) {
   }
 }
 
-/** The middle value (the mean of the two middle ones for an even count); NaN when empty. */
-function median(values) {
-  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
+/** `values` without the NaN of a follower that never synced. */
+const finite = (values) => values.filter((v) => !Number.isNaN(v));
 
 const ours = (node) => Object.assign(node, { url: node.base, pid: node.child.pid });
 
@@ -438,7 +433,7 @@ async function main() {
     }
 
     // (a) and (H) again, alternating, --repeats in all: one warp sync's time moves by a
-    // quarter from run to run on the same history, so the ratio is taken of the medians.
+    // third from run to run on the same history, so the ratio is taken of the medians.
     const warpRuns = [warp];
     const hornetRuns = hornet ? [hornet] : [];
     for (let k = 2; k <= REPEATS; k++) {
@@ -536,21 +531,23 @@ async function main() {
       ],
     );
     const rate = (f) => f.blocks / f.seconds;
-    const ourRate = median(warpRuns.map(rate));
+    const ourRate = median(finite(warpRuns.map(rate)));
+    const ourCpu = median(warpRuns.map((f) => f.cpu));
     console.log(
       `(a) warp sync, ${warpRuns.length} runs: ${warpRuns.map((f) => `${f.seconds.toFixed(2)} s`).join(', ')}; ` +
-        `median ${Math.round(ourRate)} blocks/s, ${median(warpRuns.map((f) => f.cpu)).toFixed(1)} CPU-s`,
+        `median ${Math.round(ourRate)} blocks/s, ${ourCpu.toFixed(1)} CPU-s`,
     );
     if (hornet) {
-      const theirRate = median(hornetRuns.map(rate));
+      const theirRate = median(finite(hornetRuns.map(rate)));
+      const theirCpu = median(hornetRuns.map((f) => f.cpu));
       const ratio = ourRate / theirRate;
       console.log(
         `(H) warp sync, ${hornetRuns.length} runs: ${hornetRuns.map((f) => `${f.seconds.toFixed(2)} s`).join(', ')}; ` +
-          `median ${Math.round(theirRate)} blocks/s, ${median(hornetRuns.map((f) => f.cpu)).toFixed(1)} CPU-s`,
+          `median ${Math.round(theirRate)} blocks/s, ${theirCpu.toFixed(1)} CPU-s`,
       );
       console.log(
         `warp sync blocks/s, medians ours ÷ Hornet's: ${ratio.toFixed(2)} (target ≥ 2: ${ratio >= 2 ? 'met' : 'not met'}); ` +
-          `CPU-s ours ÷ Hornet's: ${(median(warpRuns.map((f) => f.cpu)) / median(hornetRuns.map((f) => f.cpu))).toFixed(2)}\n`,
+          `CPU-s ours ÷ Hornet's: ${(ourCpu / theirCpu).toFixed(2)}\n`,
       );
     } else console.log(`Hornet: not run (${why})\n`);
     // On disk: allocated blocks, as du counts them (RocksDB preallocates its write-ahead log);
