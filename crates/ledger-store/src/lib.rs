@@ -48,6 +48,7 @@ mod prune;
 mod receipts;
 mod records;
 mod schema;
+mod signatures_ahead;
 mod snapshot;
 mod store;
 mod tip_pool;

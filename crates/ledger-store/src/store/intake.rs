@@ -164,6 +164,7 @@ impl Store {
         let mut written: Vec<(usize, Id32, bool)> = Vec::new();
         let mut referenced = ReferencedParents::default();
         let mut batch = self.db.batch();
+        let mut transactions = Vec::new();
         for Accepted { index: i, block, ids: BlockIds { block_id, transaction_id } } in accepted {
             let known = match staged_ids.contains(&block_id) {
                 true => Ok(true),
@@ -197,6 +198,11 @@ impl Store {
                             });
                         }
                         staged_ids.insert(block_id);
+                        if let (Some(id), Some(Payload::Transaction(tx))) =
+                            (transaction_id, block.payload)
+                        {
+                            transactions.push((id, tx));
+                        }
                         staged.push(NewBlock {
                             id: block_id,
                             bytes: blocks[i],
@@ -217,6 +223,12 @@ impl Store {
         };
         if let (Ok(()), Some(list)) = (&committed, for_events) {
             self.emit_blocks_stored(&mut state, list);
+        }
+        drop(state);
+        if committed.is_ok() {
+            for (id, tx) in transactions {
+                self.signatures_ahead.submit(id, tx);
+            }
         }
         for (i, block_id, stored) in written {
             out.push((i, committed.clone().map(|()| Submitted { block_id, stored })));

@@ -17,6 +17,7 @@ use crate::milestone::{self, Essence, MilestoneKeys, Previous};
 use crate::milestone_blocks::{MilestoneBlock, MilestoneBlocks, Settled};
 use crate::origin::GenesisStyle;
 use crate::records::{BlockMeta, Diff, MilestoneRecord};
+use crate::signatures_ahead::Use;
 use crate::tips::{self, TipScore};
 use crate::views::BlockMetadata;
 use crate::white_flag::{self, Confirmation};
@@ -87,7 +88,13 @@ impl Store {
         let zero_roots = essence.index == self.origin.first_milestone_index()
             && self.origin.style == GenesisStyle::Ledger;
         let confirming = Instant::now();
-        let confirmation = white_flag::confirm(&self.db, order, essence.index, essence.timestamp)?;
+        let confirmation = white_flag::confirm(
+            &self.db,
+            (&self.signatures_ahead, Use::Take),
+            order,
+            essence.index,
+            essence.timestamp,
+        )?;
         let confirm_micros = confirming.elapsed().as_micros() as u64;
         let essence = if zero_roots {
             essence
@@ -201,8 +208,13 @@ impl Store {
             self.check_parents_not_below_max_depth(&state, &block.parents)?;
             white_flag::traversal_order(&payload.parents, &state.graph)
         };
-        let mut confirmation =
-            white_flag::confirm(&self.db, order, payload.index, payload.timestamp)?;
+        let mut confirmation = white_flag::confirm(
+            &self.db,
+            (&self.signatures_ahead, Use::Take),
+            order,
+            payload.index,
+            payload.timestamp,
+        )?;
         // D42: at the first index TIP-29's all-zero roots (`ledger` style) are accepted
         // as well as white flag's MTH(∅) (`hornet` style).
         let tip29_first = payload.index == self.origin.first_milestone_index()

@@ -50,6 +50,7 @@ use crate::milestone::{CoordinatorKeys, MilestoneKeys};
 use crate::origin::{GenesisStyle, Origin};
 use crate::prune::Pruning;
 use crate::records::{array_at, BlockMeta};
+use crate::signatures_ahead::SignaturesAhead;
 use crate::snapshot::{self, WrittenSnapshot};
 use crate::storage_error;
 use crate::tips::TipThresholds;
@@ -243,6 +244,9 @@ pub struct Store {
     /// The last snapshot written since the store was opened (`snapshots.rs`).
     last_snapshot: Mutex<Option<WrittenSnapshot>>,
     start_check: Option<open_marker::StartCheck>,
+    /// Stored transactions' signatures, checked on a thread of their own before their
+    /// milestone's white flag needs them.
+    signatures_ahead: SignaturesAhead,
 }
 
 fn now_ms() -> u64 {
@@ -364,6 +368,7 @@ impl Store {
             pruning: Pruning::default(),
             last_snapshot: Mutex::new(None),
             start_check,
+            signatures_ahead: SignaturesAhead::start(),
         })
     }
 

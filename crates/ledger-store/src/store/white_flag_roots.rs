@@ -5,6 +5,7 @@
 
 use super::{lock, Store};
 use crate::columns::BLOCKS;
+use crate::signatures_ahead::Use;
 use crate::white_flag;
 use ledger_core::model::Id32;
 use ledger_core::{Code, Error, Result};
@@ -97,7 +98,13 @@ impl Store {
             }
             order
         };
-        let confirmation = white_flag::confirm(&self.db, order, index, timestamp)?;
+        let confirmation = white_flag::confirm(
+            &self.db,
+            (&self.signatures_ahead, Use::Keep),
+            order,
+            index,
+            timestamp,
+        )?;
         Ok((confirmation.inclusion_root, confirmation.applied_root))
     }
 }

@@ -8,6 +8,7 @@ mod prepare;
 use crate::db::Db;
 use crate::graph::Graph;
 use crate::records::{InclusionState, OutputRecord, SpentRecord};
+use crate::signatures_ahead::{SignaturesAhead, Use};
 use ledger_core::codec::encode_output;
 use ledger_core::ids;
 use ledger_core::merkle::merkle_root;
@@ -79,8 +80,14 @@ pub struct Confirmation {
 /// Apply every block of `order` to a working copy of the ledger, as milestone `index`
 /// with timestamp `timestamp` (ledger.md §7.2). What does not depend on the order is done
 /// first for all blocks, in parallel (`prepare`); the pass in order only decides.
-pub fn confirm(db: &Db, order: Vec<Id32>, index: u32, timestamp: u32) -> Result<Confirmation> {
-    let prepared = prepare::prepare(db, &order)?;
+pub fn confirm(
+    db: &Db,
+    ahead: (&SignaturesAhead, Use),
+    order: Vec<Id32>,
+    index: u32,
+    timestamp: u32,
+) -> Result<Confirmation> {
+    let prepared = prepare::prepare(db, ahead, &order)?;
     let mut walk = Walk {
         index,
         timestamp,

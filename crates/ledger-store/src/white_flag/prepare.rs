@@ -6,11 +6,13 @@
 //! reads give the same answers as reads made during the walk.
 //!
 //! This is most of a transfer's cost (Ed25519 above all), and it is done for all blocks at
-//! once on up to one thread per core, before the sequential pass of §7.2.
+//! once on up to one thread per core, before the sequential pass of §7.2. Signatures
+//! checked since the block was stored (`signatures_ahead`) are not checked again.
 
 use crate::columns::BLOCKS;
 use crate::db::Db;
 use crate::ledger;
+use crate::signatures_ahead::{SignaturesAhead, Use};
 use crate::storage_error;
 use ledger_core::codec::{decode_block, decode_output};
 use ledger_core::ids;
@@ -52,12 +54,16 @@ const CHUNK: usize = 16;
 const PARALLEL_FROM: usize = 2 * CHUNK;
 
 /// Prepare every block of `order`, in order.
-pub fn prepare(db: &Db, order: &[Id32]) -> Result<Vec<PreparedBlock>> {
+pub fn prepare(
+    db: &Db,
+    ahead: (&SignaturesAhead, Use),
+    order: &[Id32],
+) -> Result<Vec<PreparedBlock>> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(order.len().div_ceil(CHUNK));
     if order.len() < PARALLEL_FROM || workers < 2 {
-        return order.iter().map(|id| prepare_block(db, id)).collect();
+        return order.iter().map(|id| prepare_block(db, ahead, id)).collect();
     }
     // Each worker claims CHUNK blocks at a time and keeps what it prepared with the
     // blocks' positions; the results are put back in order at the end.
@@ -67,7 +73,7 @@ pub fn prepare(db: &Db, order: &[Id32]) -> Result<Vec<PreparedBlock>> {
             .map(|_| {
                 scope.spawn(|| {
                     claims(&next, order.len())
-                        .map(|i| (i, prepare_block(db, &order[i])))
+                        .map(|i| (i, prepare_block(db, ahead, &order[i])))
                         .collect::<Vec<_>>()
                 })
             })
@@ -90,7 +96,11 @@ fn claims(next: &AtomicUsize, len: usize) -> impl Iterator<Item = usize> + '_ {
     .flatten()
 }
 
-fn prepare_block(db: &Db, block_id: &Id32) -> Result<PreparedBlock> {
+fn prepare_block(
+    db: &Db,
+    (ahead, mode): (&SignaturesAhead, Use),
+    block_id: &Id32,
+) -> Result<PreparedBlock> {
     let bytes = db.get(BLOCKS, block_id)?.ok_or_else(|| {
         storage_error(format!("block 0x{} is pending but not stored", hex::encode(block_id)))
     })?;
@@ -103,7 +113,7 @@ fn prepare_block(db: &Db, block_id: &Id32) -> Result<PreparedBlock> {
     };
     let transaction_id = ids::transaction_id_in_block(&bytes, parents);
     debug_assert_eq!(transaction_id, ids::transaction_id(&tx));
-    let pre = Prechecked::of(&tx);
+    let pre: Prechecked = ahead.prechecked(&transaction_id, &tx, mode);
     let mut stored = Vec::with_capacity(tx.essence.inputs.len());
     for input in &tx.essence.inputs {
         let Input::Utxo { transaction_id, output_index } = input else {

@@ -13,6 +13,7 @@ use crate::crypto;
 use crate::ids;
 use crate::model::{Id32, TransactionPayload, Unlock};
 
+#[derive(Clone, Debug)]
 pub struct Prechecked {
     pub essence_hash: Id32,
     /// Every Signature Unlock of the transaction verifies against `essence_hash` on its own.
