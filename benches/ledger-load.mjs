@@ -102,8 +102,14 @@ export async function pool(items, concurrency, fn) {
 /** A node in a child process with its own data directory, and HTTP helpers for it. */
 export class BenchNode {
   /** `args`: more command-line flags for the node; `dataDir`: a fresh one unless given (removed on stop);
-   * `port`: its HTTP port (a free one unless given). */
-  static async start({ pow, args: extra = [], dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-')), port }) {
+   * `port`: its HTTP port (a free one unless given); `env`: variables added to this process's for it. */
+  static async start({
+    pow,
+    args: extra = [],
+    dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-')),
+    port,
+    env,
+  }) {
     port ??= await freePort();
     const args = [
       '--port',
@@ -128,7 +134,10 @@ export class BenchNode {
     const child = spawn(
       process.execPath,
       [...flags, fileURLToPath(new URL('../bin/ledger-node.js', import.meta.url)), ...args],
-      { stdio: ['ignore', process.env.BENCH_NODE_STDOUT ? 'inherit' : 'ignore', 'inherit'] },
+      {
+        stdio: ['ignore', process.env.BENCH_NODE_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+        env: env === undefined ? process.env : { ...process.env, ...env },
+      },
     );
     const node = new BenchNode(child, dataDir, `http://127.0.0.1:${port}`, pow);
     for (let i = 0; i < 200; i++) {

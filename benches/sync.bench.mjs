@@ -27,7 +27,9 @@
 //    (d) ours from genesis without the indexer (`--no-indexer`): the data directory to set
 //        beside Hornet's, which keeps no indexer; and (a)'s bytes per column family.
 // (a) and (H) run --repeats times (default 3), alternating, after the first (a), (d), (H);
-// the ratio is of their median blocks/s. The CPU seconds each follower used are printed
+// the ratio is of their median blocks/s. BENCH_ADDONS=/tmp/a.node,/tmp/b.node gives the (a)
+// followers these two builds of the addon in turn (NAPI_RS_NATIVE_LIBRARY_PATH): an A/B of
+// a change on one history (the other nodes use the checkout's build). The CPU seconds each follower used are printed
 // beside its time. Prints figures, asserts
 // nothing. With a small --milestones (e.g. 300) the whole run takes a few minutes; the
 // history is built in real time, so 10,000 milestones take 2.8 hours to build at 1 s and
@@ -98,10 +100,17 @@ async function startCoordinator() {
   return node;
 }
 
+/** BENCH_ADDONS=a.node,b.node: the (a) followers take these builds of the addon in turn. */
+const ADDONS = (process.env.BENCH_ADDONS ?? '').split(',').filter(Boolean);
+let addonTurn = 0;
+
 /** A follower of `coordinator` over gossip; `extra` adds flags (a snapshot, a config file). */
 async function startFollower(name, coordinator, extra = []) {
   const p = await planNode(name);
+  const addon = name === 'warp' && ADDONS.length > 0 ? ADDONS[addonTurn++ % ADDONS.length] : undefined;
+  if (addon !== undefined) console.log(`  addon ${addon}`);
   return BenchNode.start({
+    env: addon === undefined ? undefined : { NAPI_RS_NATIVE_LIBRARY_PATH: addon },
     pow: 0,
     dataDir: p.dataDir,
     args: [...COMMON, ...followerFlags(COORDINATOR_PUBLIC_KEY, p.bind, coordinator.address), ...extra],
