@@ -18,14 +18,17 @@
 // honest blocks submitted, accepted (201) and referenced by a milestone; referenced blocks/s
 // over the phase and their ratio to the mean of the windows without attacker before and
 // after it, and each phase's median ratio over its repeats (target ≥ 0.90: one window's
-// ratio moves by up to ±0.15 with the honest rate's own spread); the node's RSS before and after; the node's held blocks
+// ratio moves by up to ±0.15 with the honest rate's own spread); the node's CPU time per
+// referenced honest block (its threads but RocksDB's background ones, /proc) and the same ratio of it, inverted
+// (reference ÷ phase: what the attack takes from the node's capacity, which the honest
+// load's own share of core 0 does not move); the node's RSS before and after; the node's held blocks
 // (/metrics); whether the node stayed up. After
 // the unknown-parents phase's last repeat the bench waits --settle seconds (the held blocks' maximum age
 // is 120 s) and reads RSS and held blocks again: memory must come back down.
 //
 // --pin 1 (the default on a machine with 2 cores or more) stands for an attacker on a
 // machine of its own: the node and the honest load are held on core 0 in every phase, the
-// attacker on core 1, so the ratio is what handling the attack costs the node, not what the
+// attacker and the node's RocksDB flushes and compactions on core 1, so the ratio is what handling the attack costs the node, not what the
 // attacker's own CPU takes from it. --pin 0 runs everything on all cores (the attacker's CPU
 // then counts against the node's rate). Asserts nothing; exits non-zero if the node died or an honest block was
 // refused or never referenced.
@@ -35,7 +38,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { arg, fmt, table } from './measure.mjs';
+import { arg, fmt, table, threadCpuSeconds, threadIds } from './measure.mjs';
 import { BenchNode, pool, sleep } from './ledger-load.mjs';
 
 const require = createRequire(import.meta.url);
@@ -166,6 +169,15 @@ async function up(node) {
   }
 }
 
+/** RocksDB's flush and compaction threads (`rocksdb:low`, `rocksdb:high`). */
+function isRocksDbBackground(threadName) {
+  return threadName.startsWith('rocksdb:');
+}
+
+function isForeground(threadName) {
+  return !isRocksDbBackground(threadName);
+}
+
 // ---- the honest load ---------------------------------------------------------------------
 
 /** Submit tagged-data blocks over --connections clients until `done()`; ids and failures. */
@@ -231,6 +243,11 @@ async function main() {
     // Every thread the node and this process have now; threads started later inherit it.
     for (const p of [pid, process.pid])
       execFileSync('taskset', ['-a', '-p', '-c', '0', String(p)], { stdio: 'ignore' });
+    // RocksDB's flushes and compactions come in bursts that some windows catch and others
+    // do not (a window's CPU per block moved by ±15 % with them); on core 1 they no longer
+    // take the foreground's core. Its pool's threads exist from the store's opening on.
+    for (const tid of threadIds(pid, isRocksDbBackground))
+      execFileSync('taskset', ['-p', '-c', '1', tid], { stdio: 'ignore' });
   }
   const rows = [];
   const windows = [];
@@ -262,7 +279,9 @@ async function main() {
           ? sleep(SECONDS * 1000).then(() => null)
           : attack(tool, run.phase, p2pPort).catch((e) => ({ error: e.message }));
       attacker.then(() => (finished = true));
+      const cpuBefore = threadCpuSeconds(pid, isForeground);
       const load = await honestLoad(node, run.phase, () => finished);
+      const cpu = threadCpuSeconds(pid, isForeground) - cpuBefore;
       report = await attacker;
       const heldAfter = await held(node);
       const rssAfter = rssMiB(pid);
@@ -276,6 +295,9 @@ async function main() {
         accepted: load.ids.length,
         referenced: ok,
         rate,
+        // µs of the node's CPU per referenced honest block over the window (RocksDB's
+        // background threads left out).
+        cpuPerBlock: (cpu * 1e6) / Math.max(1, ok),
         rssBefore,
         rssAfter,
         held: heldAfter.blocks,
@@ -301,13 +323,27 @@ async function main() {
     row.after = windows[i + 1]?.rate;
     row.reference = row.after === undefined ? row.before : (row.before + row.after) / 2;
     row.ratio = row.rate / row.reference;
-    console.error(JSON.stringify({ phase: row.phase, before: row.before, after: row.after, ratio: row.ratio }));
+    const cpuBefore = windows[i - 1].cpuPerBlock;
+    const cpuAfter = windows[i + 1]?.cpuPerBlock;
+    row.cpuReference = cpuAfter === undefined ? cpuBefore : (cpuBefore + cpuAfter) / 2;
+    row.capacity = row.cpuReference / row.cpuPerBlock;
+    console.error(
+      JSON.stringify({
+        phase: row.phase,
+        before: row.before,
+        after: row.after,
+        ratio: row.ratio,
+        capacity: row.capacity,
+      }),
+    );
     rows.push(row);
   });
+  const medianOf = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const medians = PHASES.map((phase) => {
-    const ratios = rows.filter((r) => r.phase === phase).map((r) => r.ratio);
-    const sorted = [...ratios].sort((a, b) => a - b);
-    return { phase, ratios, median: sorted[Math.floor(sorted.length / 2)] };
+    const mine = rows.filter((r) => r.phase === phase);
+    const ratios = mine.map((r) => r.ratio);
+    const capacities = mine.map((r) => r.capacity);
+    return { phase, ratios, median: medianOf(ratios), capacities, capacity: medianOf(capacities) };
   });
 
   console.log(
@@ -325,6 +361,8 @@ async function main() {
       'referenced blocks/s',
       'without attacker, before / after',
       'ratio to their mean',
+      'node CPU µs per referenced block (without attacker)',
+      'capacity ratio',
       'RSS before → after (MiB)',
       'held blocks after',
       'node up',
@@ -340,17 +378,22 @@ async function main() {
       r.rate.toFixed(1),
       `${r.before.toFixed(1)} / ${r.after === undefined ? '—' : r.after.toFixed(1)}`,
       r.ratio.toFixed(2),
+      `${r.cpuPerBlock.toFixed(0)} (${r.cpuReference.toFixed(0)})`,
+      r.capacity.toFixed(2),
       `${r.rssBefore.toFixed(0)} → ${r.rssAfter.toFixed(0)}${r.rssSettled !== undefined ? ` → ${r.rssSettled.toFixed(0)} after ${SETTLE} s` : ''}`,
       `${r.held}${r.heldSettled !== undefined ? ` → ${r.heldSettled}` : ''}`,
       r.up ? 'yes' : 'NO',
     ]),
   );
-  console.log(`\nPer phase, the median of its ${REPEATS} ratios (target ≥ 0.90):\n`);
+  console.log(
+    `\nPer phase, the median of its ${REPEATS} ratios (target ≥ 0.90): of the referenced rate, and of the node's capacity (CPU per block, reference ÷ phase):\n`,
+  );
+  const listed = (values) => values.map((v) => v.toFixed(2)).join(', ');
   table(
-    ['phase', 'ratios, in order', 'median'],
+    ['phase', 'rate ratios, in order', 'median', 'capacity ratios, in order', 'median'],
     medians
       .filter((m) => m.ratios.length > 0)
-      .map((m) => [m.phase, m.ratios.map((r) => r.toFixed(2)).join(', '), m.median.toFixed(2)]),
+      .map((m) => [m.phase, listed(m.ratios), m.median.toFixed(2), listed(m.capacities), m.capacity.toFixed(2)]),
   );
   if (failed) {
     console.log('FAILED: the node died, refused an honest block, or left one unreferenced');

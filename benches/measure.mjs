@@ -58,6 +58,38 @@ export function cpuSeconds(pid) {
   }
 }
 
+/**
+ * CPU seconds (user + system) used so far by the threads of a process whose name (`comm`)
+ * passes `keep`, from /proc (Linux); NaN elsewhere. Threads that ended are not counted.
+ */
+export function threadCpuSeconds(pid, keep) {
+  try {
+    let ticks = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      if (!keep(name)) continue;
+      const fields = text.slice(text.lastIndexOf(') ') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Thread ids of a process whose name passes `keep` (Linux; empty elsewhere). */
+export function threadIds(pid, keep) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).filter((tid) => {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      return keep(name);
+    });
+  } catch {
+    return [];
+  }
+}
+
 /** Resident memory of a process in MiB, from /proc (Linux); NaN elsewhere. */
 export function rssMiB(pid) {
   try {
