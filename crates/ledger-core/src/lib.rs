@@ -18,6 +18,7 @@ pub mod merkle;
 pub mod model;
 mod path;
 pub mod pow;
+pub mod priority;
 pub mod protocol;
 pub mod snapshot;
 pub mod validate;

@@ -8,7 +8,8 @@
 //! white flag takes the verdict by transaction id: the id hashes the whole payload,
 //! signatures included, so a verdict is about exactly the bytes being confirmed.
 //!
-//! Nothing waits for this thread. A full queue drops the job; a verdict not there yet
+//! Nothing waits for this thread, and it yields to every other (nice 19, as the miner). A
+//! full queue drops the job; a verdict not there yet
 //! means the white flag checks the transaction itself, as it always did; verdicts the
 //! white flag never takes (a block no milestone references) are dropped all at once when
 //! there are too many. Only a positive verdict changes anything (`Prechecked`).
@@ -96,6 +97,9 @@ impl Drop for SignaturesAhead {
 }
 
 fn check_until_closed(jobs: Receiver<Job>, verdicts: Verdicts, closing: Arc<AtomicBool>) {
+    // Worth it only on a core that would be idle: under load the white flag checks the
+    // transactions this thread has not reached, on every core, as before.
+    ledger_core::priority::lower_this_thread();
     while let Ok((transaction_id, tx)) = jobs.recv() {
         if closing.load(Ordering::Relaxed) {
             return;

@@ -359,7 +359,7 @@ impl Drop for MiningPool {
 /// until closed.
 fn slot(shared: &Shared, low_priority: bool) {
     if low_priority {
-        lower_priority();
+        crate::priority::lower_this_thread();
     }
     loop {
         let job = {
@@ -404,22 +404,6 @@ fn slot(shared: &Shared, low_priority: bool) {
         drop(queue);
         (job.done)(outcome);
     }
-}
-
-/// Make the calling thread (and the threads it starts) yield to every normal thread.
-#[cfg(target_os = "linux")]
-fn lower_priority() {
-    // On Linux the nice value belongs to the thread, and PRIO_PROCESS with `who` 0 names the
-    // calling thread. Raising one's own nice value needs no privilege; if it fails anyway,
-    // mining still works at normal priority.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn lower_priority() {
-    // Elsewhere the nice value is per process: lowering it would slow the whole node.
 }
 
 #[cfg(test)]
