@@ -19,7 +19,7 @@ use ledger_core::validate::Prechecked;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, TryLockError};
 use std::thread::JoinHandle;
 
 /// Transactions waiting for the thread at most (about a kilobyte each).
@@ -70,11 +70,23 @@ impl SignaturesAhead {
         tx: &TransactionPayload,
         mode: Use,
     ) -> Prechecked {
-        let ahead = match mode {
-            Use::Take => lock(&self.verdicts).remove(transaction_id),
-            Use::Keep => lock(&self.verdicts).get(transaction_id).cloned(),
+        // Never wait for the thread, which runs at the lowest priority and may be holding
+        // the lock while it waits for a core: a busy map is a miss.
+        let ahead = match self.verdicts.try_lock() {
+            Ok(mut verdicts) => taken(&mut verdicts, transaction_id, mode),
+            Err(TryLockError::Poisoned(poisoned)) => {
+                taken(&mut poisoned.into_inner(), transaction_id, mode)
+            }
+            Err(TryLockError::WouldBlock) => None,
         };
         ahead.unwrap_or_else(|| Prechecked::of(tx))
+    }
+}
+
+fn taken(verdicts: &mut HashMap<Id32, Prechecked>, id: &Id32, mode: Use) -> Option<Prechecked> {
+    match mode {
+        Use::Take => verdicts.remove(id),
+        Use::Keep => verdicts.get(id).cloned(),
     }
 }
 
@@ -105,11 +117,14 @@ fn check_until_closed(jobs: Receiver<Job>, verdicts: Verdicts, closing: Arc<Atom
             return;
         }
         let pre = Prechecked::of(&tx);
-        let mut verdicts = lock(&verdicts);
-        if verdicts.len() >= MAX_VERDICTS {
-            verdicts.clear();
-        }
-        verdicts.insert(transaction_id, pre);
+        // As short as the lock can be held: a full map is swapped out and freed after it.
+        let _dropped = {
+            let mut verdicts = lock(&verdicts);
+            let full = verdicts.len() >= MAX_VERDICTS;
+            let dropped = full.then(|| std::mem::take(&mut *verdicts));
+            verdicts.insert(transaction_id, pre);
+            dropped
+        };
     }
 }
 
