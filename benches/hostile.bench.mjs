@@ -38,7 +38,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { arg, fmt, table, threadCpuSeconds, threadIds } from './measure.mjs';
+import { arg, fmt, median, table, threadCpuSeconds, threadIds } from './measure.mjs';
 import { BenchNode, pool, sleep } from './ledger-load.mjs';
 
 const require = createRequire(import.meta.url);
@@ -338,12 +338,11 @@ async function main() {
     );
     rows.push(row);
   });
-  const medianOf = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const medians = PHASES.map((phase) => {
     const mine = rows.filter((r) => r.phase === phase);
     const ratios = mine.map((r) => r.ratio);
     const capacities = mine.map((r) => r.capacity);
-    return { phase, ratios, median: medianOf(ratios), capacities, capacity: medianOf(capacities) };
+    return { phase, ratios, median: median(ratios), capacities, capacity: median(capacities) };
   });
 
   console.log(

@@ -113,7 +113,7 @@ fn prepare_block(
     };
     let transaction_id = ids::transaction_id_in_block(&bytes, parents);
     debug_assert_eq!(transaction_id, ids::transaction_id(&tx));
-    let pre: Prechecked = ahead.prechecked(&transaction_id, &tx, mode);
+    let pre = ahead.prechecked(&transaction_id, &tx, mode);
     let mut stored = Vec::with_capacity(tx.essence.inputs.len());
     for input in &tx.essence.inputs {
         let Input::Utxo { transaction_id, output_index } = input else {
