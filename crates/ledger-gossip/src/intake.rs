@@ -22,6 +22,11 @@ pub const MAX_BATCH: usize = 256;
 pub const MIN_WINDOW: Duration = Duration::from_millis(1);
 pub const MAX_WINDOW: Duration = Duration::from_millis(10);
 
+/// Blocks found already waiting that make a batch start at once: the intake is behind (a
+/// warp sync's answers come faster than it stores them), the batch is big enough to share
+/// its costs, and a wait would only leave the store idle while more pile up.
+pub const BACKLOG: usize = MAX_BATCH / 4;
+
 /// Blocks a second from which a batch waits `MAX_WINDOW`; below it the wait falls in
 /// proportion, down to `MIN_WINDOW`.
 pub const FULL_WINDOW_RATE: f64 = 1000.0;
@@ -80,7 +85,7 @@ pub async fn run<S: GossipStore>(
         rate.batch_started(Instant::now(), previous_batch);
         let mut batch = vec![first];
         take_waiting(&mut batch, &mut blocks);
-        if batch.len() < MAX_BATCH {
+        if batch.len() < BACKLOG {
             tokio::time::sleep(window_for(rate.per_second())).await;
             take_waiting(&mut batch, &mut blocks);
         }
