@@ -10,9 +10,12 @@
 //!
 //! Nothing waits for this thread, and it yields to every other (nice 19, as the miner). A
 //! full queue drops the job; a verdict not there yet
-//! means the white flag checks the transaction itself, as it always did; verdicts the
-//! white flag never takes (a block no milestone references) are dropped all at once when
-//! there are too many. Only a positive verdict changes anything (`Prechecked`).
+//! means the white flag checks the transaction itself, as it always did, and leaves a mark
+//! that makes the thread skip the job when it gets there: a thread that fell behind
+//! (a warp sync confirms faster than one core verifies) catches up with the milestones
+//! instead of checking what was already confirmed. Verdicts and marks the white flag never
+//! takes (a block no milestone references) are dropped all at once when there are too
+//! many. Only a positive verdict changes anything (`Prechecked`).
 
 use ledger_core::model::{Id32, TransactionPayload};
 use ledger_core::validate::Prechecked;
@@ -25,12 +28,21 @@ use std::thread::JoinHandle;
 /// Transactions waiting for the thread at most (about a kilobyte each).
 const MAX_QUEUED: usize = 4_096;
 
-/// Verdicts kept at most; past it they are all dropped (they cost the white flag nothing
-/// but a check of its own).
+/// Verdicts and marks kept at most; past it they are all dropped (they cost the white
+/// flag nothing but a check of its own, the thread nothing but a check it could skip).
 const MAX_VERDICTS: usize = 65_536;
 
 type Job = (Id32, Box<TransactionPayload>);
-type Verdicts = Arc<Mutex<HashMap<Id32, Prechecked>>>;
+type Verdicts = Arc<Mutex<HashMap<Id32, Entry>>>;
+
+/// What the map holds for a transaction.
+#[derive(Clone)]
+enum Entry {
+    /// Checked by the thread.
+    Checked(Prechecked),
+    /// Confirmed before the thread got to it: the thread skips it.
+    Settled,
+}
 
 pub struct SignaturesAhead {
     jobs: Option<SyncSender<Job>>,
@@ -83,10 +95,21 @@ impl SignaturesAhead {
     }
 }
 
-fn taken(verdicts: &mut HashMap<Id32, Prechecked>, id: &Id32, mode: Use) -> Option<Prechecked> {
+/// The verdict on `id` if the thread has one; a commit that finds none marks the
+/// transaction settled, so that the thread does not check it after the fact.
+fn taken(verdicts: &mut HashMap<Id32, Entry>, id: &Id32, mode: Use) -> Option<Prechecked> {
     match mode {
-        Use::Take => verdicts.remove(id),
-        Use::Keep => verdicts.get(id).cloned(),
+        Use::Take => match verdicts.insert(*id, Entry::Settled) {
+            Some(Entry::Checked(pre)) => {
+                verdicts.remove(id);
+                Some(pre)
+            }
+            _ => None,
+        },
+        Use::Keep => match verdicts.get(id) {
+            Some(Entry::Checked(pre)) => Some(pre.clone()),
+            _ => None,
+        },
     }
 }
 
@@ -116,13 +139,19 @@ fn check_until_closed(jobs: Receiver<Job>, verdicts: Verdicts, closing: Arc<Atom
         if closing.load(Ordering::Relaxed) {
             return;
         }
-        let pre = Prechecked::of(&tx);
+        if matches!(lock(&verdicts).remove(&transaction_id), Some(Entry::Settled)) {
+            continue;
+        }
+        let pre = Entry::Checked(Prechecked::of(&tx));
         // As short as the lock can be held: a full map is swapped out and freed after it.
         let _dropped = {
             let mut verdicts = lock(&verdicts);
             let full = verdicts.len() >= MAX_VERDICTS;
             let dropped = full.then(|| std::mem::take(&mut *verdicts));
-            verdicts.insert(transaction_id, pre);
+            // Settled while it was being checked: nobody will take the verdict.
+            if verdicts.remove(&transaction_id).is_none() {
+                verdicts.insert(transaction_id, pre);
+            }
             dropped
         };
     }
@@ -187,6 +216,21 @@ mod tests {
     }
 
     #[test]
+    fn a_transaction_confirmed_before_the_thread_reached_it_is_skipped() {
+        let ahead = SignaturesAhead::start();
+        let tx = signed(5);
+        let id = ids::transaction_id(&tx);
+        assert!(ahead.prechecked(&id, &tx, Use::Take).signatures_verified, "checked on the spot");
+        assert!(matches!(lock(&ahead.verdicts).get(&id), Some(Entry::Settled)));
+        ahead.submit(id, Box::new(tx.clone()));
+        // A later job proves the thread has passed the first one: jobs go in order.
+        let later = checked_ahead(&ahead, &signed(6));
+        let verdicts = lock(&ahead.verdicts);
+        assert!(!verdicts.contains_key(&id), "skipped, and the mark removed");
+        assert!(matches!(verdicts.get(&later), Some(Entry::Checked(_))));
+    }
+
+    #[test]
     fn a_bad_signature_checked_ahead_is_reported_unverified() {
         let ahead = SignaturesAhead::start();
         let mut tx = signed(2);
@@ -211,7 +255,8 @@ mod tests {
         let ahead = SignaturesAhead::start();
         let tx = signed(4);
         lock(&ahead.verdicts).extend((0..MAX_VERDICTS as u32).map(|i| {
-            (ledger_core::hash::blake2b256(&i.to_le_bytes()), Prechecked::unverified(&tx))
+            let pre = Prechecked::unverified(&tx);
+            (ledger_core::hash::blake2b256(&i.to_le_bytes()), Entry::Checked(pre))
         }));
         let id = checked_ahead(&ahead, &tx);
         assert_eq!(lock(&ahead.verdicts).len(), 1, "{id:?} alone after the clear");
