@@ -49,6 +49,7 @@ mod receipts;
 mod records;
 mod schema;
 mod signatures_ahead;
+mod signed_milestones;
 mod snapshot;
 mod store;
 mod tip_pool;

@@ -189,14 +189,11 @@ impl MilestoneKeys {
     }
 }
 
-/// Checks of a milestone issued elsewhere that need no ledger walk: it continues the
-/// chain, and enough applicable coordinator keys signed its id (D42). What the first
+/// A milestone issued elsewhere continues the chain: its index, the previous milestone's
+/// id, a later timestamp. With `MilestoneKeys::check` (enough applicable coordinator keys
+/// signed its id, D42) these are the checks that need no ledger walk; what the first
 /// milestone may approve depends on the ledger's entry points: the store checks that.
-pub fn check_foreign(
-    m: &MilestonePayload,
-    previous: &Previous,
-    keys: &MilestoneKeys,
-) -> Result<()> {
+pub fn check_chain(m: &MilestonePayload, previous: &Previous) -> Result<()> {
     let expected = previous.index + 1;
     if m.index != expected {
         return Err(Error::new(
@@ -223,12 +220,22 @@ pub fn check_foreign(
             format!("{} is not after the previous milestone's {}", m.timestamp, previous.timestamp),
         ));
     }
-    keys.check(m)
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Both checks of a milestone issued elsewhere, as the store makes them.
+    fn check_foreign(
+        m: &MilestonePayload,
+        previous: &Previous,
+        keys: &MilestoneKeys,
+    ) -> Result<()> {
+        check_chain(m, previous)?;
+        keys.check(m)
+    }
 
     fn first() -> MilestonePayload {
         let keys = CoordinatorKeys::new(vec![[7; 32]]);

@@ -123,7 +123,7 @@ impl Store {
     /// coordinator's milestones (D42: keys applicable at its index, the threshold), without
     /// the chain: gossip uses it for milestones ahead of the confirmed one.
     pub fn check_milestone_signatures(&self, m: &MilestonePayload) -> Result<()> {
-        self.milestone_keys.check(m)
+        self.signed_milestones.check(&self.milestone_keys, m)
     }
 
     /// The keys whose milestones this node accepts and how many must sign (D42): the
@@ -167,7 +167,7 @@ impl Store {
             // The block of the milestone a snapshot ends at: the node has its ledger but not
             // the block, which the next milestone approves (its parents are entry points).
             // Stored as an ordinary block, once its signatures check (Hornet stores it too).
-            self.milestone_keys.check(&payload)?;
+            self.check_milestone_signatures(&payload)?;
             let block = Block { payload: Some(Payload::Milestone(payload)), ..block };
             return self.store_plain_block(block, bytes);
         }
@@ -189,7 +189,9 @@ impl Store {
                     timestamp: self.origin.target_milestone_timestamp,
                 },
             };
-            milestone::check_foreign(&payload, &previous, &self.milestone_keys)?;
+            // Signatures checked when the milestone came ahead of its cone are found checked.
+            milestone::check_chain(&payload, &previous)?;
+            self.check_milestone_signatures(&payload)?;
             if payload.index == self.origin.first_milestone_index()
                 && !payload.parents.iter().all(|p| self.entry_points().contains(p))
             {

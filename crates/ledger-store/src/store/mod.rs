@@ -51,6 +51,7 @@ use crate::origin::{GenesisStyle, Origin};
 use crate::prune::Pruning;
 use crate::records::{array_at, BlockMeta};
 use crate::signatures_ahead::SignaturesAhead;
+use crate::signed_milestones::SignedMilestones;
 use crate::snapshot::{self, WrittenSnapshot};
 use crate::storage_error;
 use crate::tips::TipThresholds;
@@ -247,6 +248,8 @@ pub struct Store {
     /// Stored transactions' signatures, checked on a thread of their own before their
     /// milestone's white flag needs them.
     signatures_ahead: SignaturesAhead,
+    /// Milestone signatures that passed, checked once (`signed_milestones.rs`).
+    signed_milestones: SignedMilestones,
 }
 
 fn now_ms() -> u64 {
@@ -369,6 +372,7 @@ impl Store {
             last_snapshot: Mutex::new(None),
             start_check,
             signatures_ahead: SignaturesAhead::start(),
+            signed_milestones: SignedMilestones::default(),
         })
     }
 
