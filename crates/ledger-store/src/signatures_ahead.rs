@@ -99,12 +99,12 @@ impl SignaturesAhead {
 /// transaction settled, so that the thread does not check it after the fact.
 fn taken(verdicts: &mut HashMap<Id32, Entry>, id: &Id32, mode: Use) -> Option<Prechecked> {
     match mode {
-        Use::Take => match verdicts.insert(*id, Entry::Settled) {
-            Some(Entry::Checked(pre)) => {
-                verdicts.remove(id);
-                Some(pre)
+        Use::Take => match verdicts.remove(id) {
+            Some(Entry::Checked(pre)) => Some(pre),
+            _ => {
+                verdicts.insert(*id, Entry::Settled);
+                None
             }
-            _ => None,
         },
         Use::Keep => match verdicts.get(id) {
             Some(Entry::Checked(pre)) => Some(pre.clone()),
