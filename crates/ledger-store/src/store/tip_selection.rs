@@ -97,7 +97,7 @@ impl Store {
 
     /// The coordinator's parents (ledger.md §6 step 1): the previous milestone's block, its
     /// last checkpoint if it issued any since, the newest healthy tip, and the oldest
-    /// healthy tips up to 8 parents. The oldest, so that
+    /// healthy tips up to 8 parents, then the oldest semi-lazy ones. The oldest, so that
     /// nothing is left behind to go lazy; the newest, so that a block attached after a
     /// burst (when more than 7 tips are waiting) is still referenced by the next milestone:
     /// it is that tip, or in the cone of a newer block that selected it.
@@ -120,7 +120,18 @@ impl Store {
                 chosen.push(*newest);
             }
         }
-        for (id, _) in state.graph.oldest_tips().filter(healthy) {
+        // Then, while places are left, tips that were healthy when attached and went
+        // semi-lazy waiting: a block attached while a milestone was being issued, on a tip
+        // its client selected one milestone earlier at the edge of health. No client
+        // selects such a tip any more, so only the coordinator can still reference it.
+        let semi_lazy = |(id, p): &(&Id32, &Pending)| {
+            **id != latest.block_id
+                && tips::score(p.roots, latest.index, &self.thresholds) == TipScore::SemiLazy
+        };
+        let graph = &state.graph;
+        for (id, _) in
+            graph.oldest_tips().filter(healthy).chain(graph.oldest_tips().filter(semi_lazy))
+        {
             if chosen.len() == MAX_PARENTS {
                 break;
             }
