@@ -47,6 +47,9 @@ pub struct Stream {
     pub heartbeat: Option<Heartbeat>,
     pub heartbeat_received: Option<Instant>,
     pub heartbeat_sent: Instant,
+    /// The node's own blocks waiting for a milestone were offered (once, at the first
+    /// heartbeat that shows the peer following).
+    pub own_blocks_offered: bool,
 }
 
 pub struct Peer {
@@ -145,11 +148,16 @@ impl Peers {
         self.map.iter().filter_map(|(id, p)| p.stream.as_ref().map(|s| (id, s)))
     }
 
-    /// The streams that have brought a heartbeat: the peers that have said where they are
-    /// (gossip.md §5), and the only ones blocks are broadcast to. A stream that never says,
-    /// such as one held open with a header and no body, gets nothing to encrypt and write.
-    pub fn announced_streams(&self) -> impl Iterator<Item = (&PeerId, &Stream)> {
-        self.streams().filter(|(_, s)| s.heartbeat.is_some())
+    /// The streams whose peer's last heartbeat says it follows a node confirmed up to
+    /// `own_confirmed` (`Heartbeat::follows`; gossip.md §5): the only ones blocks are
+    /// broadcast to. A stream that never says where it is (such as one held open with a
+    /// header and no body), or a peer far behind (catching up by requests, or lying about it),
+    /// gets nothing to encrypt and write.
+    pub fn following_streams(
+        &self,
+        own_confirmed: u32,
+    ) -> impl Iterator<Item = (&PeerId, &Stream)> {
+        self.streams().filter(move |(_, s)| s.heartbeat.is_some_and(|h| h.follows(own_confirmed)))
     }
 
     pub fn streams_mut(&mut self) -> impl Iterator<Item = (&PeerId, &mut Stream)> {

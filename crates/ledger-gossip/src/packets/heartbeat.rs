@@ -7,6 +7,12 @@
 
 use super::{Packet, PacketError, PacketType};
 
+/// How far a peer's solid milestone may trail ours for new blocks to be worth sending to it:
+/// the protocol's below max depth (15 on Stardust's networks). A peer further behind is
+/// catching up by requests (warp sync), which bring it every block a milestone references;
+/// a block sent to it now would only wait there unsolidified.
+pub const FOLLOWING_DISTANCE: u32 = 15;
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Heartbeat {
     /// The sender's confirmed milestone index (Hornet does not distinguish solid and confirmed).
@@ -45,6 +51,12 @@ impl Heartbeat {
     /// Whether the sender may have parts of milestone `index`'s cone (`pruned < index ≤ latest`).
     pub fn could_have_data_for(&self, index: u32) -> bool {
         self.pruned_milestone_index < index && index <= self.latest_milestone_index
+    }
+
+    /// Whether the sender is close enough behind (or ahead of) a node whose confirmed index
+    /// is `own_confirmed` to use the blocks that node sends it (`FOLLOWING_DISTANCE`).
+    pub fn follows(&self, own_confirmed: u32) -> bool {
+        self.solid_milestone_index.saturating_add(FOLLOWING_DISTANCE) >= own_confirmed
     }
 
     /// Whether the sender counts as synced for a node whose confirmed index is `own_confirmed`:
@@ -129,5 +141,12 @@ mod tests {
         assert!(h.could_have_data_for(12) && !h.could_have_data_for(13));
         assert!(h.is_synced(10) && h.is_synced(12) && !h.is_synced(13));
         assert!(Heartbeat::new(0, 0, 1, 0, 0).is_synced(0));
+    }
+
+    #[test]
+    fn a_peer_follows_within_below_max_depth() {
+        let h = Heartbeat::new(100, 0, 100, 0, 0);
+        assert!(h.follows(90) && h.follows(115) && !h.follows(116));
+        assert!(Heartbeat::new(u32::MAX, 0, u32::MAX, 0, 0).follows(u32::MAX));
     }
 }

@@ -6,10 +6,11 @@
 //! blocks, punishes every sender of an invalid block (D49) and requests missing parents:
 //! with the request's milestone index if the block was asked for, with the milestone's own
 //! index (kept) if it is a verified milestone, with the latest index if the node is synced,
-//! and not at all otherwise. Newly solid blocks go to every peer except their senders, if
+//! and not at all otherwise. Newly solid blocks go to every following peer (one whose
+//! heartbeat is within below max depth of our confirmed milestone) except their senders, if
 //! the node is synced (and not warp-syncing) and did not ask for them. The node's own blocks
-//! go to every peer; while the node is not synced they wait (bounded) until it is, and a
-//! peer whose stream opens later gets those that still wait for a milestone.
+//! go to every following peer; while the node is not synced they wait (bounded) until it is,
+//! and a peer that starts following later gets those that still wait for a milestone.
 
 use super::Service;
 use crate::events::{DropReason, GossipEvent};
@@ -54,6 +55,7 @@ impl Service {
 
     fn on_message(&mut self, peer: PeerId, session: u64, message: Message) {
         let latest = self.sync.latest;
+        let synced = self.is_synced();
         let node = self.node_metrics.clone();
         // Messages of a stream that has ended or was replaced are ignored.
         let Some(stream) = self.peers.session(&peer, session) else { return };
@@ -62,6 +64,15 @@ impl Service {
                 count!(stream.session.metrics, node, received_heartbeats);
                 stream.heartbeat = Some(heartbeat);
                 stream.heartbeat_received = Some(Instant::now());
+                // Offered once the peer can use them, and only while this node is synced (else
+                // its own blocks wait in `deferred_local`): a later heartbeat tries again.
+                let offer =
+                    synced && !stream.own_blocks_offered && heartbeat.follows(self.sync.confirmed);
+                if offer {
+                    stream.own_blocks_offered = true;
+                    let outbox = stream.session.outbox.clone();
+                    self.offer_own_blocks(outbox);
+                }
                 self.warp_peer_solid(heartbeat.solid_milestone_index);
                 return;
             }
@@ -224,8 +235,11 @@ impl Service {
             Some(unit) => unit.senders.as_slice(),
             None => &[],
         };
-        let mut recipients =
-            self.peers.announced_streams().filter(|(peer, _)| !senders.contains(peer)).peekable();
+        let mut recipients = self
+            .peers
+            .following_streams(self.sync.confirmed)
+            .filter(|(peer, _)| !senders.contains(peer))
+            .peekable();
         // The frame is built only when someone gets it (a node whose one peer sent the block has nobody).
         if recipients.peek().is_none() {
             return;
@@ -262,13 +276,10 @@ impl Service {
         }
     }
 
-    /// A stream has just opened: the peer gets the node's own recent blocks that still
-    /// wait for a milestone (`own_blocks.rs`). The store is asked on the blocking pool;
+    /// A peer has just said it follows (its stream's first such heartbeat): it gets the
+    /// node's own recent blocks that still wait for a milestone (`own_blocks.rs`). The store is asked on the blocking pool;
     /// the frames join the peer's send queue behind the greeting.
     pub(super) fn offer_own_blocks(&mut self, outbox: Outbox) {
-        if !self.is_synced() {
-            return;
-        }
         let offer = self.own_blocks.offer(Instant::now());
         if offer.is_empty() {
             return;
@@ -284,7 +295,7 @@ impl Service {
     }
 
     fn send_frame_to_all(&self, frame: Bytes) {
-        for (_, stream) in self.peers.announced_streams() {
+        for (_, stream) in self.peers.following_streams(self.sync.confirmed) {
             stream.session.send(frame.clone());
         }
     }

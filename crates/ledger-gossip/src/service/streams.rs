@@ -7,8 +7,9 @@
 //!   once, each has opened a stream and each would keep its own, losing both; so when the
 //!   two streams were opened by different sides, both nodes keep the one opened by the peer
 //!   with the smaller peer id. Against a Hornet this never does worse than Hornet's rule.
-//! * Once taken, the node sends a heartbeat, then asks for the peer's latest milestone,
-//!   then offers its own recent blocks that still wait for a milestone (`own_blocks`).
+//! * Once taken, the node sends a heartbeat, then asks for the peer's latest milestone; at
+//!   the peer's first heartbeat that shows it following, it offers its own recent blocks
+//!   that still wait for a milestone (`own_blocks`, `messages.rs`).
 //! * Any end of the stream closes the connection; known peers are redialled later.
 
 use super::Service;
@@ -104,7 +105,6 @@ impl Service {
         // Heartbeat first, then "send me your latest milestone" (gossip.md §3).
         session.send(Bytes::from(to_frame(&self.heartbeat())));
         session.send(Bytes::from(to_frame(&MilestoneRequest::Latest)));
-        self.offer_own_blocks(session.outbox.clone());
         let now = Instant::now();
         let Some(peer) = self.peers.get_mut(&id) else { return };
         peer.stream = Some(Stream {
@@ -115,6 +115,7 @@ impl Service {
             heartbeat: None,
             heartbeat_received: None,
             heartbeat_sent: now,
+            own_blocks_offered: false,
         });
         let relation = peer.relation;
         self.emit(GossipEvent::StreamOpened { peer: id, relation, outbound });

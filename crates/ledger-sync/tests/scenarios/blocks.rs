@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use futures::AsyncWriteExt;
-use ledger_gossip::packets::{to_frame, BlockPacket};
+use ledger_gossip::packets::{to_frame, BlockPacket, Heartbeat};
 use ledger_gossip::BlockId;
 use std::time::Duration;
 
@@ -202,4 +202,40 @@ async fn own_blocks_stored_without_peers_reach_the_peer_that_comes_next() {
     for id in &ids {
         assert_eq!(b.recorder.submissions(id), [false], "sent once, unrequested");
     }
+}
+
+/// Blocks go only to peers that follow (a heartbeat within below max depth of our confirmed
+/// milestone): a peer far behind gets none to encrypt and write, not even the node's own
+/// blocks offered to a new stream; once its heartbeat says it follows, it gets the own
+/// blocks still waiting for a milestone, then every new one (issue 24: a stream held open by
+/// an attacker that says it is at milestone 1 cost the node a fifth of its capacity).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn blocks_go_only_to_peers_that_follow() {
+    let chain = Chain::of(20, false);
+    let (a, b) = (follower_node(&chain, 20).await, follower_node(&chain, 20).await);
+    peer_up(&a, &b).await;
+    let (raw, mut stream) = raw_stream_to(&a).await;
+    let sent_to = |peer| {
+        let a = &a;
+        async move { a.peer(peer).await.unwrap().gossip.unwrap().metrics.sent_blocks }
+    };
+
+    // At milestone 4 of 20: further behind than 15.
+    stream.write_all(&to_frame(&Heartbeat::new(4, 0, 20, 1, 0))).await.unwrap();
+    stream.flush().await.unwrap();
+    eventually(WAIT, || async { a.has_heartbeat_from(raw).await }).await;
+    // b has had a's latest milestone (the answer to b's first request), and nothing else.
+    eventually(WAIT, || async { sent_to(b.peer_id()).await == 1 }).await;
+    let waiting: Vec<_> = (0..3).map(|i| a.add_local_on_tips(&format!("waiting {i}"))).collect();
+    // b follows and gets them: the broadcasts have happened.
+    eventually(WAIT, || async { waiting.iter().all(|id| b.contains(id)) }).await;
+    assert_eq!(sent_to(b.peer_id()).await, 1 + 3);
+    assert_eq!(sent_to(raw).await, 0, "a peer far behind gets no block");
+
+    // At milestone 5: within 15 of 20. The three still wait for a milestone: offered.
+    stream.write_all(&to_frame(&Heartbeat::new(5, 0, 20, 1, 0))).await.unwrap();
+    stream.flush().await.unwrap();
+    eventually(WAIT, || async { sent_to(raw).await == 3 }).await;
+    let next = a.add_local_on_tips("next");
+    eventually(WAIT, || async { b.contains(&next) && sent_to(raw).await == 4 }).await;
 }
