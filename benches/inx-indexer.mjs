@@ -215,7 +215,22 @@ export async function indexerPhase({ outputs, engines, connections, duration, ro
       }
     const loadAtQueries = [load()];
     const results = queries.map(() => targets.map(() => []));
+    // The floor: the node's cheapest answer (`GET /health`, no index read at all) with the
+    // same connections. A built-in query can be no faster than this over HTTP.
+    const floor = [];
     for (let round = 0; round < rounds; round++) {
+      const h = await cannon({
+        url: ourNode.url,
+        connections,
+        duration,
+        requests: [{ method: 'GET', path: '/health' }],
+      });
+      floor.push({
+        rps: h.requests.average,
+        p50: h.latency.p50,
+        p99: h.latency.p99,
+        bad: h.non2xx + h.errors + h.timeouts,
+      });
       for (const [k, q] of queries.entries()) {
         // Alternate which target goes first.
         const order = targets.map((_, i) => (i + round) % targets.length);
@@ -241,6 +256,7 @@ export async function indexerPhase({ outputs, engines, connections, duration, ro
     const median = (list) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
     return {
       outputs: ledger.outputs,
+      floor: median(floor),
       buildSeconds,
       rebuiltStart: rebuilt.seconds,
       plainStart: plain.seconds,

@@ -7,7 +7,8 @@
 //   (sqlite,postgresql; PostgreSQL only where its binaries are, PG_BIN) on a ledger of
 //   --outputs (1,000,000) unspent outputs: build vs import time, query req/s and p50/p99 with
 //   --connections (4) for --duration s (5), --rounds (3) alternating, --pages (100) cursors;
-//   disk.
+//   disk; and the floor: the node's GET /health with the same connections, the rate no
+//   built-in query can pass over HTTP, against inx-indexer's one-match query.
 // - mqtt (inx-mqtt.mjs): built-in event API vs inx-mqtt 1.0.0 (its own port and through the
 //   node's proxy), --clients (100,1000) subscribers, --probes (10), --rate (100) blocks/s
 //   for --seconds (15): messages/s, latency p50/p99, broker CPU.
@@ -84,6 +85,22 @@ function reportIndexer(r) {
       ...others.map((t) => ratio(q.results[0].rps, q.results[t.i].rps)),
     ]),
   );
+  // What HTTP alone allows: the node's /health against each inx-indexer's one-match query.
+  const one = r.queries[0];
+  const floorRatios = others.map((t) => `${ratio(r.floor.rps, one.results[t.i].rps)} ${t.name}`).join(', ');
+  console.log(
+    `\nfloor: the node's GET /health (no query) ${Math.round(r.floor.rps)} req/s, p50/p99 ${r.floor.p50}/${r.floor.p99} ms${r.floor.bad ? ` (${r.floor.bad} bad)` : ''}; ÷ the one-match query of: ${floorRatios}\n`,
+  );
+  for (const e of r.engines) {
+    const proxy = r.targets.findIndex((t) => t.engine === e.engine && t.via === 'proxy');
+    rows.push([
+      'indexer',
+      `floor: the node's GET /health ÷ ${one.title} of inx-indexer ${e.name} via proxy`,
+      Math.round(r.floor.rps),
+      Math.round(one.results[proxy].rps),
+      ratio(r.floor.rps, one.results[proxy].rps),
+    ]);
+  }
   for (const e of r.engines) {
     const theirs = `inx-indexer ${e.name}`;
     rows.push(
