@@ -134,6 +134,14 @@ async function importWith(engine, dir, work, ledger, running) {
   };
 }
 
+/** What a table cell needs of one autocannon run. */
+const summary = (r) => ({
+  rps: r.requests.average,
+  p50: r.latency.p50,
+  p99: r.latency.p99,
+  bad: r.non2xx + r.errors + r.timeouts,
+});
+
 export async function indexerPhase({ outputs, engines, connections, duration, rounds, pages }) {
   const work = mkdtempSync(join(tmpdir(), 'ledger-node-inx-bench-'));
   chmodSync(work, 0o711); // the postgres user reaches its cluster below it
@@ -225,12 +233,7 @@ export async function indexerPhase({ outputs, engines, connections, duration, ro
         duration,
         requests: [{ method: 'GET', path: '/health' }],
       });
-      floor.push({
-        rps: h.requests.average,
-        p50: h.latency.p50,
-        p99: h.latency.p99,
-        bad: h.non2xx + h.errors + h.timeouts,
-      });
+      floor.push(summary(h));
       for (const [k, q] of queries.entries()) {
         // Alternate which target goes first.
         const order = targets.map((_, i) => (i + round) % targets.length);
@@ -243,12 +246,7 @@ export async function indexerPhase({ outputs, engines, connections, duration, ro
             duration,
             requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `${OUTPUTS}${q.path(t)}` }) }],
           });
-          results[k][i].push({
-            rps: r.requests.average,
-            p50: r.latency.p50,
-            p99: r.latency.p99,
-            bad: r.non2xx + r.errors + r.timeouts,
-          });
+          results[k][i].push(summary(r));
         }
       }
       loadAtQueries.push(load());

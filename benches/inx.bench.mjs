@@ -92,16 +92,6 @@ function reportIndexer(r) {
     `\nfloor: the node's GET /health (no query) ${Math.round(r.floor.rps)} req/s, p50/p99 ${r.floor.p50}/${r.floor.p99} ms${r.floor.bad ? ` (${r.floor.bad} bad)` : ''}; ÷ the one-match query of: ${floorRatios}\n`,
   );
   for (const e of r.engines) {
-    const proxy = r.targets.findIndex((t) => t.engine === e.engine && t.via === 'proxy');
-    rows.push([
-      'indexer',
-      `floor: the node's GET /health ÷ ${one.title} of inx-indexer ${e.name} via proxy`,
-      Math.round(r.floor.rps),
-      Math.round(one.results[proxy].rps),
-      ratio(r.floor.rps, one.results[proxy].rps),
-    ]);
-  }
-  for (const e of r.engines) {
     const theirs = `inx-indexer ${e.name}`;
     rows.push(
       [
@@ -123,6 +113,13 @@ function reportIndexer(r) {
   for (const e of r.engines) {
     const proxy = r.targets.findIndex((t) => t.engine === e.engine && t.via === 'proxy');
     const direct = r.targets.findIndex((t) => t.engine === e.engine && t.via === 'direct');
+    rows.push([
+      'indexer',
+      `floor: the node's GET /health ÷ ${one.title} of inx-indexer ${e.name} via proxy`,
+      Math.round(r.floor.rps),
+      Math.round(one.results[proxy].rps),
+      ratio(r.floor.rps, one.results[proxy].rps),
+    ]);
     for (const q of r.queries) {
       const [o, p, d] = [q.results[0], q.results[proxy], q.results[direct]];
       rows.push(

@@ -277,8 +277,8 @@ impl Service {
     }
 
     /// A peer has just said it follows (its stream's first such heartbeat): it gets the
-    /// node's own recent blocks that still wait for a milestone (`own_blocks.rs`). The store is asked on the blocking pool;
-    /// the frames join the peer's send queue behind the greeting.
+    /// node's own recent blocks that still wait for a milestone (`own_blocks.rs`). The store
+    /// is asked on the blocking pool; the frames join the peer's send queue.
     pub(super) fn offer_own_blocks(&mut self, outbox: Outbox) {
         let offer = self.own_blocks.offer(Instant::now());
         if offer.is_empty() {
