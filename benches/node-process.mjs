@@ -38,13 +38,13 @@ export async function freePort() {
 let nextInRange;
 
 /**
- * A temporary data directory (`ledger-node-bench-<name>-…`) with its gossip identity made now
- * and a free p2p port: `{ dataDir, peerId, bind, address }` (address = bind + /p2p/peerId).
- * Needs the built addon (dist/).
+ * A temporary data directory (`ledger-node-bench-<name>-…`; or `dataDir`, one that exists)
+ * with its gossip identity made now (or read, when it has one) and a free p2p port:
+ * `{ dataDir, peerId, bind, address }` (address = bind + /p2p/peerId). Needs the built addon
+ * (dist/).
  */
-export async function planNode(name) {
+export async function planNode(name, dataDir = mkdtempSync(join(tmpdir(), `ledger-node-bench-${name}-`))) {
   const native = createRequire(import.meta.url)('../dist/native.js').default;
-  const dataDir = mkdtempSync(join(tmpdir(), `ledger-node-bench-${name}-`));
   const peerId = native.identityPeerId(join(dataDir, 'p2p-identity.key'), undefined);
   const port = await freePort();
   return {

@@ -30,18 +30,21 @@
 // the ratio is of their median blocks/s. BENCH_ADDONS=/tmp/a.node,/tmp/b.node gives the (a)
 // followers these two builds of the addon in turn (NAPI_RS_NATIVE_LIBRARY_PATH): an A/B of
 // a change on one history (the other nodes use the checkout's build). The CPU seconds each follower used are printed
-// beside its time. Prints figures, asserts
+// beside its time. --history DIR keeps the history: the first run builds it and copies the
+// coordinator's stopped data directory to DIR, later runs with the same DIR start the
+// coordinator on a copy of it instead of building (an A/B at 10,000 milestones then takes
+// minutes, not 17 of them first); --followers a,d,H,b,c runs only the followers named. Prints figures, asserts
 // nothing. With a small --milestones (e.g. 300) the whole run takes a few minutes; the
 // history is built in real time, so 10,000 milestones take 2.8 hours to build at 1 s and
 // 17 minutes at 0.1 s (timestamps then run ahead of the clock: docs/coordinator.md#cadence).
 
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { arg, cpuSeconds, dirSizes, loadAverage, median, mib, table } from './measure.mjs';
+import { arg, cpuSeconds, dirSizes, listArg, loadAverage, median, mib, table } from './measure.mjs';
 import {
   BenchNode,
   benchKey,
@@ -67,6 +70,12 @@ const INTERVAL = arg('interval', 1);
 const WATCH = arg('watch', 0) !== 0;
 const HORNET = arg('hornet', 1) !== 0;
 const REPEATS = Math.max(1, arg('repeats', 3));
+const FOLLOWERS = new Set(listArg('followers', ['a', 'd', 'H', 'b', 'c']));
+const HISTORY = (() => {
+  const at = process.argv.indexOf('--history');
+  return at > 0 ? process.argv[at + 1] : undefined;
+})();
+const HISTORY_FACTS = 'bench-sync-history.json';
 const POOL = 128;
 const SNAPSHOT_DEPTH = 25;
 const JWT_SECRET = 'ledger-node bench:sync';
@@ -80,8 +89,9 @@ const load = loadAverage;
 
 const COMMON = ['--jwt-secret', JWT_SECRET, '--no-dashboard', '--no-faucet', '--genesis-style', 'hornet'];
 
-async function startCoordinator() {
-  const p = await planNode('coordinator');
+/** The coordinator, on a fresh data directory or on `dataDir` (a kept history's copy). */
+async function startCoordinator(dataDir) {
+  const p = await planNode('coordinator', dataDir);
   const node = await BenchNode.start({
     pow: 0,
     dataDir: p.dataDir,
@@ -311,6 +321,7 @@ async function timeToSynced(label, coordinator, start, limitMs) {
   const cooStatus = await status(coordinator.base);
   const target = cooStatus.confirmedMilestone.index;
   const blocks = await metric(coordinator, 'ledger_node_blocks_stored');
+  const cooCpuBefore = cpuSeconds(coordinator.child.pid);
   const launched = performance.now();
   const follower = await start();
   const up = performance.now();
@@ -321,7 +332,9 @@ async function timeToSynced(label, coordinator, start, limitMs) {
   unwatch();
   const seconds = synced === undefined ? NaN : (synced - t0) / 1000;
   const cpu = cpuSeconds(follower.pid);
-  const figures = { label, target, blocks, seconds, upSeconds: (up - t0) / 1000, cpu, follower };
+  // What serving the history cost the coordinator (both share the machine's cores).
+  const cooCpu = cpuSeconds(coordinator.child.pid) - cooCpuBefore;
+  const figures = { label, target, blocks, seconds, upSeconds: (up - t0) / 1000, cpu, cooCpu, follower };
   if (synced === undefined) {
     const s = await status(follower.url).catch(() => undefined);
     console.log(
@@ -332,7 +345,8 @@ async function timeToSynced(label, coordinator, start, limitMs) {
   }
   console.log(
     `  ${label}: synced to milestone ${target} (${blocks} blocks) in ${seconds.toFixed(2)} s ` +
-      `(REST up after ${figures.upSeconds.toFixed(2)} s), ${Math.round(blocks / seconds)} blocks/s, ${cpu.toFixed(1)} CPU-s; load ${load()}`,
+      `(REST up after ${figures.upSeconds.toFixed(2)} s), ${Math.round(blocks / seconds)} blocks/s, ${cpu.toFixed(1)} CPU-s ` +
+      `(the coordinator's meanwhile ${cooCpu.toFixed(1)}); load ${load()}`,
   );
   return figures;
 }
@@ -348,27 +362,52 @@ function processStart(pid) {
   }
 }
 
+/** A copy of a kept history's data directory for this run's coordinator (which goes on issuing). */
+function copyOf(history) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-node-bench-coordinator-'));
+  cpSync(history, dataDir, { recursive: true, filter: (source) => !source.endsWith(HISTORY_FACTS) });
+  return dataDir;
+}
+
+/** Copy the coordinator's data directory, stopped cleanly, to --history; restart it on its own. */
+async function keepHistory(coordinator, facts) {
+  await coordinator.halt();
+  rmSync(HISTORY, { recursive: true, force: true });
+  cpSync(coordinator.dataDir, HISTORY, { recursive: true });
+  writeFileSync(join(HISTORY, HISTORY_FACTS), JSON.stringify(facts));
+  console.log(`history kept in ${HISTORY}`);
+  return startCoordinator(coordinator.dataDir);
+}
+
 /** `values` without the NaN of a follower that never synced. */
 const finite = (values) => values.filter((v) => !Number.isNaN(v));
 
 const ours = (node) => Object.assign(node, { url: node.base, pid: node.child.pid });
 
 async function main() {
-  const why = HORNET ? hornetFollowerUnavailable() : '--hornet 0';
+  const why = !HORNET ? '--hornet 0' : !FOLLOWERS.has('H') ? '--followers without H' : hornetFollowerUnavailable();
   console.log(
     `bench:sync: ${MILESTONES} milestones every ${INTERVAL} s, ${TRANSFERS} transfers and ${TAGGED} tagged-data blocks a second, ` +
       `pruning follower keeps ${KEEP}; Hornet: ${why ?? 'yes'}; load ${load()}`,
   );
-  const coordinator = await startCoordinator();
+  const kept = HISTORY !== undefined && existsSync(join(HISTORY, HISTORY_FACTS));
+  let coordinator = await startCoordinator(kept ? copyOf(HISTORY) : undefined);
   const cleanup = [];
   try {
-    // 1. The history.
-    const { counts, seconds } = await buildHistory(coordinator);
+    // 1. The history: built, or a kept one's copy.
+    let counts;
+    let seconds;
+    if (kept) {
+      ({ counts, seconds } = JSON.parse(readFileSync(join(HISTORY, HISTORY_FACTS), 'utf8')));
+    } else {
+      ({ counts, seconds } = await buildHistory(coordinator));
+      if (HISTORY !== undefined) coordinator = await keepHistory(coordinator, { counts, seconds });
+    }
     const cooInfo = await status(coordinator.base);
     const cooBytes = dirSizes(coordinator.dataDir);
     const cooBlocks = await metric(coordinator, 'ledger_node_blocks_stored');
     console.log(
-      `history built in ${(seconds / 60).toFixed(1)} min: milestone ${cooInfo.confirmedMilestone.index}, ${cooBlocks} blocks, ` +
+      `history ${kept ? 'kept, built' : 'built'} in ${(seconds / 60).toFixed(1)} min: milestone ${cooInfo.confirmedMilestone.index}, ${cooBlocks} blocks, ` +
         `${counts.confirmed} of ${counts.transfers} transfers confirmed, ${counts.tagged} tagged-data blocks, ${counts.failed} failed submissions; ` +
         `coordinator's data directory ${mib(cooBytes.disk)} MiB on disk; load ${load()}`,
     );
@@ -394,18 +433,21 @@ async function main() {
     // (d) Ours by warp sync from genesis without the indexer: Hornet keeps no indexer (that
     // is inx-indexer's, in its own database), so this is the data directory to set beside
     // Hornet's.
-    const bare = await timeToSynced(
-      '(d) ours, warp sync from genesis, --no-indexer',
-      coordinator,
-      async () => ours(await startFollower('bare', coordinator, ['--no-indexer'])),
-      syncLimit,
-    );
-    await sleep(2_000);
-    const bareBytes = await sizesRunningAndStopped(bare.follower);
-    console.log(
-      `  (d) data directory once stopped ${mib(bareBytes.disk)} MiB on disk, ${mib(bareBytes.apparent)} MiB of files; running, ${mib(bareBytes.running.apparent)} MiB of files, ${mib(bareBytes.running.wal)} MiB of them write-ahead log`,
-    );
-    await bare.follower.stop();
+    let bareBytes;
+    if (FOLLOWERS.has('d')) {
+      const bare = await timeToSynced(
+        '(d) ours, warp sync from genesis, --no-indexer',
+        coordinator,
+        async () => ours(await startFollower('bare', coordinator, ['--no-indexer'])),
+        syncLimit,
+      );
+      await sleep(2_000);
+      bareBytes = await sizesRunningAndStopped(bare.follower);
+      console.log(
+        `  (d) data directory once stopped ${mib(bareBytes.disk)} MiB on disk, ${mib(bareBytes.apparent)} MiB of files; running, ${mib(bareBytes.running.apparent)} MiB of files, ${mib(bareBytes.running.wal)} MiB of them write-ahead log`,
+      );
+      await bare.follower.stop();
+    }
 
     // (H) Hornet, the same history from the same coordinator.
     let hornet;
@@ -466,55 +508,62 @@ async function main() {
     }
 
     // (b) Ours from a full snapshot near the end.
-    const snapshotIndex = (await status(coordinator.base)).confirmedMilestone.index - SNAPSHOT_DEPTH;
-    const token = await issueToken(JWT_SECRET);
-    const created = await fetch(`${coordinator.base}/api/core/v2/control/snapshots/create`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ index: snapshotIndex }),
-    });
     let joiner;
+    let snapshotIndex = NaN;
     let snapshotBytes = NaN;
-    if (created.status === 200) {
-      const { filePath } = await created.json();
-      snapshotBytes = readFileSync(filePath).length;
-      joiner = await timeToSynced(
-        `(b) ours from a full snapshot at ${snapshotIndex}`,
-        coordinator,
-        async () => ours(await startFollower('snapshot', coordinator, ['--snapshot', filePath])),
-        120_000,
-      );
-      await joiner.follower.stop();
-    } else console.log(`  (b) no snapshot: ${created.status} ${await created.text()} (a longer --milestones)`);
+    if (FOLLOWERS.has('b')) {
+      snapshotIndex = (await status(coordinator.base)).confirmedMilestone.index - SNAPSHOT_DEPTH;
+      const token = await issueToken(JWT_SECRET);
+      const created = await fetch(`${coordinator.base}/api/core/v2/control/snapshots/create`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ index: snapshotIndex }),
+      });
+      if (created.status === 200) {
+        const { filePath } = await created.json();
+        snapshotBytes = readFileSync(filePath).length;
+        joiner = await timeToSynced(
+          `(b) ours from a full snapshot at ${snapshotIndex}`,
+          coordinator,
+          async () => ours(await startFollower('snapshot', coordinator, ['--snapshot', filePath])),
+          120_000,
+        );
+        await joiner.follower.stop();
+      } else console.log(`  (b) no snapshot: ${created.status} ${await created.text()} (a longer --milestones)`);
+    }
 
     // (c) Ours from genesis with pruning: its disk once pruned.
-    const configFile = join(tmpdir(), `ledger-node-bench-sync-pruning-${process.pid}.json`);
-    writeFileSync(
-      configFile,
-      JSON.stringify({ pruning: { milestones: { enabled: true, maxMilestonesToKeep: KEEP } } }),
-    );
-    cleanup.push(() => rmSync(configFile, { force: true }));
-    const pruned = await timeToSynced(
-      `(c) ours, warp sync with pruning (keep ${KEEP})`,
-      coordinator,
-      async () => ours(await startFollower('pruning', coordinator, ['--config', configFile])),
-      syncLimit,
-    );
-    // Pruned as far as the rules let it (docs/configuration.md#pruning): within 20 + 16 of the confirmed milestone.
-    const prunedDeadline = Date.now() + (Number.isNaN(pruned.seconds) ? 0 : 300_000);
-    let prunedStatus;
-    for (;;) {
-      prunedStatus = await status(pruned.follower.url);
-      if (prunedStatus.pruningIndex >= prunedStatus.confirmedMilestone.index - Math.max(KEEP, 20) - 16) break;
-      if (Date.now() > prunedDeadline) break;
-      await sleep(500);
+    let pruned;
+    let prunedBytes;
+    if (FOLLOWERS.has('c')) {
+      const configFile = join(tmpdir(), `ledger-node-bench-sync-pruning-${process.pid}.json`);
+      writeFileSync(
+        configFile,
+        JSON.stringify({ pruning: { milestones: { enabled: true, maxMilestonesToKeep: KEEP } } }),
+      );
+      cleanup.push(() => rmSync(configFile, { force: true }));
+      pruned = await timeToSynced(
+        `(c) ours, warp sync with pruning (keep ${KEEP})`,
+        coordinator,
+        async () => ours(await startFollower('pruning', coordinator, ['--config', configFile])),
+        syncLimit,
+      );
+      // Pruned as far as the rules let it (docs/configuration.md#pruning): within 20 + 16 of the confirmed milestone.
+      const prunedDeadline = Date.now() + (Number.isNaN(pruned.seconds) ? 0 : 300_000);
+      let prunedStatus;
+      for (;;) {
+        prunedStatus = await status(pruned.follower.url);
+        if (prunedStatus.pruningIndex >= prunedStatus.confirmedMilestone.index - Math.max(KEEP, 20) - 16) break;
+        if (Date.now() > prunedDeadline) break;
+        await sleep(500);
+      }
+      await sleep(2_000);
+      prunedBytes = await sizesRunningAndStopped(pruned.follower);
+      console.log(
+        `  (c) pruning index ${prunedStatus.pruningIndex} at confirmed ${prunedStatus.confirmedMilestone.index}: data directory ${mib(prunedBytes.disk)} MiB on disk`,
+      );
+      await pruned.follower.stop();
     }
-    await sleep(2_000);
-    const prunedBytes = await sizesRunningAndStopped(pruned.follower);
-    console.log(
-      `  (c) pruning index ${prunedStatus.pruningIndex} at confirmed ${prunedStatus.confirmedMilestone.index}: data directory ${mib(prunedBytes.disk)} MiB on disk`,
-    );
-    await pruned.follower.stop();
 
     // ---- summary ----
     console.log(
@@ -536,7 +585,7 @@ async function main() {
         ...warpRuns.map((f) => row(f, '—')),
         ...hornetRuns.map((f) => row(f, '—')),
         ...(joiner ? [row(joiner, `< 10 s: ${joiner.seconds < 10 ? 'met' : 'not met'}`)] : []),
-        row(pruned, '—'),
+        ...(pruned ? [row(pruned, '—')] : []),
       ],
     );
     const rate = (f) => f.blocks / f.seconds;
@@ -584,12 +633,12 @@ async function main() {
       [
         diskRow('coordinator (history, no pruning; running)', cooBytes),
         diskRow('(a) follower, no pruning', warpBytes),
-        diskRow('(d) follower, no pruning, no indexer', bareBytes),
-        diskRow(`(c) follower, pruning (keep ${KEEP})`, prunedBytes),
+        ...(bareBytes ? [diskRow('(d) follower, no pruning, no indexer', bareBytes)] : []),
+        ...(prunedBytes ? [diskRow(`(c) follower, pruning (keep ${KEEP})`, prunedBytes)] : []),
         ...(hornet ? [diskRow('Hornet follower, no pruning', hornetBytes)] : []),
       ],
     );
-    console.log(`full snapshot at ${snapshotIndex}: ${snapshotBytes} bytes\n`);
+    if (joiner) console.log(`full snapshot at ${snapshotIndex}: ${snapshotBytes} bytes\n`);
     // Where (a)'s bytes are: RocksDB's own estimate per column family, its SST files and
     // memtables (the metric ledger_node_rocksdb_family_size_bytes). A family written to
     // holds a memtable of at least 1 MiB until it is flushed, so in a small run most rows
