@@ -109,6 +109,11 @@ pub struct Timers {
     pub heartbeat_grace: Duration,
     /// A peer whose last heartbeat is older than this is dropped.
     pub heartbeat_expiry: Duration,
+    /// A stream is offered the node's own blocks that wait for a milestone once it is this
+    /// old (and its peer follows, D50 (3)). A stranger that connects only to misbehave is
+    /// dropped long before: one that reconnected a dozen times a second with a fresh
+    /// identity had been sent a second's worth of the node's blocks each time.
+    pub own_blocks_offer_after: Duration,
     /// Pending requests are sent again this often.
     pub request_retry: Duration,
     /// Requests not marked "keep" are given up after this.
@@ -133,6 +138,7 @@ impl Default for Timers {
             heartbeat_resend: Duration::from_secs(30),
             heartbeat_grace: Duration::from_secs(5),
             heartbeat_expiry: Duration::from_secs(100),
+            own_blocks_offer_after: Duration::from_secs(2),
             request_retry: Duration::from_secs(5),
             request_discard: Duration::from_secs(15),
             work_unit_ttl: Duration::from_secs(5),

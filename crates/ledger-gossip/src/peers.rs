@@ -12,7 +12,7 @@ use libp2p::{Multiaddr, PeerId};
 use std::collections::HashMap;
 use std::fmt;
 use std::net::IpAddr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Relation {
@@ -48,8 +48,20 @@ pub struct Stream {
     pub heartbeat_received: Option<Instant>,
     pub heartbeat_sent: Instant,
     /// The node's own blocks waiting for a milestone were offered (once, at the first
-    /// heartbeat that shows the peer following).
+    /// heartbeat that shows the peer following, or the first heartbeat check after it, once
+    /// the stream is old enough: `own_blocks_due`).
     pub own_blocks_offered: bool,
+}
+
+impl Stream {
+    /// Whether the node's own waiting blocks are to be offered now: not offered yet, the
+    /// last heartbeat says the peer follows our `confirmed` milestone, and the stream has
+    /// lived `after` (`Timers::own_blocks_offer_after`).
+    pub fn own_blocks_due(&self, confirmed: u32, now: Instant, after: Duration) -> bool {
+        !self.own_blocks_offered
+            && self.heartbeat.is_some_and(|h| h.follows(confirmed))
+            && now.saturating_duration_since(self.started) >= after
+    }
 }
 
 pub struct Peer {

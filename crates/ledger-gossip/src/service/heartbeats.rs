@@ -71,7 +71,27 @@ impl Service {
             self.drop_peer(id, reason, false);
         }
 
+        self.offer_own_blocks_due(now);
         self.trim_connections(now);
         self.work_units.expire(now);
+    }
+
+    /// Streams that were too young for the node's own blocks at their peer's heartbeat get
+    /// them here once old enough (the peer may not send another heartbeat for a while).
+    fn offer_own_blocks_due(&mut self, now: Instant) {
+        if !self.is_synced() {
+            return;
+        }
+        let (confirmed, after) = (self.sync.confirmed, self.config.timers.own_blocks_offer_after);
+        let mut due = Vec::new();
+        for (_, stream) in self.peers.streams_mut() {
+            if stream.own_blocks_due(confirmed, now, after) {
+                stream.own_blocks_offered = true;
+                due.push(stream.session.outbox.clone());
+            }
+        }
+        for outbox in due {
+            self.offer_own_blocks(outbox);
+        }
     }
 }

@@ -56,6 +56,7 @@ impl Service {
     fn on_message(&mut self, peer: PeerId, session: u64, message: Message) {
         let latest = self.sync.latest;
         let synced = self.is_synced();
+        let offer_after = self.config.timers.own_blocks_offer_after;
         let node = self.node_metrics.clone();
         // Messages of a stream that has ended or was replaced are ignored.
         let Some(stream) = self.peers.session(&peer, session) else { return };
@@ -63,12 +64,12 @@ impl Service {
             Message::Heartbeat(heartbeat) => {
                 count!(stream.session.metrics, node, received_heartbeats);
                 stream.heartbeat = Some(heartbeat);
-                stream.heartbeat_received = Some(Instant::now());
-                // Offered once the peer can use them, and only while this node is synced (else
-                // its own blocks wait in `deferred_local`): a later heartbeat tries again.
-                let offer =
-                    synced && !stream.own_blocks_offered && heartbeat.follows(self.sync.confirmed);
-                if offer {
+                let now = Instant::now();
+                stream.heartbeat_received = Some(now);
+                // Offered once the peer can use them and its stream has lived a while, and
+                // only while this node is synced (else its own blocks wait in
+                // `deferred_local`): a later heartbeat, or the heartbeat check, tries again.
+                if synced && stream.own_blocks_due(self.sync.confirmed, now, offer_after) {
                     stream.own_blocks_offered = true;
                     let outbox = stream.session.outbox.clone();
                     self.offer_own_blocks(outbox);

@@ -6,7 +6,7 @@ use crate::common::*;
 use futures::AsyncWriteExt;
 use ledger_gossip::packets::{to_frame, BlockPacket, Heartbeat};
 use ledger_gossip::BlockId;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -238,4 +238,36 @@ async fn blocks_go_only_to_peers_that_follow() {
     eventually(WAIT, || async { sent_to(raw).await == 3 }).await;
     let next = a.add_local_on_tips("next");
     eventually(WAIT, || async { b.contains(&next) && sent_to(raw).await == 4 }).await;
+}
+
+/// The node's own blocks that wait for a milestone go to a peer that follows only once its
+/// stream has lived `own_blocks_offer_after`: not at a heartbeat of a younger stream, but at
+/// the first heartbeat check after that age (issue 24: a stranger that reconnected a dozen
+/// times a second, saying each time that it followed, was offered a second's worth of the
+/// node's blocks at every connection).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn own_blocks_wait_until_a_stream_has_lived_a_while() {
+    const AGE: Duration = Duration::from_secs(1);
+    let chain = Chain::of(20, false);
+    let mut config = memory_config();
+    config.timers.own_blocks_offer_after = AGE;
+    config.timers.heartbeat_check_interval = Duration::from_millis(100);
+    let a = node_on(chain.follower_at(20), config).await;
+    let waiting: Vec<_> = (0..3).map(|i| a.add_local_on_tips(&format!("waiting {i}"))).collect();
+    // The stream opens after this instant, so it is never older than `before.elapsed()`.
+    let before = Instant::now();
+    let (raw, mut stream) = raw_stream_to(&a).await;
+    let sent_to = || {
+        let a = &a;
+        async move { a.peer(raw).await.unwrap().gossip.unwrap().metrics.sent_blocks }
+    };
+    stream.write_all(&to_frame(&Heartbeat::new(20, 0, 20, 1, 0))).await.unwrap();
+    stream.flush().await.unwrap();
+    eventually(WAIT, || async { a.has_heartbeat_from(raw).await }).await;
+    let sent = sent_to().await;
+    if before.elapsed() < AGE {
+        assert_eq!(sent, 0, "a stream younger than {AGE:?} is offered nothing");
+    }
+    eventually(WAIT, || async { sent_to().await == waiting.len() as u32 }).await;
+    assert!(before.elapsed() >= AGE, "offered only once the stream was {AGE:?} old");
 }

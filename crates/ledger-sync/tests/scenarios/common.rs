@@ -419,6 +419,9 @@ pub fn memory_config() -> Config {
     config.bind_addresses = vec!["/memory/0".parse().unwrap()];
     config.reconnect_interval = Duration::from_millis(300);
     config.reconnect_jitter = Duration::from_millis(100);
+    // Own blocks at a stream's first following heartbeat, whatever its age: the scenarios
+    // of the offer say when (`own_blocks_wait_until_a_stream_has_lived_a_while` the delay).
+    config.timers.own_blocks_offer_after = Duration::ZERO;
     config
 }
 
