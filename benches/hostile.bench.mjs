@@ -29,10 +29,8 @@
 // --pin 1 (the default on a machine with 2 cores or more) stands for an attacker on a
 // machine of its own: the node and the honest load are held on core 0 in every phase, the
 // attacker and the node's RocksDB flushes and compactions on core 1, the attacker at nice 19
-// so that it takes only what the flushes and compactions leave (at the same priority, a
-// busy attacker delayed them and the node's writes waited: what the attacker's own CPU took
-// from the node, not what handling the attack cost it). The attacker's CPU seconds per
-// phase are printed. --pin 0 runs everything on all cores (the attacker's CPU
+// so that it takes only what the flushes and compactions leave (on a machine of its own it
+// would not delay them at all). The attacker's CPU seconds per phase are printed. --pin 0 runs everything on all cores (the attacker's CPU
 // then counts against the node's rate). Asserts nothing; exits non-zero if the node died or an honest block was
 // refused or never referenced.
 
