@@ -76,9 +76,11 @@ impl Service {
         self.work_units.expire(now);
     }
 
-    /// Streams that were too young for the node's own blocks at their peer's heartbeat get
-    /// them here once old enough (the peer may not send another heartbeat for a while).
-    fn offer_own_blocks_due(&mut self, now: Instant) {
+    /// Every stream whose own blocks are due gets them, once, and only while this node is
+    /// synced (else its own blocks wait in `deferred_local`). Called at each heartbeat and
+    /// at each heartbeat check: a stream too young at its peer's heartbeat is served by a
+    /// later check (the peer may not send another heartbeat for a while).
+    pub(super) fn offer_own_blocks_due(&mut self, now: Instant) {
         if !self.is_synced() {
             return;
         }

@@ -55,8 +55,6 @@ impl Service {
 
     fn on_message(&mut self, peer: PeerId, session: u64, message: Message) {
         let latest = self.sync.latest;
-        let synced = self.is_synced();
-        let offer_after = self.config.timers.own_blocks_offer_after;
         let node = self.node_metrics.clone();
         // Messages of a stream that has ended or was replaced are ignored.
         let Some(stream) = self.peers.session(&peer, session) else { return };
@@ -66,14 +64,9 @@ impl Service {
                 stream.heartbeat = Some(heartbeat);
                 let now = Instant::now();
                 stream.heartbeat_received = Some(now);
-                // Offered once the peer can use them and its stream has lived a while, and
-                // only while this node is synced (else its own blocks wait in
-                // `deferred_local`): a later heartbeat, or the heartbeat check, tries again.
-                if synced && stream.own_blocks_due(self.sync.confirmed, now, offer_after) {
-                    stream.own_blocks_offered = true;
-                    let outbox = stream.session.outbox.clone();
-                    self.offer_own_blocks(outbox);
-                }
+                // The node's own waiting blocks, if this heartbeat makes them due (a later
+                // heartbeat, or the heartbeat check, tries again).
+                self.offer_own_blocks_due(now);
                 self.warp_peer_solid(heartbeat.solid_milestone_index);
                 return;
             }
@@ -277,9 +270,9 @@ impl Service {
         }
     }
 
-    /// A peer has just said it follows (its stream's first such heartbeat): it gets the
-    /// node's own recent blocks that still wait for a milestone (`own_blocks.rs`). The store
-    /// is asked on the blocking pool; the frames join the peer's send queue.
+    /// A stream whose own blocks are due (`Stream::own_blocks_due`) gets the node's recent
+    /// blocks that still wait for a milestone (`own_blocks.rs`). The store is asked on the
+    /// blocking pool; the frames join the peer's send queue.
     pub(super) fn offer_own_blocks(&mut self, outbox: Outbox) {
         let offer = self.own_blocks.offer(Instant::now());
         if offer.is_empty() {
