@@ -1,8 +1,9 @@
 //! `GossipSync`, the handle the node holds: it starts gossip (`ledger_gossip::Gossip`, on
-//! its own Tokio runtime) over a store through `SyncStore`, runs the thread that asks again
-//! for missing parents, attaches the store's `LocalBlocks` hook, reports status, and stops
+//! its own Tokio runtime) over a store through `SyncStore`, runs the thread that applies
+//! milestones and the one that asks again for missing parents, attaches the store's `LocalBlocks` hook, reports status, and stops
 //! all of it. Peers, metrics and events are gossip's own (`gossip()`).
 
+use crate::applier::Applier;
 use crate::local::LocalBlocks;
 use crate::maintenance::Maintenance;
 use crate::options::SyncOptions;
@@ -16,9 +17,9 @@ pub enum StartError {
     /// No listen address works, or the runtime or Noise could not be set up.
     #[error(transparent)]
     Gossip(#[from] ledger_gossip::StartError),
-    /// The thread of `maintenance.rs` could not be started.
+    /// The thread of `maintenance.rs` or of `applier.rs` could not be started.
     #[error("{0}")]
-    Maintenance(std::io::Error),
+    Thread(std::io::Error),
 }
 
 /// What `/info`, `/health` and `/metrics` show of gossip's side of the store.
@@ -42,6 +43,7 @@ pub struct GossipSync {
     local: Arc<LocalBlocks>,
     /// None once stopped.
     maintenance: Mutex<Option<Maintenance>>,
+    applier: Mutex<Option<Applier>>,
 }
 
 impl GossipSync {
@@ -73,11 +75,30 @@ impl GossipSync {
     ) -> Result<GossipSync, StartError> {
         config.warp_sync = store.follows_milestones();
         let intake = Arc::new(SyncStore::new(store, limits));
-        let gossip = Arc::new(launch(config, intake.clone())?);
-        let maintenance = Maintenance::start(gossip.clone(), intake.clone(), limits.retry_interval)
-            .map_err(StartError::Maintenance)?;
+        let applier = Applier::start(intake.clone()).map_err(StartError::Thread)?;
+        let gossip = match launch(config, intake.clone()) {
+            Ok(gossip) => Arc::new(gossip),
+            Err(e) => {
+                applier.stop();
+                return Err(e.into());
+            }
+        };
+        let maintenance =
+            match Maintenance::start(gossip.clone(), intake.clone(), limits.retry_interval) {
+                Ok(maintenance) => maintenance,
+                Err(e) => {
+                    applier.stop();
+                    return Err(StartError::Thread(e));
+                }
+            };
         local.attach(intake.clone());
-        Ok(GossipSync { gossip, intake, local, maintenance: Mutex::new(Some(maintenance)) })
+        Ok(GossipSync {
+            gossip,
+            intake,
+            local,
+            maintenance: Mutex::new(Some(maintenance)),
+            applier: Mutex::new(Some(applier)),
+        })
     }
 
     /// Peers, requests, metrics, events: the gossip service itself.
@@ -101,13 +122,17 @@ impl GossipSync {
         }
     }
 
-    /// Stop broadcasting the store's own blocks and asking for missing parents. The
+    /// Stop broadcasting the store's own blocks, asking for missing parents and applying
+    /// milestones on a thread of their own. The
     /// service itself stops when the handle is dropped (a few seconds at most: every stream
     /// and connection is closed first), after calls in flight on other threads finished.
     pub fn stop(&self) {
         self.local.detach(&self.intake);
         if let Some(maintenance) = lock(&self.maintenance).take() {
             maintenance.stop();
+        }
+        if let Some(applier) = lock(&self.applier).take() {
+            applier.stop();
         }
     }
 }

@@ -4,36 +4,20 @@
 //! peer origin: 1..8 parents, D40), which needs every parent known (D13). A block whose
 //! parents are not all stored or in the batch before it is checked as far as it can be
 //! without them and held (`held.rs`) while gossip asks peers for the parents; once the last
-//! one is stored it is submitted in a following round of the same call. A stored milestone
-//! releases the next one if it was held (`milestones.rs`). Every block stored here becomes
-//! a `Solid` event for gossip to broadcast.
-//!
-//! The store applies the milestones of a call before its other blocks. A milestone whose
-//! parent is an ordinary block of the same call would find that parent missing, be refused
-//! (`unknown-parent`) and be lost as the node's own failure, until a request for it was
-//! retried (issue 23: warp sync stopped for seconds at such milestones). So a round of
-//! the intake never submits a milestone beside one of its parents: it waits for the next
-//! round, with whatever in the round builds on it (`split_round`).
+//! one is stored it is submitted in a following round (`rounds.rs`). A stored milestone
+//! releases the next one if it was held (`milestones.rs`); with the applier attached,
+//! milestones are applied on its thread (`applier.rs`). Every block stored here becomes a
+//! `Solid` event for gossip to broadcast.
 
 use crate::facts::facts;
+use crate::rounds::Ready;
 use crate::sync_store::{lock, SyncStore};
 use futures::channel::mpsc::unbounded;
 use futures::stream::{BoxStream, StreamExt};
-use ledger_core::codec::decode_block_header;
-use ledger_core::validate::BlockOrigin;
 use ledger_gossip::{BlockId, GossipStore, Intake, ReceivedBlock, StoreEvent, SyncState};
 use std::collections::HashSet;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
-
-/// A block on its way into the store: where its verdict goes (None: a held block released
-/// later, whose verdict was given when it was held).
-struct Ready {
-    slot: Option<usize>,
-    id: BlockId,
-    bytes: Vec<u8>,
-    milestone: Option<u32>,
-}
 
 impl GossipStore for SyncStore {
     fn contains_block(&self, id: &BlockId) -> bool {
@@ -64,7 +48,10 @@ impl GossipStore for SyncStore {
         let now = Instant::now();
         let mut pending = lock(&self.pending);
         for (slot, b) in blocks.iter().enumerate() {
-            if pending.held.contains(&b.id) || batch_ids.contains(&b.id) {
+            if pending.held.contains(&b.id)
+                || batch_ids.contains(&b.id)
+                || pending.milestones.has_block(&b.id)
+            {
                 verdicts[slot] = Some(Intake::AlreadyStored);
                 continue;
             }
@@ -127,8 +114,14 @@ impl GossipStore for SyncStore {
                     Ok(()) => {
                         // A parent held here already waits for its own parents, which were
                         // asked for when it came: the block waits for it without a request.
-                        let to_request: Vec<BlockId> =
-                            missing.iter().filter(|p| !pending.held.contains(p)).copied().collect();
+                        // So does a milestone waiting to be applied (`queue.rs`).
+                        let to_request: Vec<BlockId> = missing
+                            .iter()
+                            .filter(|p| {
+                                !pending.held.contains(p) && !pending.milestones.has_block(p)
+                            })
+                            .copied()
+                            .collect();
                         pending.held.hold(b.id, b.bytes.clone(), missing, now);
                         // A milestone's cone is requested with "keep" only when its signatures
                         // are the trusted ones (gossip.md §6.1); others wait like any block.
@@ -143,52 +136,7 @@ impl GossipStore for SyncStore {
                 });
         }
 
-        while !ready.is_empty() {
-            let (round, later) = split_round(std::mem::take(&mut ready));
-            let bytes: Vec<&[u8]> = round.iter().map(|r| r.bytes.as_slice()).collect();
-            let results = self.store.submit_blocks_from(&bytes, BlockOrigin::Peer);
-            let mut next: Vec<Ready> = later;
-            let mut applied_milestone = false;
-            for (r, result) in round.into_iter().zip(results) {
-                let verdict = match result {
-                    Ok(submitted) if submitted.stored => {
-                        for released in pending.held.arrived(&r.id) {
-                            let milestone = facts(&released.bytes).and_then(|f| f.milestone);
-                            next.push(Ready {
-                                slot: None,
-                                id: released.id,
-                                bytes: released.bytes,
-                                milestone,
-                            });
-                        }
-                        if let Some(index) = r.milestone {
-                            pending.held_milestones.remove(&index);
-                            self.saw_milestone(index);
-                            applied_milestone = true;
-                        }
-                        self.emit(StoreEvent::Solid { id: r.id, bytes: r.bytes });
-                        Intake::Stored { missing_parents: Vec::new(), milestone: r.milestone }
-                    }
-                    Ok(_) => Intake::AlreadyStored,
-                    Err(e) => self.refused(e, r.id, r.bytes, r.milestone, &mut pending),
-                };
-                match r.slot {
-                    Some(slot) => verdicts[slot] = Some(verdict),
-                    None => {
-                        if let Intake::Invalid(reason) | Intake::Failed(reason) = &verdict {
-                            eprintln!("ledger-node gossip: held block {} refused when its parents arrived: {reason}", r.id);
-                        }
-                    }
-                }
-            }
-            if applied_milestone {
-                if let Some((index, id, bytes)) = self.next_waiting_milestone(&mut pending) {
-                    next.push(Ready { slot: None, id, bytes, milestone: Some(index) });
-                }
-                self.sync_changed();
-            }
-            ready = next;
-        }
+        drop(self.store_ready(ready, pending, &mut verdicts));
         verdicts
             .into_iter()
             .map(|v| v.unwrap_or_else(|| Intake::Failed("no verdict".into())))
@@ -211,7 +159,7 @@ impl GossipStore for SyncStore {
             return true;
         }
         let pending = lock(&self.pending);
-        pending.milestones.contains_key(&index)
+        pending.milestones.has_index(index)
             || pending.held_milestones.get(&index).is_some_and(|id| pending.held.contains(id))
     }
 
@@ -220,31 +168,4 @@ impl GossipStore for SyncStore {
         self.set_events(tx);
         rx.boxed()
     }
-}
-
-/// One store call's worth of `ready` (in order), and what waits for the next round: a
-/// milestone with a parent among the ordinary blocks of the call (the store would apply it
-/// before storing them), and every block with a parent among those waiting. The first block
-/// never waits, so each round stores something.
-fn split_round(ready: Vec<Ready>) -> (Vec<Ready>, Vec<Ready>) {
-    let mut plain: HashSet<BlockId> = HashSet::new();
-    let mut waiting: HashSet<BlockId> = HashSet::new();
-    let (mut round, mut later) = (Vec::with_capacity(ready.len()), Vec::new());
-    for r in ready {
-        let parents = decode_block_header(&r.bytes).map(|h| h.parents).unwrap_or_default();
-        let waits = parents
-            .iter()
-            .map(|p| BlockId(*p))
-            .any(|p| waiting.contains(&p) || (r.milestone.is_some() && plain.contains(&p)));
-        if waits {
-            waiting.insert(r.id);
-            later.push(r);
-        } else {
-            if r.milestone.is_none() {
-                plain.insert(r.id);
-            }
-            round.push(r);
-        }
-    }
-    (round, later)
 }

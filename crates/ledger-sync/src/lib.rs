@@ -25,7 +25,11 @@
 //! * `held` — blocks kept until their parents arrive (D46), pure bookkeeping;
 //! * `sync_store` — `SyncStore`: its state (held blocks, held milestones, the highest
 //!   milestone seen, the fork halt), its events, the checks before holding a block;
-//! * `intake` — `GossipStore for SyncStore`: a batch of received blocks through the store;
+//! * `intake` — `GossipStore for SyncStore`: a batch of received blocks, sorted into held
+//!   and ready;
+//! * `rounds` — ready blocks through the store, round after round of what they release;
+//! * `queue` — milestones waiting for their predecessor or for the applier;
+//! * `applier` — the thread that applies queued milestones beside the intake;
 //! * `milestones` — milestones ahead of the next one, the signed check behind "latest",
 //!   the fork halt, the verdict on a refused block;
 //! * `local` — `LocalBlocks`: the node's own blocks (API, coordinator) handed to gossip;
@@ -36,6 +40,7 @@
 // No bare `unwrap()` in library code: an `expect` says why it cannot fail, or it is an error.
 #![warn(clippy::unwrap_used)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
+mod applier;
 mod facts;
 mod handle;
 mod held;
@@ -44,8 +49,11 @@ mod local;
 mod maintenance;
 mod milestones;
 mod options;
+mod queue;
+mod rounds;
 mod sync_store;
 
+pub use applier::Applier;
 pub use handle::{GossipSync, StartError, SyncStatus};
 pub use held::{HeldBlocks, Released};
 pub use local::LocalBlocks;

@@ -58,7 +58,7 @@ impl SyncStore {
                     && pending.milestones.len() < self.limits.milestones_ahead
                 {
                     let signed = self.signed_milestone_index(&bytes);
-                    pending.milestones.insert(index, (id, bytes));
+                    pending.milestones.insert(index, id, bytes);
                     if signed.is_some() {
                         self.saw_milestone(index);
                     }
@@ -92,11 +92,9 @@ impl SyncStore {
         pending: &mut Pending,
     ) -> Option<(u32, BlockId, Vec<u8>)> {
         let confirmed = self.confirmed_index();
-        let next = pending
-            .milestones
-            .remove(&(confirmed + 1))
-            .map(|(id, bytes)| (confirmed + 1, id, bytes));
-        pending.milestones.retain(|&index, _| index > confirmed);
+        let next =
+            pending.milestones.remove(confirmed + 1).map(|(id, bytes)| (confirmed + 1, id, bytes));
+        pending.milestones.drop_through(confirmed);
         next
     }
 }

@@ -4,11 +4,16 @@
 //! events it hands to gossip, and the checks a block gets before it is held. The intake of
 //! a batch is `intake.rs`, the milestone verdicts `milestones.rs`.
 //!
-//! Lock discipline: `pending` is held for a whole intake batch, so that held blocks and
-//! held milestones change with the store's answers; `events` and `halted` are taken inside
-//! it, never the other way round.
+//! Lock discipline: `pending` is held while a batch is sorted into held and ready blocks
+//! and while the store's answers are taken in, but not during a store call, so that the
+//! applier's milestones and the intake's blocks go into the store side by side. It stays
+//! correct because a block is only stored, never un-stored, while `pending` is let go: the
+//! check that a parent is missing and the holding of its child happen in one critical
+//! section, and a stored parent releases its held children in a later one. `events`,
+//! `halted` and `applier` are taken inside `pending`, never the other way round.
 
 use crate::held::HeldBlocks;
+use crate::queue::MilestoneQueue;
 use futures::channel::mpsc::UnboundedSender;
 use ledger_core::validate::{check_pow_zeros, BlockOrigin};
 use ledger_core::Code;
@@ -17,6 +22,7 @@ use ledger_store::Store;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -50,8 +56,8 @@ impl Default for Limits {
 
 pub(crate) struct Pending {
     pub held: HeldBlocks,
-    /// Milestones whose parents are stored but whose predecessor is not applied yet.
-    pub milestones: BTreeMap<u32, (BlockId, Vec<u8>)>,
+    /// Milestones whose parents are stored, waiting for their predecessor or the applier.
+    pub milestones: MilestoneQueue,
     /// Milestone indexes among the held blocks (requested by warp sync, not requested again).
     pub held_milestones: BTreeMap<u32, BlockId>,
 }
@@ -68,6 +74,9 @@ pub struct SyncStore {
     /// milestones, and peers must hear of it (they stop asking us for what is gone).
     announced_pruning: AtomicU32,
     pub(crate) halted: Mutex<Option<String>>,
+    /// Wakes the applier thread (`applier.rs`) while one is attached; without it milestones
+    /// are applied on the intake's thread, in its rounds.
+    applier: Mutex<Option<Sender<()>>>,
 }
 
 /// Held blocks that went (a flood of orphans expired or was released) make the intake
@@ -110,7 +119,7 @@ impl SyncStore {
                     limits.held_max_bytes,
                     limits.held_max_age,
                 ),
-                milestones: BTreeMap::new(),
+                milestones: MilestoneQueue::default(),
                 held_milestones: BTreeMap::new(),
             }),
             limits,
@@ -118,6 +127,28 @@ impl SyncStore {
             highest_seen: AtomicU32::new(0),
             announced_pruning: AtomicU32::new(0),
             halted: Mutex::new(None),
+            applier: Mutex::new(None),
+        }
+    }
+
+    /// Milestones go to the applier thread woken through `wake` from now on.
+    pub(crate) fn attach_applier(&self, wake: Sender<()>) {
+        *lock(&self.applier) = Some(wake);
+    }
+
+    /// Milestones are applied in the intake's rounds again; the applier thread ends.
+    pub(crate) fn detach_applier(&self) {
+        *lock(&self.applier) = None;
+    }
+
+    pub(crate) fn applier_attached(&self) -> bool {
+        lock(&self.applier).is_some()
+    }
+
+    pub(crate) fn wake_applier(&self) {
+        if let Some(wake) = lock(&self.applier).as_ref() {
+            // A stopped applier is a detached one: nothing to wake.
+            let _ = wake.send(());
         }
     }
 

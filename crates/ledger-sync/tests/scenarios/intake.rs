@@ -12,7 +12,8 @@ use ledger_core::model::{
     TransactionPayload, Unlock, UnlockCondition,
 };
 use ledger_gossip::{BlockId, GossipStore, Intake, StoreEvent};
-use ledger_sync::{Limits, SyncStore};
+use ledger_sync::{Applier, Limits, SyncStore};
+use std::sync::Arc;
 
 fn intake_over(store: &TempStore) -> SyncStore {
     SyncStore::new(store.store.clone(), Limits::default())
@@ -127,6 +128,55 @@ fn a_milestone_waits_for_its_predecessor() {
     assert_eq!(intake.sync_state().confirmed, 5);
     assert_eq!(intake.held_counts(), (0, 0));
     assert_eq!(intake.submit_blocks(&[five]), [Intake::AlreadyStored]);
+}
+
+#[test]
+fn with_the_applier_milestones_are_applied_on_its_thread_and_blocks_approving_them_wait() {
+    // A warp sync's batch: the cones and milestones 3..=6 in order, each cone approving
+    // the milestone before it. The milestones go to the applier's queue, each cone is held
+    // for the queued milestone it approves, and every block has its verdict at once; the
+    // applier then applies 3, releases the cone of 4, applies 4, and so on.
+    let chain = Chain::of(6, true);
+    let follower = chain.follower_at(2);
+    let intake = Arc::new(intake_over(&follower));
+    let mut events = intake.events();
+    let applier = Applier::start(intake.clone()).unwrap();
+    let blocks: Vec<&[u8]> = (3..=6).flat_map(|i| chain.blocks_of(i)).collect();
+    let batch: Vec<_> = blocks.iter().map(|b| received(b, true)).collect();
+
+    let verdicts = intake.submit_blocks(&batch);
+    for (bytes, verdict) in blocks.iter().zip(&verdicts) {
+        let milestone = (3..=6).find(|&i| chain.milestone(i) == *bytes);
+        assert_eq!(verdict, &stored(&[], milestone));
+    }
+    for i in 4..=6 {
+        assert!(intake.has_milestone(i), "queued or applied: not asked for again");
+    }
+
+    // The applier's last milestone becomes solid after every block before it.
+    let six = chain.milestone_id(6);
+    let solid: Vec<BlockId> = futures::executor::block_on(
+        events
+            .by_ref()
+            .filter_map(|e| async move {
+                match e {
+                    StoreEvent::Solid { id, .. } => Some(id),
+                    _ => None,
+                }
+            })
+            .take_while(|id| std::future::ready(*id != six))
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(intake.sync_state().confirmed, 6);
+    assert_eq!(intake.held_counts(), (0, 0));
+    for bytes in &blocks {
+        assert!(intake.contains_block(&BlockId::of_block(bytes)));
+    }
+    // Cone of 3 (stored by the intake), then 3, the cone of 4, 4, … from the applier.
+    let expected: Vec<BlockId> =
+        blocks[..blocks.len() - 1].iter().map(|b| BlockId::of_block(b)).collect();
+    assert_eq!(solid, expected);
+    applier.stop();
 }
 
 #[test]
