@@ -19,9 +19,11 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 /// The applier thread of one `SyncStore` (`GossipSync` starts one; so may a test).
+/// Dropping it stops the thread.
 pub struct Applier {
     intake: Arc<SyncStore>,
-    thread: JoinHandle<()>,
+    /// None once joined.
+    thread: Option<JoinHandle<()>>,
 }
 
 impl Applier {
@@ -39,13 +41,21 @@ impl Applier {
             },
         )?;
         intake.attach_applier(wake);
-        Ok(Applier { intake, thread })
+        Ok(Applier { intake, thread: Some(thread) })
     }
 
     /// Route milestones back to the intake's thread and wait for the one being applied.
     pub fn stop(self) {
+        drop(self);
+    }
+}
+
+impl Drop for Applier {
+    fn drop(&mut self) {
         self.intake.detach_applier();
-        let _ = self.thread.join();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
 

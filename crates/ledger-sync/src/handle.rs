@@ -1,7 +1,7 @@
 //! `GossipSync`, the handle the node holds: it starts gossip (`ledger_gossip::Gossip`, on
 //! its own Tokio runtime) over a store through `SyncStore`, runs the thread that applies
-//! milestones and the one that asks again for missing parents, attaches the store's `LocalBlocks` hook, reports status, and stops
-//! all of it. Peers, metrics and events are gossip's own (`gossip()`).
+//! milestones and the one that asks again for missing parents, attaches the store's
+//! `LocalBlocks` hook, reports status, and stops all of it. Peers, metrics and events are gossip's own (`gossip()`).
 
 use crate::applier::Applier;
 use crate::local::LocalBlocks;
@@ -75,22 +75,11 @@ impl GossipSync {
     ) -> Result<GossipSync, StartError> {
         config.warp_sync = store.follows_milestones();
         let intake = Arc::new(SyncStore::new(store, limits));
+        // Each part already started stops when it is dropped on an error below.
         let applier = Applier::start(intake.clone()).map_err(StartError::Thread)?;
-        let gossip = match launch(config, intake.clone()) {
-            Ok(gossip) => Arc::new(gossip),
-            Err(e) => {
-                applier.stop();
-                return Err(e.into());
-            }
-        };
-        let maintenance =
-            match Maintenance::start(gossip.clone(), intake.clone(), limits.retry_interval) {
-                Ok(maintenance) => maintenance,
-                Err(e) => {
-                    applier.stop();
-                    return Err(StartError::Thread(e));
-                }
-            };
+        let gossip = Arc::new(launch(config, intake.clone())?);
+        let maintenance = Maintenance::start(gossip.clone(), intake.clone(), limits.retry_interval)
+            .map_err(StartError::Thread)?;
         local.attach(intake.clone());
         Ok(GossipSync {
             gossip,
@@ -123,9 +112,9 @@ impl GossipSync {
     }
 
     /// Stop broadcasting the store's own blocks, asking for missing parents and applying
-    /// milestones on a thread of their own. The
-    /// service itself stops when the handle is dropped (a few seconds at most: every stream
-    /// and connection is closed first), after calls in flight on other threads finished.
+    /// milestones on a thread of their own. The service itself stops when the handle is
+    /// dropped (a few seconds at most: every stream and connection is closed first), after
+    /// calls in flight on other threads finished.
     pub fn stop(&self) {
         self.local.detach(&self.intake);
         if let Some(maintenance) = lock(&self.maintenance).take() {

@@ -61,6 +61,7 @@ impl GossipStore for SyncStore {
                     slot: Some(slot),
                     id: b.id,
                     bytes: b.bytes.clone(),
+                    parents: Vec::new(),
                     milestone: None,
                 });
                 continue;
@@ -104,6 +105,7 @@ impl GossipStore for SyncStore {
                     slot: Some(slot),
                     id: b.id,
                     bytes: b.bytes.clone(),
+                    parents: facts.parents,
                     milestone: facts.milestone,
                 });
                 continue;

@@ -18,7 +18,6 @@
 
 use crate::facts::facts;
 use crate::sync_store::{lock, Pending, SyncStore};
-use ledger_core::codec::decode_block_header;
 use ledger_core::validate::BlockOrigin;
 use ledger_gossip::{BlockId, Intake, StoreEvent};
 use std::collections::HashSet;
@@ -31,7 +30,18 @@ pub(crate) struct Ready {
     pub slot: Option<usize>,
     pub id: BlockId,
     pub bytes: Vec<u8>,
+    /// As its bytes name them (`facts.rs`), read once for every round it waits.
+    pub parents: Vec<BlockId>,
     pub milestone: Option<u32>,
+}
+
+impl Ready {
+    /// A block released from holding (or a milestone from waiting): its verdict was given.
+    fn released(id: BlockId, bytes: Vec<u8>) -> Ready {
+        let (parents, milestone) =
+            facts(&bytes).map_or((Vec::new(), None), |f| (f.parents, f.milestone));
+        Ready { slot: None, id, bytes, parents, milestone }
+    }
 }
 
 impl SyncStore {
@@ -78,8 +88,8 @@ impl SyncStore {
                 give_verdict(verdicts, r.slot, &r.id, verdict);
             }
             if applied_milestone {
-                if let Some((index, id, bytes)) = self.next_waiting_milestone(&mut pending) {
-                    next.push(Ready { slot: None, id, bytes, milestone: Some(index) });
+                if let Some((_, id, bytes)) = self.next_waiting_milestone(&mut pending) {
+                    next.push(Ready::released(id, bytes));
                 }
                 self.sync_changed();
             }
@@ -90,14 +100,7 @@ impl SyncStore {
 
     /// The held blocks that waited only for `id`, which is stored now.
     pub(crate) fn released_by(&self, id: &BlockId, pending: &mut Pending) -> Vec<Ready> {
-        let released = pending.held.arrived(id);
-        released
-            .into_iter()
-            .map(|r| {
-                let milestone = facts(&r.bytes).and_then(|f| f.milestone);
-                Ready { slot: None, id: r.id, bytes: r.bytes, milestone }
-            })
-            .collect()
+        pending.held.arrived(id).into_iter().map(|r| Ready::released(r.id, r.bytes)).collect()
     }
 
     /// With the applier attached: the round's milestones that carry the required
@@ -139,13 +142,8 @@ impl SyncStore {
                 give_verdict(verdicts, r.slot, &r.id, verdict);
                 continue;
             }
-            let waiting_for: Vec<BlockId> = decode_block_header(&r.bytes)
-                .map(|h| h.parents)
-                .unwrap_or_default()
-                .into_iter()
-                .map(BlockId)
-                .filter(|p| pending.milestones.has_block(p))
-                .collect();
+            let waiting_for: Vec<BlockId> =
+                r.parents.iter().filter(|p| pending.milestones.has_block(p)).copied().collect();
             if waiting_for.is_empty() {
                 submit.push(r);
                 continue;
@@ -196,11 +194,10 @@ fn split_round(ready: Vec<Ready>) -> (Vec<Ready>, Vec<Ready>) {
     let mut waiting: HashSet<BlockId> = HashSet::new();
     let (mut round, mut later) = (Vec::with_capacity(ready.len()), Vec::new());
     for r in ready {
-        let parents = decode_block_header(&r.bytes).map(|h| h.parents).unwrap_or_default();
-        let waits = parents
+        let waits = r
+            .parents
             .iter()
-            .map(|p| BlockId(*p))
-            .any(|p| waiting.contains(&p) || (r.milestone.is_some() && plain.contains(&p)));
+            .any(|p| waiting.contains(p) || (r.milestone.is_some() && plain.contains(p)));
         if waits {
             waiting.insert(r.id);
             later.push(r);
